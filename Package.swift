@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// qlbrowse: a terminal file browser with inline thumbnails, and the thumbnail engine behind it.
+///
+/// Two executables: `qlbrowse` (light: the browser and the command line, links no decoder) and
+/// `qlbrowse-thumbnailer` (heavy: the worker process that links every decoder library).
+let package = Package(
+    name: "qlbrowse",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "qlbrowse", targets: ["qlbrowse"]),
+        .executable(name: "qlbrowse-thumbnailer", targets: ["qlbrowse-thumbnailer"]),
+        .library(name: "ThumbnailKit", targets: ["ThumbnailKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, one system-library target each, with a small shim header.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CRaw", pkgConfig: "libraw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CSystem"),
+
+        // The engine's vocabulary, the generator and the worker pool client. No decoder.
+        .target(name: "ThumbnailKit", dependencies: ["CZlib", "CJPEG", "CSystem"]),
+        // Built-in providers: every decoder library lives here, used only by the worker.
+        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib"]),
+        // The worker loop: framing over pipes, limits, cancellation.
+        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
+
+        .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker"]),
+        .executableTarget(name: "qlbrowse", dependencies: [
+            "ThumbnailKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,59 @@
+import ThumbnailKit
+
+/// Routes a content type to the built-in provider that serves it.
+public struct BuiltInProviders {
+    private let image = ImageProvider()
+    private let raw = RawProvider()
+    private let pdf = PDFProvider()
+    private let video = VideoProvider()
+    private let audio = AudioProvider()
+    private let text = TextProvider()
+    private let container = ContainerProvider()
+
+    public init() {}
+
+    /// The providers for a type, best first: the worker tries the next when one fails
+    /// (a DNG whose embedded preview is unreadable is still a TIFF; an SVG libvips rejects is still text).
+    public func providers(for type: ContentType, path: String) -> [ThumbnailProvider] {
+        switch type.kind {
+        case .image:
+            if type.identifier == "image/openraster" { return [container] }
+            if type.identifier.hasPrefix("image/svg") { return [image, text] }
+            return [image]
+        case .rawImage: return [raw, image]
+        case .pdf: return [pdf]
+        case .video: return [video]
+        case .audio: return [audio]
+        case .text: return [text]
+        case .document:
+            let id = type.identifier
+            let zipped = ContainerProvider.zipBasedDocuments.contains(id) || id.hasPrefix("application/vnd.oasis.opendocument.")
+                || id.hasPrefix("application/vnd.openxmlformats-officedocument.")
+            return zipped ? [container] : []
+        case .archive:
+            return type.identifier == "application/zip" && ZipLooksLikeComic.check(path) ? [container] : []
+        case .unknown:
+            // Content only the bytes identify (a picture without an extension libmagic missed): let libvips try.
+            return VipsDecoder.hasLoader(for: path) ? [image] : []
+        case .folder:
+            return []
+        }
+    }
+}
+
+extension ContainerProvider {
+    static let zipBasedDocuments: Set<String> = [
+        "application/epub+zip", "application/vnd.comicbook+zip", "application/x-cbz", "model/3mf",
+        "application/vnd.ms-package.3dmanufacturing-3dmodel+xml", "application/x-krita", "image/openraster",
+    ]
+}
+
+/// A plain `.zip` that holds only pictures is a comic or a photo album: show its first page.
+enum ZipLooksLikeComic {
+    static func check(_ path: String) -> Bool {
+        guard let archive = try? ZipArchive(path: path) else { return false }
+        let files = archive.entries.filter { !$0.name.hasSuffix("/") && !$0.name.contains("__MACOSX") }
+        let pictures = files.filter { ContainerProvider.imageExtensions.contains(($0.name.split(separator: ".").last ?? "").lowercased()) }
+        return !pictures.isEmpty && pictures.count * 10 >= files.count * 8
+    }
+}

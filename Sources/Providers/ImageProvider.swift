@@ -1,0 +1,37 @@
+import ThumbnailKit
+
+/// Images libvips can load: JPEG, PNG, GIF, WebP, TIFF, HEIC/AVIF, SVG, JPEG 2000, JPEG XL, …
+///
+/// Low quality comes from what the JPEG already carries (the EXIF IFD1 thumbnail, an MPF preview);
+/// the thumbnail is a shrink-on-load decode with the orientation applied.
+public struct ImageProvider: ThumbnailProvider {
+    public let name = "vips"
+
+    public init() {}
+
+    public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
+        if job.wantsLowQuality, let preview = try? embeddedPreview(job) {
+            emit(preview)
+        }
+        try job.cancellation.check()
+        guard job.wantsThumbnail else { return }
+        emit(ProviderImage(.thumbnail, try VipsDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation), source: name))
+    }
+
+    /// The cheapest picture already inside the file: EXIF thumbnail first (tiny, instant), else an MPF preview.
+    private func embeddedPreview(_ job: ProviderJob) throws(ThumbnailError) -> ProviderImage? {
+        let file = try FileBytes(path: job.path)
+        guard let metadata = JPEGMetadata.parse(header: file.read(at: 0, count: 128 * 1024), fileSize: file.size) else { return nil }
+        let candidates: [(Range<Int>, String)] = [metadata.exifThumbnail.map { ($0, "exif") }].compactMap { $0 }
+            + metadata.mpfPreviews.prefix(1).map { ($0, "mpf") }
+        for (range, source) in candidates {
+            let bytes = file.read(at: range.lowerBound, count: range.count)
+            guard bytes.count == range.count,
+                  let decoded = try? VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: source != "exif", cancellation: job.cancellation) else { continue }
+            // EXIF thumbnails carry no orientation of their own: the main image's applies. MPF previews have their own EXIF.
+            let image = source == "exif" ? decoded.applyingOrientation(metadata.orientation) : decoded
+            return ProviderImage(.lowQuality, image, source: source)
+        }
+        return nil
+    }
+}

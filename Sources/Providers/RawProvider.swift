@@ -1,0 +1,69 @@
+import CRaw
+import ThumbnailKit
+
+/// Camera RAW files (DNG, CR2, NEF, ARW, ORF, RW2, RAF, PEF, …): the preview the camera embedded,
+/// read through libraw without developing the sensor data.
+public struct RawProvider: ThumbnailProvider {
+    public let name = "libraw"
+
+    public init() {}
+
+    public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
+        guard let raw = libraw_init(0) else { throw ThumbnailError(.unreadable, "libraw could not start") }
+        defer { libraw_close(raw) }
+        var status = libraw_open_file(raw, job.path)
+        guard status == LIBRAW_SUCCESS.rawValue else { throw error("cannot open raw file", status) }
+        status = libraw_unpack_thumb(raw)
+        guard status == LIBRAW_SUCCESS.rawValue else {
+            // DNGs without a usable preview are still TIFFs libvips can decode.
+            if job.contentType.identifier == "image/x-adobe-dng", VipsDecoder.hasLoader(for: job.path) {
+                emit(ProviderImage(.thumbnail, try VipsDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation), source: "vips"))
+                return
+            }
+            throw error("no embedded preview", status)
+        }
+        try job.cancellation.check()
+        var makeStatus: Int32 = 0
+        guard let processed = libraw_dcraw_make_mem_thumb(raw, &makeStatus) else { throw error("cannot read the embedded preview", makeStatus) }
+        defer { libraw_dcraw_clear_mem(processed) }
+        let header = processed.pointee
+        let dataSize = Int(header.data_size)
+        let image: PixelImage
+        let data = withUnsafePointer(to: processed.pointee.data) { UnsafeRawPointer($0) }
+        if header.type == LIBRAW_IMAGE_JPEG {
+            let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: dataSize))
+            image = try VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: false, cancellation: job.cancellation)
+        } else if header.type == LIBRAW_IMAGE_BITMAP, header.colors == 3, header.bits == 8 {
+            let width = Int(header.width), height = Int(header.height)
+            guard width > 0, height > 0, dataSize >= width * height * 3 else { throw ThumbnailError(.corrupt, "the embedded preview is damaged") }
+            var rgba = [UInt8](repeating: 255, count: width * height * 4)
+            let source = data.assumingMemoryBound(to: UInt8.self)
+            for index in 0..<(width * height) {
+                rgba[index * 4] = source[index * 3]
+                rgba[index * 4 + 1] = source[index * 3 + 1]
+                rgba[index * 4 + 2] = source[index * 3 + 2]
+            }
+            let full = PixelImage(width: width, height: height, pixels: rgba)
+            image = full.resized(to: ThumbnailGeometry.fit(full.size, in: job.box))
+        } else {
+            throw ThumbnailError(.unsupported, "the embedded preview is in a format qlbrowse does not read")
+        }
+        emit(ProviderImage(.thumbnail, image.applyingOrientation(Self.orientation(fromFlip: CRaw_flip(raw))), source: name))
+    }
+
+    /// libraw's `flip` (0, 3, 5, 6) as an EXIF orientation.
+    static func orientation(fromFlip flip: Int32) -> Int {
+        switch flip {
+        case 3: return 3
+        case 5: return 8
+        case 6: return 6
+        default: return 1
+        }
+    }
+
+    private func error(_ what: String, _ status: Int32) -> ThumbnailError {
+        let detail = String(cString: libraw_strerror(status))
+        let code: ThumbnailError.Code = status == LIBRAW_FILE_UNSUPPORTED.rawValue ? .unsupported : .noPreview
+        return ThumbnailError(code, "\(what) (\(detail))")
+    }
+}

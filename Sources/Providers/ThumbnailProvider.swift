@@ -1,0 +1,44 @@
+import ThumbnailKit
+
+/// What a provider is asked to do: one file, one box, which qualities.
+public struct ProviderJob {
+    public let path: String
+    public let contentType: ContentType
+    /// The box the picture must fit, in pixels; the aspect ratio is always kept.
+    public let box: PixelSize
+    public let wantsLowQuality: Bool
+    public let wantsThumbnail: Bool
+    public let cancellation: CancellationFlag
+
+    public init(path: String, contentType: ContentType, box: PixelSize, wantsLowQuality: Bool, wantsThumbnail: Bool,
+                cancellation: CancellationFlag = CancellationFlag()) {
+        self.path = path
+        self.contentType = contentType
+        self.box = box
+        self.wantsLowQuality = wantsLowQuality
+        self.wantsThumbnail = wantsThumbnail
+        self.cancellation = cancellation
+    }
+}
+
+/// A picture a provider made, with the name of the decoder that made it.
+public struct ProviderImage {
+    public let type: RepresentationType
+    public let image: PixelImage
+    public let source: String
+
+    public init(_ type: RepresentationType, _ image: PixelImage, source: String) {
+        self.type = type
+        self.image = image
+        self.source = source
+    }
+}
+
+/// A built-in thumbnail provider: given a file of a type it serves, the best picture it can make
+/// within the box. It reports pictures through `emit` (low quality first, when it has one cheaply)
+/// and throws a `ThumbnailError` with a reason a user understands when it cannot.
+public protocol ThumbnailProvider {
+    /// Short name shown as the representation's source (`vips`, `poppler`, `libav`, …).
+    var name: String { get }
+    func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError)
+}

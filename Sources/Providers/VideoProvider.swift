@@ -1,0 +1,110 @@
+import CAV
+import ThumbnailKit
+
+/// Videos (MP4, MKV, WebM, MOV, AVI, …) through libavformat/libavcodec: a frame around 10 % in
+/// that is neither near-black nor flat (trying a few positions, as totem does), shown as the
+/// player would: sample aspect ratio and display-matrix rotation applied.
+public struct VideoProvider: ThumbnailProvider {
+    public let name = "libav"
+
+    /// Where to look, as fractions of the duration, in order.
+    static let positions: [Double] = [0.10, 0.25, 0.50, 0.75, 0.04]
+
+    public init() {}
+
+    public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
+        guard job.wantsThumbnail else { return }
+        let media = try MediaFile(path: job.path)
+        guard let stream = media.streams.first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && CAV_is_attached_pic($0) == 0 }) else {
+            throw ThumbnailError(.unsupported, "the file has no video stream")
+        }
+        let decoder = try media.decoder(for: stream)
+        let frame = av_frame_alloc()
+        defer { var doomed = frame; av_frame_free(&doomed) }
+        guard let frame else { throw ThumbnailError(.tooLarge, "out of memory") }
+
+        var best: (image: PixelImage, score: Double)?
+        let seekable = media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
+        for position in seekable ? Self.positions : [0] {
+            try job.cancellation.check()
+            if let duration = media.duration, seekable {
+                let target = Int64(duration * position * Double(CAV_time_base()))
+                av_seek_frame(media.context, -1, target, AVSEEK_FLAG_BACKWARD)
+                avcodec_flush_buffers(decoder.codec)
+            }
+            // Without seeking, step past the first second or so of frames, where intros are black.
+            guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: seekable ? 0 : 30, cancellation: job.cancellation) else { continue }
+            let image = try picture(of: frame, stream: stream, box: job.box)
+            let score = FrameQuality.score(image)
+            if best == nil || score > best!.score { best = (image, score) }
+            if FrameQuality.isInteresting(image) { break }
+        }
+        guard let best else { throw ThumbnailError(.corrupt, "no video frame could be decoded") }
+        emit(ProviderImage(.thumbnail, best.image, source: name))
+    }
+
+    /// Reads packets until the decoder yields a frame (after skipping `skip` frames). False at end of stream.
+    private func decodeFrame(media: MediaFile, stream: UnsafeMutablePointer<AVStream>, decoder: MediaDecoder,
+                             into frame: UnsafeMutablePointer<AVFrame>, skip: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Bool {
+        guard let packet = av_packet_alloc() else { return false }
+        defer { var doomed: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&doomed) }
+        var skipped = 0
+        var packets = 0
+        var draining = false
+        while packets < 2000 {
+            try cancellation.check()
+            if !draining {
+                let read = av_read_frame(media.context, packet)
+                if read < 0 {
+                    draining = true
+                    avcodec_send_packet(decoder.codec, nil)
+                } else {
+                    packets += 1
+                    defer { av_packet_unref(packet) }
+                    if packet.pointee.stream_index != stream.pointee.index { continue }
+                    let sent = avcodec_send_packet(decoder.codec, packet)
+                    if sent < 0 && sent != CAV_error_eagain() { continue }
+                }
+            }
+            while true {
+                let received = avcodec_receive_frame(decoder.codec, frame)
+                if received == CAV_error_eagain() { break }
+                if received < 0 { return false }  // end of stream or a decoder error
+                if skipped < skip { skipped += 1; av_frame_unref(frame); continue }
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The frame scaled into the box with its display aspect ratio and rotation.
+    private func picture(of frame: UnsafeMutablePointer<AVFrame>, stream: UnsafeMutablePointer<AVStream>, box: PixelSize) throws(ThumbnailError) -> PixelImage {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        guard width > 0, height > 0 else { throw ThumbnailError(.corrupt, "the video frame has no size") }
+        var aspect = frame.pointee.sample_aspect_ratio
+        if aspect.num <= 0 || aspect.den <= 0 { aspect = stream.pointee.sample_aspect_ratio }
+        if aspect.num <= 0 || aspect.den <= 0 { aspect = stream.pointee.codecpar.pointee.sample_aspect_ratio }
+        let sar = aspect.num > 0 && aspect.den > 0 ? Double(aspect.num) / Double(aspect.den) : 1
+        let displayWidth = max(1, Int((Double(width) * sar).rounded()))
+        let turns = Self.clockwiseQuarterTurns(fromDisplayRotation: CAV_stream_rotation(stream))
+        let mirrored = CAV_stream_hflip(stream) != 0
+        // Fit the box as displayed, then scale the unrotated frame to the matching size.
+        let displayed = turns % 2 == 1 ? PixelSize(width: height, height: displayWidth) : PixelSize(width: displayWidth, height: height)
+        let fitted = ThumbnailGeometry.fit(displayed, in: box)
+        let target = turns % 2 == 1 ? PixelSize(width: fitted.height, height: fitted.width) : fitted
+        var pixels = [UInt8](repeating: 255, count: target.width * target.height * 4)
+        let status = pixels.withUnsafeMutableBufferPointer { CAV_scale_to_rgba(frame, $0.baseAddress, Int32(target.width), Int32(target.height)) }
+        guard status == 0 else { throw ThumbnailError(.unsupported, "cannot convert the video frame's pixel format") }
+        var image = PixelImage(width: target.width, height: target.height, pixels: pixels)
+        if mirrored { image = image.mirrored() }
+        return image.rotatedClockwise(quarterTurns: turns)
+    }
+
+    /// FFmpeg reports the display matrix as a counter-clockwise angle; players turn the picture
+    /// clockwise by its negation (`-90` → a quarter turn clockwise).
+    static func clockwiseQuarterTurns(fromDisplayRotation degrees: Double) -> Int {
+        let clockwise = -degrees
+        let turns = Int((clockwise / 90).rounded())
+        return ((turns % 4) + 4) % 4
+    }
+}

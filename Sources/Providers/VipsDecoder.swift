@@ -1,0 +1,87 @@
+import CVips
+import ThumbnailKit
+
+/// libvips, wrapped: shrink-on-load thumbnails from files and from memory, as `PixelImage`s.
+///
+/// `vips_thumbnail` picks the cheapest way to the target size (JPEG DCT scaling, pyramid levels,
+/// sequential streaming), so memory stays bounded whatever the source size. The ImageMagick
+/// loader is blocked in `start()`: it accepts anything and misreads most of it.
+public enum VipsDecoder {
+    /// Initialises libvips once for the process. Safe to call more than once.
+    public static func start() {
+        _ = started
+    }
+
+    private static let started: Bool = {
+        CVips_start("qlbrowse-thumbnailer") == 0
+    }()
+
+    /// Whether libvips has a loader for this file (looked up from its header bytes).
+    public static func hasLoader(for path: String) -> Bool {
+        start()
+        let found = CVips_loader(path) != nil
+        CVips_error_clear()
+        return found
+    }
+
+    /// A thumbnail of the file fitting `box`, EXIF orientation applied.
+    public static func thumbnail(path: String, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
+        start()
+        var image: UnsafeMutablePointer<VipsImage>?
+        guard CVips_thumbnail(path, &image, Int32(box.width), Int32(box.height)) == 0, let image else {
+            throw failure("cannot decode image")
+        }
+        return try pixels(of: image, cancellation: cancellation)
+    }
+
+    /// A thumbnail of an encoded image held in memory (an embedded preview, cover art, a zip entry).
+    /// `autorotate: false` ignores the embedded image's own EXIF orientation (the container's applies instead).
+    public static func thumbnail(bytes: [UInt8], box: PixelSize, autorotate: Bool = true, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
+        start()
+        var image: UnsafeMutablePointer<VipsImage>?
+        let status = bytes.withUnsafeBytes { CVips_thumbnail_buffer($0.baseAddress, $0.count, &image, Int32(box.width), Int32(box.height), autorotate ? 1 : 0) }
+        guard status == 0, let image else { throw failure("cannot decode embedded image") }
+        return try pixels(of: image, cancellation: cancellation)
+    }
+
+    /// Renders a (lazy) vips image to RGBA memory, then releases it.
+    private static func pixels(of image: UnsafeMutablePointer<VipsImage>, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
+        defer { CVips_unref(image) }
+        var rgba: UnsafeMutablePointer<VipsImage>?
+        guard CVips_to_rgba8(image, &rgba) == 0, let rgba else { throw failure("cannot convert image") }
+        defer { CVips_unref(rgba) }
+        CVips_watch_cancel(rgba, cancellation.cFlag)
+        let width = Int(vips_image_get_width(rgba)), height = Int(vips_image_get_height(rgba))
+        var size = 0
+        guard let memory = vips_image_write_to_memory(rgba, &size) else {
+            try cancellation.check()
+            throw failure("cannot decode image")
+        }
+        defer { g_free(memory) }
+        try cancellation.check()
+        guard size == width * height * 4, width > 0, height > 0 else { throw failure("unexpected pixel layout") }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: memory, count: size))
+        return PixelImage(width: width, height: height, pixels: bytes)
+    }
+
+    /// A `ThumbnailError` carrying libvips' own first error line, cleaned up for people.
+    static func failure(_ what: String) -> ThumbnailError {
+        let detail = String(cString: CVips_error_text())
+            .split(separator: "\n").first.map(String.init)?
+            .trimmingPrefix(while: { $0 == " " }) ?? ""
+        CVips_error_clear()
+        let code: ThumbnailError.Code = detail.contains("is not a known file format") || detail.contains("not a known") ? .unsupported : .corrupt
+        return ThumbnailError(code, detail.isEmpty ? what : "\(what): \(detail)")
+    }
+}
+
+extension String {
+    func trimmingPrefix(while predicate: (Character) -> Bool) -> String {
+        String(drop(while: predicate))
+    }
+}
+extension Substring {
+    func trimmingPrefix(while predicate: (Character) -> Bool) -> String {
+        String(drop(while: predicate))
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a file so that readers see either the old file or the whole new one, never a part:
+/// a temporary file in the same folder, fsync, then rename over the final name. On any failure
+/// the temporary file is removed and nothing else is touched.
+public enum AtomicFileWriter {
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(ThumbnailError) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(base).XXXXXX.tmp".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard fd >= 0 else { throw writeError(path, errno) }
+        let temporary = String(cString: template)
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                throw writeError(path, code)
+            }
+            written += result
+        }
+        fchmod(fd, permissions)
+        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
+            let code = errno
+            close(fd)
+            throw writeError(path, code)
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw writeError(path, errno) }
+        ok = true
+    }
+
+    private static func writeError(_ path: String, _ code: Int32) -> ThumbnailError {
+        ThumbnailError(.writeFailed, "cannot write \(path): \(String(cString: strerror(code)))")
+    }
+}

@@ -1,0 +1,67 @@
+import CZlib
+
+/// Encodes a `PixelImage` as an 8-bit RGBA, non-interlaced PNG, optionally with `tEXt` chunks
+/// (the freedesktop thumbnail cache keys its entries with them).
+public enum PNGEncoder {
+    public static func encode(_ image: PixelImage, text: [(String, String)] = []) -> [UInt8] {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header = [UInt8]()
+        appendBigEndian(UInt32(image.width), to: &header)
+        appendBigEndian(UInt32(image.height), to: &header)
+        header += [8, 6, 0, 0, 0]  // 8-bit, RGBA, deflate, adaptive filter, no interlace
+        appendChunk("IHDR", header, to: &png)
+        for (key, value) in text {
+            appendChunk("tEXt", Array(key.utf8) + [0] + latin1(value), to: &png)
+        }
+        appendChunk("IDAT", deflate(filteredScanlines(image)), to: &png)
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    /// Each row prefixed by its filter byte; "Sub" filtering compresses photos about 30 % better than none.
+    private static func filteredScanlines(_ image: PixelImage) -> [UInt8] {
+        let stride = image.width * 4
+        var out = [UInt8](repeating: 0, count: (stride + 1) * image.height)
+        image.pixels.withUnsafeBufferPointer { source in
+            for y in 0..<image.height {
+                let row = y * stride
+                let target = y * (stride + 1)
+                out[target] = 1
+                for x in 0..<stride {
+                    let left: UInt8 = x >= 4 ? source[row + x - 4] : 0
+                    out[target + 1 + x] = source[row + x] &- left
+                }
+            }
+        }
+        return out
+    }
+
+    private static func deflate(_ data: [UInt8]) -> [UInt8] {
+        var bound = compressBound(uLong(data.count))
+        var out = [UInt8](repeating: 0, count: Int(bound))
+        let status = out.withUnsafeMutableBufferPointer { target in
+            data.withUnsafeBufferPointer { source in
+                compress2(target.baseAddress, &bound, source.baseAddress, uLong(data.count), 6)
+            }
+        }
+        precondition(status == Z_OK, "zlib compress2 failed with \(status)")
+        return Array(out[0..<Int(bound)])
+    }
+
+    private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+        appendBigEndian(UInt32(data.count), to: &png)
+        let typeAndData = Array(type.utf8) + data
+        png += typeAndData
+        let crc = typeAndData.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+        appendBigEndian(UInt32(crc), to: &png)
+    }
+
+    private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
+    }
+
+    /// tEXt is Latin-1: characters outside it become '?', which keeps URIs (percent-encoded, ASCII) exact.
+    private static func latin1(_ string: String) -> [UInt8] {
+        string.unicodeScalars.map { $0.value < 256 && $0.value != 0 ? UInt8($0.value) : UInt8(ascii: "?") }
+    }
+}

@@ -1,0 +1,35 @@
+/// One picture of a file, as the generator hands it out: what quality it is, its pixels, and
+/// where it came from (for the user's curiosity and for debugging: `exif`, `vips`, `libav`, …).
+public struct Representation: Sendable {
+    public let type: RepresentationType
+    public let image: PixelImage
+    /// Where the picture's content sits inside `image` (the whole image for every built-in provider).
+    public let contentRect: PixelRect
+    /// The decoder or source that produced it.
+    public let source: String
+    /// The file's content type as the engine determined it.
+    public let contentType: ContentType
+
+    public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
+        self.type = type
+        self.image = image
+        self.source = source
+        self.contentType = contentType
+        self.contentRect = contentRect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+    }
+}
+
+/// A rectangle in pixels.
+public struct PixelRect: Sendable, Equatable, Codable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}

@@ -1,0 +1,21 @@
+/// Why the engine could not make a picture of a file. `description` is the one-line reason shown
+/// to the user; it names what went wrong in words, never an errno number alone.
+public struct ThumbnailError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The broad reason, for callers that act on it (the cache records failures, the UI picks a message).
+    public enum Code: String, Sendable, Codable {
+        case unreadable, unsupported, corrupt, encrypted, noPreview, tooLarge, timedOut, crashed, cancelled, workerUnavailable, writeFailed
+    }
+
+    public let code: Code
+    public let reason: String
+    /// The content type the engine had determined when it failed, if any.
+    public let contentType: ContentType?
+
+    public init(_ code: Code, _ reason: String, contentType: ContentType? = nil) {
+        self.code = code
+        self.reason = reason
+        self.contentType = contentType
+    }
+
+    public var description: String { reason }
+}

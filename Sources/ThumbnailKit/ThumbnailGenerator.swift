@@ -1,0 +1,116 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Makes thumbnails: the Linux counterpart of Apple's `QLThumbnailGenerator`.
+///
+/// Representations arrive lowest quality first (icon, low quality, thumbnail); a lower one may be
+/// skipped when a higher one is ready first, and every request that does not fail gets at least one.
+/// The icon is drawn here at once; everything that reads the file's content runs in worker processes.
+public final class ThumbnailGenerator: Sendable {
+    private let pool: WorkerPool
+    private let cache: (any ThumbnailCaching)?
+    private let running = Mutex<[UInt64: Task<Void, Never>]>([:])
+
+    public init(pool: WorkerPool, cache: (any ThumbnailCaching)? = nil) {
+        self.pool = pool
+        self.cache = cache
+    }
+
+    /// The representations of a file, lowest quality first. Throws `ThumbnailError` when the file
+    /// cannot be read or decoded (after the icon, when the icon was asked for).
+    public func representations(for request: ThumbnailRequest) -> AsyncThrowingStream<Representation, Error> {
+        let (stream, continuation) = AsyncThrowingStream<Representation, Error>.makeStream()
+        let task = Task { [self] in
+            do {
+                try await produce(request) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: Task.isCancelled ? CancellationError() : error)
+            }
+            _ = running.withLock { $0.removeValue(forKey: request.id) }
+        }
+        running.withLock { $0[request.id] = task }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The best representation the request allows.
+    public func bestRepresentation(for request: ThumbnailRequest) async throws -> Representation {
+        var best: Representation?
+        for try await representation in representations(for: request) { best = representation }
+        guard let best else { throw ThumbnailError(.noPreview, "no picture could be made of \(request.path)") }
+        return best
+    }
+
+    /// Makes the best representation and writes it to `path` atomically (temporary file, then rename).
+    @discardableResult
+    public func saveBestRepresentation(for request: ThumbnailRequest, to path: String, format: ImageFormat) async throws -> Representation {
+        let best = try await bestRepresentation(for: request)
+        try AtomicFileWriter.write(format.encode(best.image), to: path)
+        return best
+    }
+
+    /// Stops work on a request; its stream ends with `CancellationError`. Task cancellation works too.
+    public func cancel(_ request: ThumbnailRequest) {
+        running.withLock { $0[request.id] }?.cancel()
+    }
+
+    private func produce(_ request: ThumbnailRequest, yield: (Representation) -> Void) async throws {
+        let box = request.pixelBox
+        var types = request.types
+        if let minimum = request.minimumDimension, Double(max(box.width, box.height)) < minimum {
+            types = types.intersection([.icon])
+        }
+        var status = stat()
+        guard stat(request.path, &status) == 0 else {
+            throw ThumbnailError(.unreadable, "\(request.path): \(String(cString: strerror(errno)))")
+        }
+        let isFolder = (status.st_mode & S_IFMT) == S_IFDIR
+        var contentType = request.contentType ?? (isFolder ? .folder : ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+        var delivered: RepresentationType?
+
+        func deliver(_ representation: Representation) {
+            if let delivered, representation.type <= delivered { return }
+            delivered = representation.type
+            yield(representation)
+        }
+
+        if types.contains(.icon) {
+            let side = max(box.width, box.height)
+            deliver(Representation(type: .icon, image: IconRenderer.icon(for: contentType.kind, side: side), source: "icon", contentType: contentType))
+        }
+        let wanted = types.subtracting([.icon])
+        guard !wanted.isEmpty else { return }
+        guard !isFolder else {
+            if delivered == nil { throw ThumbnailError(.unsupported, "\(request.path) is a folder; folders have only an icon") }
+            return
+        }
+        if let cache, let cached = cache.cachedRepresentation(for: request, box: box) {
+            deliver(cached)
+            if cached.type == .thumbnail { return }
+        }
+        try Task.checkCancellation()
+        do {
+            for try await event in pool.run(path: request.path, box: box, types: wanted, contentType: request.contentType) {
+                switch event {
+                case .contentType(let sniffed):
+                    contentType = sniffed
+                case .image(let type, let image, let source):
+                    let representation = Representation(type: type, image: image, source: source, contentType: contentType)
+                    if type == .thumbnail { cache?.store(representation, for: request, box: box) }
+                    deliver(representation)
+                }
+            }
+        } catch let error as ThumbnailError {
+            cache?.recordFailure(error, for: request)
+            throw ThumbnailError(error.code, error.reason, contentType: error.contentType ?? contentType)
+        }
+        try Task.checkCancellation()
+        if delivered == nil || delivered == .icon {
+            let what = wanted.contains(.thumbnail) ? "no thumbnail could be made" : "no low-quality preview (nothing embedded)"
+            throw ThumbnailError(.noPreview, "\(request.path): \(what)", contentType: contentType)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// What to make a thumbnail of, how big, and which qualities the caller wants
+/// (Apple's `QLThumbnailGenerator.Request`).
+public struct ThumbnailRequest: Sendable, Hashable {
+    /// Identifies the request for `ThumbnailGenerator.cancel(_:)`; unique per request made.
+    public let id: UInt64
+    /// Path of the file.
+    public let path: String
+    /// Side of the square box, in points.
+    public var size: Double
+    /// Pixels per point (2 for a thumbnail meant for a HiDPI screen).
+    public var scale: Double
+    /// The qualities wanted; the generator hands them out lowest first.
+    public var types: Set<RepresentationType>
+    /// Below this box side (in pixels) only the icon is made, as Apple's `QLThumbnailMinimumDimension`.
+    public var minimumDimension: Double?
+    /// The file's content type when the caller already knows it (skips sniffing).
+    public var contentType: ContentType?
+
+    public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
+                minimumDimension: Double? = nil, contentType: ContentType? = nil) {
+        self.id = RequestIdentifiers.next()
+        self.path = path
+        self.size = size
+        self.scale = scale
+        self.types = types
+        self.minimumDimension = minimumDimension
+        self.contentType = contentType
+    }
+
+    /// The box the thumbnail must fit, in pixels.
+    public var pixelBox: PixelSize { ThumbnailGeometry.pixelBox(size: size, scale: scale) }
+}
+
+enum RequestIdentifiers {
+    private static let counter = Atomic<UInt64>(0)
+    static func next() -> UInt64 { counter.add(1, ordering: .relaxed).newValue }
+}

@@ -1,0 +1,40 @@
+/// One message on the pipe between `qlbrowse` and a `qlbrowse-thumbnailer` worker.
+///
+/// Both directions use the same shape so one codec serves both; unused fields stay nil.
+/// An `image` message carries the RGBA pixels as the frame's payload.
+package struct WorkerMessage: Codable, Sendable, Equatable {
+    package enum Kind: String, Codable, Sendable {
+        /// Client → worker: make representations of `path`.
+        case request
+        /// Client → worker: stop working on request `id` as soon as possible.
+        case cancel
+        /// Worker → client: the content type of request `id`'s file, sent before any image.
+        case contentType
+        /// Worker → client: one representation; pixels in the payload.
+        case image
+        /// Worker → client: request `id` failed for `reason`. Ends the request.
+        case failure
+        /// Worker → client: request `id` is finished. Ends the request.
+        case done
+    }
+
+    package var kind: Kind
+    package var id: UInt64
+    package var path: String?
+    package var maxWidth: Int?
+    package var maxHeight: Int?
+    package var types: [RepresentationType]?
+    package var contentType: String?
+    package var representation: RepresentationType?
+    package var source: String?
+    package var width: Int?
+    package var height: Int?
+    package var reason: String?
+    /// Why a failure happened, for the caller's error (`unsupported`, `encrypted`, `corrupt`, …).
+    package var failureKind: String?
+
+    package init(kind: Kind, id: UInt64) {
+        self.kind = kind
+        self.id = id
+    }
+}

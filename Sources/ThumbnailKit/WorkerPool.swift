@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pool of `qlbrowse-thumbnailer` worker processes, sized to the cores and reused across files.
+///
+/// All decoding of file content happens in these processes. A worker that crashes, hangs past its
+/// deadline or runs out of memory is killed and replaced; only the request it was working on fails.
+public actor WorkerPool {
+    /// The worker executable: `$QLBROWSE_THUMBNAILER`, else `qlbrowse-thumbnailer` beside this program, else on `PATH`.
+    public static func defaultExecutable() -> String {
+        if let override = getenv("QLBROWSE_THUMBNAILER"), override.pointee != 0 { return String(cString: override) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = own.lastIndex(of: "/") {
+                let sibling = String(own[...slash]) + "qlbrowse-thumbnailer"
+                if access(sibling, X_OK) == 0 { return sibling }
+            }
+        }
+        return "qlbrowse-thumbnailer"
+    }
+
+    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    private struct Job {
+        let id: UInt64
+        let message: WorkerMessage
+        let continuation: AsyncThrowingStream<WorkerEvent, Error>.Continuation
+    }
+
+    private struct Slot {
+        var process: WorkerProcess?
+        var job: Job?
+        /// A cancelled request the worker has not yet acknowledged; the slot takes no work meanwhile.
+        var draining: UInt64?
+        var isFree: Bool { job == nil && draining == nil }
+    }
+
+    public let executable: String
+    public let limits: WorkerLimits
+    private let stderrPath: String?
+    private var slots: [Slot]
+    private var queue: [Job] = []
+    private var shutDown = false
+    /// Workers replaced after a crash, hang or kill, for diagnostics and tests.
+    public private(set) var replacedWorkers = 0
+
+    public init(size: Int = WorkerPool.coreCount, executable: String = WorkerPool.defaultExecutable(),
+                limits: WorkerLimits = .standard, stderrPath: String? = nil) {
+        self.executable = executable
+        self.limits = limits
+        self.stderrPath = stderrPath
+        self.slots = Array(repeating: Slot(), count: max(1, size))
+    }
+
+    /// Asks a worker for representations of `path` fitting `box`. The stream ends after the last
+    /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
+    public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?) -> AsyncThrowingStream<WorkerEvent, Error> {
+        let id = RequestIdentifiers.next()
+        var message = WorkerMessage(kind: .request, id: id)
+        message.path = path
+        message.maxWidth = box.width
+        message.maxHeight = box.height
+        message.types = types.sorted()
+        message.contentType = contentType?.identifier
+        let (stream, continuation) = AsyncThrowingStream<WorkerEvent, Error>.makeStream()
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination {
+                Task { await self?.cancel(id) }
+            }
+        }
+        Task { await self.enqueue(Job(id: id, message: message, continuation: continuation)) }
+        return stream
+    }
+
+    /// Stops every worker. Requests still queued or running fail as cancelled.
+    public func shutdown() {
+        shutDown = true
+        for job in queue { job.continuation.finish(throwing: CancellationError()) }
+        queue.removeAll()
+        for index in slots.indices {
+            slots[index].job?.continuation.finish(throwing: CancellationError())
+            slots[index].job = nil
+            slots[index].process?.closeRequests()
+            slots[index].process?.kill()
+            slots[index].process = nil
+        }
+    }
+
+    private func enqueue(_ job: Job) {
+        guard !shutDown else {
+            job.continuation.finish(throwing: CancellationError())
+            return
+        }
+        queue.append(job)
+        dispatch()
+    }
+
+    private func dispatch() {
+        for index in slots.indices where slots[index].isFree && !queue.isEmpty {
+            let job = queue.removeFirst()
+            guard let process = processForSlot(index, failing: job) else { continue }
+            slots[index].job = job
+            if !process.send(job.message) {
+                // The worker died between jobs: replace it once; a worker that cannot even start fails the job.
+                retire(index, process: process)
+                guard let fresh = processForSlot(index, failing: job) else { slots[index].job = nil; continue }
+                if !fresh.send(job.message) {
+                    retire(index, process: fresh)
+                    slots[index].job = nil
+                    job.continuation.finish(throwing: ThumbnailError(.workerUnavailable, "the thumbnail worker \(executable) exits as soon as it starts"))
+                    continue
+                }
+            }
+            let deadline = limits.deadlineSeconds
+            Task { [weak self] in
+                try? await Task.sleep(nanoseconds: UInt64(deadline * 1_000_000_000))
+                await self?.deadlinePassed(slot: index, job: job.id)
+            }
+        }
+    }
+
+    private func processForSlot(_ index: Int, failing job: Job) -> WorkerProcess? {
+        if let process = slots[index].process { return process }
+        do {
+            let process = try WorkerProcess(
+                executable: executable,
+                arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)],
+                stderrPath: stderrPath)
+            slots[index].process = process
+            Task { [weak self] in
+                for await event in process.events {
+                    await self?.handle(event, from: process, slot: index)
+                }
+            }
+            return process
+        } catch {
+            job.continuation.finish(throwing: error)
+            return nil
+        }
+    }
+
+    private func handle(_ event: WorkerProcess.Event, from process: WorkerProcess, slot index: Int) {
+        guard slots[index].process === process else { return }  // a retired worker's late news
+        switch event {
+        case .message(let message, let payload):
+            handle(message, payload: payload, slot: index)
+        case .exited(let status):
+            slots[index].process = nil
+            slots[index].draining = nil
+            replacedWorkers += 1
+            if let job = slots[index].job {
+                slots[index].job = nil
+                let reason = "the decoder \(status) while reading \(job.message.path ?? "the file")"
+                job.continuation.finish(throwing: ThumbnailError(status.signal == SIGXCPU ? .timedOut : .crashed, reason))
+            }
+            dispatch()
+        }
+    }
+
+    private func handle(_ message: WorkerMessage, payload: [UInt8], slot index: Int) {
+        if let draining = slots[index].draining, draining == message.id {
+            if message.kind == .done || message.kind == .failure {
+                slots[index].draining = nil
+                dispatch()
+            }
+            return
+        }
+        guard let job = slots[index].job, job.id == message.id else { return }
+        switch message.kind {
+        case .contentType:
+            if let type = message.contentType { job.continuation.yield(.contentType(ContentType(type))) }
+        case .image:
+            guard let width = message.width, let height = message.height, let type = message.representation,
+                  width > 0, height > 0, payload.count == width * height * 4 else {
+                finish(slot: index, throwing: ThumbnailError(.crashed, "the worker sent a malformed image"))
+                return
+            }
+            job.continuation.yield(.image(type, PixelImage(width: width, height: height, pixels: payload), source: message.source ?? "worker"))
+        case .failure:
+            let code = message.failureKind.flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
+            finish(slot: index, throwing: ThumbnailError(code, message.reason ?? "unknown error", contentType: message.contentType.map(ContentType.init)))
+        case .done:
+            finish(slot: index, throwing: nil)
+        case .request, .cancel:
+            break
+        }
+    }
+
+    private func finish(slot index: Int, throwing error: Error?) {
+        guard let job = slots[index].job else { return }
+        slots[index].job = nil
+        job.continuation.finish(throwing: error)
+        dispatch()
+    }
+
+    private func deadlinePassed(slot index: Int, job id: UInt64) {
+        guard let job = slots[index].job, job.id == id, let process = slots[index].process else { return }
+        retire(index, process: process)
+        slots[index].job = nil
+        let seconds = limits.deadlineSeconds
+        job.continuation.finish(throwing: ThumbnailError(.timedOut, "gave up on \(job.message.path ?? "the file") after \(seconds.formatted1) s (the decoder did not finish)"))
+        dispatch()
+    }
+
+    private func cancel(_ id: UInt64) {
+        if let position = queue.firstIndex(where: { $0.id == id }) {
+            queue.remove(at: position).continuation.finish(throwing: CancellationError())
+            return
+        }
+        guard let index = slots.firstIndex(where: { $0.job?.id == id }), let process = slots[index].process else { return }
+        slots[index].job = nil
+        slots[index].draining = id
+        var message = WorkerMessage(kind: .cancel, id: id)
+        message.reason = "cancelled"
+        process.send(message)
+        let grace = limits.cancelGraceSeconds
+        Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(grace * 1_000_000_000))
+            await self?.gracePassed(slot: index, draining: id)
+        }
+    }
+
+    private func gracePassed(slot index: Int, draining id: UInt64) {
+        guard slots[index].draining == id, let process = slots[index].process else { return }
+        retire(index, process: process)
+        dispatch()
+    }
+
+    /// Kills a worker and forgets it; a new one starts when the slot is next used.
+    private func retire(_ index: Int, process: WorkerProcess) {
+        process.kill()
+        if slots[index].process === process {
+            slots[index].process = nil
+            slots[index].draining = nil
+            replacedWorkers += 1
+        }
+    }
+}
+
+extension Double {
+    /// One decimal, for messages ("10.0 s").
+    var formatted1: String {
+        let tenths = Int((self * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

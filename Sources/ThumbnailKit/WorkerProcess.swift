@@ -1,0 +1,110 @@
+import CSystem
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One running `qlbrowse-thumbnailer` process and the two pipes to it.
+///
+/// Frames from the worker arrive on `events`, in order, followed by `.exited` when the process
+/// ends (crash, kill or normal exit) — the pool never has to poll.
+final class WorkerProcess: Sendable {
+    enum Event: Sendable {
+        case message(WorkerMessage, [UInt8])
+        case exited(ExitStatus)
+    }
+
+    let pid: pid_t
+    private let requestFD: Int32
+    let events: AsyncStream<Event>
+
+    /// Starts `executable` with `arguments`; its standard error goes to `stderrPath` (or nowhere).
+    init(executable: String, arguments: [String], stderrPath: String?) throws(ThumbnailError) {
+        var toWorker: [Int32] = [0, 0]
+        var fromWorker: [Int32] = [0, 0]
+        guard CSystem_pipe_cloexec(&toWorker) == 0 else { throw Self.spawnError(executable, errno) }
+        guard CSystem_pipe_cloexec(&fromWorker) == 0 else {
+            let code = errno
+            close(toWorker[0]); close(toWorker[1])
+            throw Self.spawnError(executable, code)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath ?? "/dev/null", O_WRONLY | O_APPEND | O_CREAT, 0o600)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawnp(&child, executable, &actions, nil, argv, CSystem_environment())
+        close(toWorker[0])
+        close(fromWorker[1])
+        guard status == 0 else {
+            close(toWorker[1]); close(fromWorker[0])
+            throw Self.spawnError(executable, status)
+        }
+        let spawned = child
+        pid = spawned
+        requestFD = toWorker[1]
+        let replyFD = fromWorker[0]
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        events = stream
+        DispatchQueue(label: "qlbrowse.worker.\(spawned)").async {
+            while true {
+                let frame: (WorkerMessage, [UInt8])?
+                do { frame = try FrameCodec.read(from: replyFD) } catch { frame = nil }
+                guard let frame else { break }
+                continuation.yield(.message(frame.0, frame.1))
+            }
+            close(replyFD)
+            var raw: Int32 = 0
+            while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
+            continuation.yield(.exited(ExitStatus(raw: raw)))
+            continuation.finish()
+        }
+    }
+
+    /// Sends one frame; false when the worker is gone.
+    @discardableResult
+    func send(_ message: WorkerMessage) -> Bool {
+        do {
+            try FrameCodec.write(FrameCodec.encode(message), to: requestFD)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func kill() { _ = Glibc.kill(pid, SIGKILL) }
+
+    /// Closes the request pipe: the worker finishes what it is doing and exits.
+    func closeRequests() { close(requestFD) }
+
+    private static func spawnError(_ executable: String, _ code: Int32) -> ThumbnailError {
+        ThumbnailError(.workerUnavailable, "cannot start the thumbnail worker \(executable): \(String(cString: strerror(code)))")
+    }
+}
+
+/// How a worker process ended, in words a user understands.
+struct ExitStatus: Sendable, CustomStringConvertible {
+    let raw: Int32
+
+    var signal: Int32? { (raw & 0x7f) != 0 && (raw & 0x7f) != 0x7f ? raw & 0x7f : nil }
+    var code: Int32 { (raw >> 8) & 0xff }
+
+    var description: String {
+        guard let signal else { return "exited with status \(code)" }
+        switch signal {
+        case SIGSEGV: return "crashed (segmentation fault)"
+        case SIGBUS: return "crashed (bus error)"
+        case SIGABRT: return "aborted (often: out of memory under the worker's limit)"
+        case SIGFPE: return "crashed (arithmetic error)"
+        case SIGILL: return "crashed (illegal instruction)"
+        case SIGXCPU: return "used more CPU time than allowed"
+        case SIGKILL: return "was killed"
+        default: return "died from signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import CSystem
+import Dispatch
+import Providers
+import Synchronization
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `qlbrowse-thumbnailer` process: reads requests from standard input, decodes on one thread,
+/// writes pictures to standard output. Cancel messages are read while a decode runs and stop it.
+public enum WorkerLoop {
+    /// Runs until standard input closes. `arguments` are the process's own (without argv[0]).
+    public static func run(arguments: [String]) -> Never {
+        let options = WorkerOptions(arguments: arguments)
+        _ = CSystem_set_parent_death_signal(SIGKILL)
+        signal(SIGPIPE, SIG_IGN)
+        ResourceLimits.limitAddressSpace(bytes: options.memoryBytes)
+        let decoder = Decoder(cpuSeconds: options.cpuSeconds)
+        let queue = DispatchQueue(label: "qlbrowse.decode")
+        while true {
+            let frame: (WorkerMessage, [UInt8])?
+            do { frame = try FrameCodec.read(from: 0) } catch { frame = nil }
+            guard let (message, _) = frame else { break }
+            switch message.kind {
+            case .request:
+                decoder.accept(message)
+                queue.async { decoder.process(message) }
+            case .cancel:
+                decoder.cancel(message.id)
+            default:
+                break
+            }
+        }
+        // Standard input closed: finish what was accepted, then leave.
+        queue.sync {}
+        exit(0)
+    }
+}
+
+/// Options the pool passes on the command line.
+struct WorkerOptions {
+    var memoryBytes = WorkerLimits.standard.memoryBytes
+    var cpuSeconds = WorkerLimits.standard.cpuSeconds
+
+    init(arguments: [String]) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--memory-limit": memoryBytes = iterator.next().flatMap(Int.init) ?? memoryBytes
+            case "--cpu-limit": cpuSeconds = iterator.next().flatMap(Int.init) ?? cpuSeconds
+            default: break
+            }
+        }
+    }
+}
+
+/// The decoding side: providers and the sniffer live on the decode queue only.
+final class Decoder: @unchecked Sendable {
+    // Confined to the decode queue.
+    private let sniffer = ContentSniffer()
+    private let providers = BuiltInProviders()
+    private let cpuSeconds: Int
+    // Shared between the reader (main thread) and the decode queue.
+    private let flags = Mutex<[UInt64: CancellationFlag]>([:])
+
+    init(cpuSeconds: Int) {
+        self.cpuSeconds = cpuSeconds
+        VipsDecoder.start()
+    }
+
+    func accept(_ message: WorkerMessage) {
+        flags.withLock { $0[message.id] = CancellationFlag() }
+    }
+
+    func cancel(_ id: UInt64) {
+        flags.withLock { $0[id] }?.cancel()
+    }
+
+    func process(_ message: WorkerMessage) {
+        let flag = flags.withLock { $0[message.id] } ?? CancellationFlag()
+        defer { _ = flags.withLock { $0.removeValue(forKey: message.id) } }
+        guard !flag.isCancelled else {
+            return reply(failure(message.id, ThumbnailError(.cancelled, "cancelled"), contentType: nil))
+        }
+        ResourceLimits.armCPULimit(seconds: cpuSeconds)
+        guard let path = message.path, let width = message.maxWidth, let height = message.maxHeight, width > 0, height > 0 else {
+            return reply(failure(message.id, ThumbnailError(.unsupported, "malformed request"), contentType: nil))
+        }
+        let type = message.contentType.map(ContentType.init) ?? sniffer.contentType(ofFile: path)
+        var typeMessage = WorkerMessage(kind: .contentType, id: message.id)
+        typeMessage.contentType = type.identifier
+        reply(FrameCodec.encode(typeMessage))
+
+        let types = Set(message.types ?? [.thumbnail])
+        let candidates = providers.providers(for: type, path: path)
+        guard !candidates.isEmpty else {
+            return reply(failure(message.id, Self.unsupported(type), contentType: type))
+        }
+        let job = ProviderJob(path: path, contentType: type, box: PixelSize(width: width, height: height),
+                              wantsLowQuality: types.contains(.lowQuality), wantsThumbnail: types.contains(.thumbnail), cancellation: flag)
+        var firstError: ThumbnailError?
+        for provider in candidates {
+            var delivered = false
+            do {
+                try provider.makeImages(for: job) { picture in
+                    guard !flag.isCancelled, types.contains(picture.type) else { return }
+                    delivered = delivered || picture.type == .thumbnail || !job.wantsThumbnail
+                    var imageMessage = WorkerMessage(kind: .image, id: message.id)
+                    imageMessage.representation = picture.type
+                    imageMessage.source = picture.source
+                    imageMessage.width = picture.image.width
+                    imageMessage.height = picture.image.height
+                    reply(FrameCodec.encode(imageMessage, payload: picture.image.pixels))
+                }
+                return reply(FrameCodec.encode(WorkerMessage(kind: .done, id: message.id)))
+            } catch {
+                if error.code == .cancelled || delivered { return reply(failure(message.id, error, contentType: type)) }
+                firstError = firstError ?? error
+            }
+        }
+        reply(failure(message.id, firstError ?? Self.unsupported(type), contentType: type))
+    }
+
+    private static func unsupported(_ type: ContentType) -> ThumbnailError {
+        switch type.identifier {
+        case "inode/x-empty", "application/x-empty": return ThumbnailError(.noPreview, "the file is empty")
+        default: return ThumbnailError(.unsupported, "no thumbnailer for \(type.identifier)")
+        }
+    }
+
+    private func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?) -> [UInt8] {
+        var message = WorkerMessage(kind: .failure, id: id)
+        message.reason = error.reason
+        message.failureKind = error.code.rawValue
+        message.contentType = contentType?.identifier
+        return FrameCodec.encode(message)
+    }
+
+    private func reply(_ frame: [UInt8]) {
+        do { try FrameCodec.write(frame, to: 1) } catch { exit(0) }  // the client is gone
+    }
+}

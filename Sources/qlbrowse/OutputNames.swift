@@ -1,0 +1,28 @@
+import ThumbnailKit
+
+/// Output file names for `qlbrowse thumbnail`: the input's name plus the format's extension
+/// (`photo.jpg` → `photo.jpg.png`, as `qlmanage -t` does), made unique within one run so two
+/// inputs with the same name in different folders do not overwrite each other.
+final class OutputNames {
+    private let folder: String
+    private let format: ImageFormat
+    private var used: Set<String> = []
+
+    init(folder: String, format: ImageFormat) {
+        self.folder = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
+        self.format = format
+    }
+
+    func path(for input: String) -> String {
+        var base = input.split(separator: "/").last.map(String.init) ?? "file"
+        if base == "." || base == ".." { base = "folder" }
+        var candidate = "\(base).\(format.fileExtension)"
+        var counter = 2
+        while used.contains(candidate) {
+            candidate = "\(base) (\(counter)).\(format.fileExtension)"
+            counter += 1
+        }
+        used.insert(candidate)
+        return "\(folder)/\(candidate)"
+    }
+}

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the program keeps its state, from the XDG variables.
+enum ProcessEnvironment {
+    static func variable(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
+    static var home: String { variable("HOME") ?? "/" }
+
+    /// `$XDG_STATE_HOME/qlbrowse` (else `~/.local/state/qlbrowse`), created on demand.
+    static var stateFolder: String {
+        let base = variable("XDG_STATE_HOME") ?? home + "/.local/state"
+        let folder = base + "/qlbrowse"
+        makeFolders(folder)
+        return folder
+    }
+
+    /// Workers' standard error (library warnings) goes here, never to the screen; `QLBROWSE_DEBUG=1` shows it.
+    static var workerLog: String? {
+        if variable("QLBROWSE_DEBUG") != nil { return "/dev/stderr" }
+        return stateFolder + "/worker.log"
+    }
+
+    static func makeFolders(_ path: String) {
+        var current = ""
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            mkdir(current, 0o700)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `qlbrowse thumbnail FILE…`: the engine from the command line, like macOS `qlmanage -t`.
+struct ThumbnailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Make thumbnails of files (like macOS qlmanage -t).",
+        discussion: """
+            Writes one image per file into the output folder, named after the file (photo.jpg → photo.jpg.png), \
+            fitting a SIZE×SIZE box times the scale with the aspect ratio kept and the EXIF orientation applied. \
+            Prints one line per file: file, content type, representation, source, pixel size, milliseconds. \
+            A file that cannot be read or decoded gets a one-line error; the others are still done, and the \
+            exit status is 1.
+            """)
+
+    @Argument(help: "Files to make thumbnails of.")
+    var files: [String]
+
+    @Option(name: .shortAndLong, help: "Side of the box the thumbnail fits, in points.")
+    var size: Int = 256
+
+    @Option(help: "Pixels per point (2 for HiDPI).")
+    var scale: Double = 1
+
+    @Option(name: [.customShort("t"), .customLong("type")], help: "Which representations: icon, low, thumbnail or all (best one is written).")
+    var type: RepresentationChoice = .all
+
+    @Option(name: .shortAndLong, help: "Folder to write the images into.")
+    var output: String = "."
+
+    @Option(help: "Image format to write: png or jpeg.")
+    var format: ImageFormatChoice = .png
+
+    @Flag(help: "Print every representation as it arrives (icon, low quality, thumbnail).")
+    var progressive = false
+
+    @Flag(help: "Print one JSON object per line instead of text.")
+    var json = false
+
+    @Option(help: "Worker processes decoding in parallel (default: one per core).")
+    var jobs: Int = WorkerPool.coreCount
+
+    @Option(help: "Seconds one file may take before its decoder is stopped.")
+    var timeout: Double = WorkerLimits.standard.deadlineSeconds
+
+    func validate() throws {
+        guard size > 0, size <= 4096 else { throw ValidationError("--size must be between 1 and 4096") }
+        guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be between 0 and 8") }
+        guard size * Int(scale.rounded(.up)) <= 8192 else { throw ValidationError("--size × --scale must be at most 8192 pixels") }
+        guard jobs > 0, jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        var status = stat()
+        guard stat(output, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw ValidationError("the output folder \(TerminalText.escaped(output)) does not exist")
+        }
+        guard access(output, W_OK) == 0 else { throw ValidationError("cannot write into \(TerminalText.escaped(output))") }
+
+        var limits = WorkerLimits.standard
+        limits.deadlineSeconds = timeout
+        let pool = WorkerPool(size: min(jobs, max(1, files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
+        let generator = ThumbnailGenerator(pool: pool)
+        let reporter = ThumbnailReporter(json: json)
+        let names = OutputNames(folder: output, format: format.imageFormat)
+        let outputPaths = files.map { names.path(for: $0) }
+        let width = jobs
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            var next = 0
+            var failed = 0
+            func start() {
+                let index = next
+                next += 1
+                group.addTask { await self.make(index: index, path: outputPaths[index], generator: generator, reporter: reporter) }
+            }
+            while next < files.count && next < width { start() }
+            for await ok in group {
+                if !ok { failed += 1 }
+                if next < files.count { start() }
+            }
+            return failed
+        }
+        await pool.shutdown()
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Makes one file's thumbnail and reports it; false when it failed.
+    private func make(index: Int, path outputPath: String, generator: ThumbnailGenerator, reporter: ThumbnailReporter) async -> Bool {
+        let file = files[index]
+        let request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: type.types)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var best: Representation?
+        do {
+            for try await representation in generator.representations(for: request) {
+                best = representation
+                if progressive {
+                    await reporter.report(file: file, representation: representation, elapsed: clock.now - start, output: nil)
+                }
+            }
+            guard let best else { throw ThumbnailError(.noPreview, "no picture could be made") }
+            try AtomicFileWriter.write(format.imageFormat.encode(best.image), to: outputPath)
+            if !progressive {
+                await reporter.report(file: file, representation: best, elapsed: clock.now - start, output: outputPath)
+            } else {
+                await reporter.wrote(file: file, output: outputPath)
+            }
+            return true
+        } catch {
+            let failure = error as? ThumbnailError ?? ThumbnailError(.corrupt, String(describing: error))
+            await reporter.fail(file: file, error: failure)
+            return false
+        }
+    }
+}
+
+/// `-t` values.
+enum RepresentationChoice: String, ExpressibleByArgument, CaseIterable {
+    case icon, low, thumbnail, all
+
+    var types: Set<RepresentationType> {
+        switch self {
+        case .icon: return [.icon]
+        case .low: return [.lowQuality]
+        case .thumbnail: return [.thumbnail]
+        case .all: return [.icon, .lowQuality, .thumbnail]
+        }
+    }
+}
+
+/// `--format` values.
+enum ImageFormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case png, jpeg, jpg
+
+    var imageFormat: ImageFormat { self == .png ? .png : .jpeg }
+}
