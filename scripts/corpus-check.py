@@ -116,6 +116,13 @@ def check_geometry(size, box, display):
     return None
 
 
+def signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def kill_group(proc):
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -141,17 +148,20 @@ def run(cmd, timeout):
 
 
 def batches(rows, size):
-    """Groups of at most `size` rows in which no two files share a name (outputs could collide)."""
-    group, names = [], set()
+    """Groups of at most `size` rows in which no two files share a name (outputs could collide),
+    filled first-fit so that name clashes do not leave many small groups."""
+    groups = []
     for row in rows:
         name = os.path.splitext(os.path.basename(row.rel))[0].lower()
-        if len(group) >= size or name in names:
-            yield group
+        for group, names in groups:
+            if len(group) < size and name not in names:
+                break
+        else:
             group, names = [], set()
+            groups.append((group, names))
         group.append(row)
         names.add(name)
-    if group:
-        yield group
+    return [group for group, _ in groups]
 
 
 class Litter:
@@ -303,13 +313,6 @@ def peer_commands(row, out_dir, size):
     else:
         order = [vips, ffmpeg, poppler]
     return [c for c in order if shutil.which(c[0])]
-
-
-def signal_name(number):
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
 
 
 def run_peers_on(row, work, size, timeout):

@@ -9,6 +9,7 @@ public struct BuiltInProviders {
     private let audio = AudioProvider()
     private let text = TextProvider()
     private let container = ContainerProvider()
+    private let still = VideoProvider(stillImage: true)
 
     public init() {}
 
@@ -19,7 +20,8 @@ public struct BuiltInProviders {
         case .image:
             if type.identifier == "image/openraster" { return [container] }
             if type.identifier.hasPrefix("image/svg") { return [image, text] }
-            return [image]
+            // libvips has no BMP, TGA or PCX loader of its own (ImageMagick's is blocked); FFmpeg decodes them.
+            return [image, still]
         case .rawImage: return [raw, image]
         case .pdf: return [pdf]
         case .video: return [video]

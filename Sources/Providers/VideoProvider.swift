@@ -6,11 +6,15 @@ import ThumbnailKit
 /// player would: sample aspect ratio and display-matrix rotation applied.
 public struct VideoProvider: ThumbnailProvider {
     public let name = "libav"
+    /// A still picture in a format only FFmpeg decodes (BMP, TGA, PCX…): its only frame, as is.
+    private let stillImage: Bool
 
     /// Where to look, as fractions of the duration, in order.
     static let positions: [Double] = [0.10, 0.25, 0.50, 0.75, 0.04]
 
-    public init() {}
+    public init(stillImage: Bool = false) {
+        self.stillImage = stillImage
+    }
 
     public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
         guard job.wantsThumbnail else { return }
@@ -24,7 +28,7 @@ public struct VideoProvider: ThumbnailProvider {
         guard let frame else { throw ThumbnailError(.tooLarge, "out of memory") }
 
         var best: (image: PixelImage, score: Double)?
-        let seekable = media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
+        let seekable = !stillImage && media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
         for position in seekable ? Self.positions : [0] {
             try job.cancellation.check()
             if let duration = media.duration, seekable {
@@ -33,13 +37,17 @@ public struct VideoProvider: ThumbnailProvider {
                 avcodec_flush_buffers(decoder.codec)
             }
             // Without seeking, step past the first second or so of frames, where intros are black.
-            guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: seekable ? 0 : 30, cancellation: job.cancellation) else { continue }
+            guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: seekable || stillImage ? 0 : 30, cancellation: job.cancellation) else { continue }
             let image = try picture(of: frame, stream: stream, box: job.box)
             let score = FrameQuality.score(image)
             if best == nil || score > best!.score { best = (image, score) }
-            if FrameQuality.isInteresting(image) { break }
+            if stillImage || FrameQuality.isInteresting(image) { break }
         }
-        guard let best else { throw ThumbnailError(.corrupt, "no video frame could be decoded") }
+        guard let best else {
+            // A stream shorter than the frames skipped: its first frame will do.
+            if !seekable && !stillImage { return try VideoProvider(stillImage: true).makeImages(for: job, emit: emit) }
+            throw ThumbnailError(.corrupt, "no video frame could be decoded")
+        }
         emit(ProviderImage(.thumbnail, best.image, source: name))
     }
 

@@ -70,8 +70,10 @@ public enum VipsDecoder {
             .split(separator: "\n").first.map(String.init)?
             .trimmingPrefix(while: { $0 == " " }) ?? ""
         CVips_error_clear()
-        let code: ThumbnailError.Code = detail.contains("is not a known file format") || detail.contains("not a known") ? .unsupported : .corrupt
-        return ThumbnailError(code, detail.isEmpty ? what : "\(what): \(detail)")
+        if detail.contains("operation is blocked") || detail.contains("not a known") || detail.contains("is not in a known format") {
+            return ThumbnailError(.unsupported, "\(what): not an image format qlbrowse reads")
+        }
+        return ThumbnailError(.corrupt, detail.isEmpty ? what : "\(what): \(detail)")
     }
 }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import ThumbnailKit
+
+/// A decoder that crashes, hangs or is cancelled costs one file, never the caller.
+@Suite(.serialized) struct WorkerIsolationTests {
+    /// A stand-in worker: a shell script that misbehaves on purpose.
+    private func fakeWorker(_ body: String) throws -> String {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-fake-worker")
+        let path = folder.appendingPathComponent("worker.sh").path
+        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test func aCrashingDecoderFailsOnlyItsFileWithTheReason() throws {
+        let worker = try fakeWorker("head -c 1 >/dev/null; kill -SEGV $$")
+        let out = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let files = ["landscape.jpg", "clip.mp4"].map { TestEnvironment.fixtures.appendingPathComponent($0).path }
+        let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--json", "-o", out.path] + files,
+                                         environment: ["QLBROWSE_THUMBNAILER": worker])
+        #expect(result.status == 1)
+        let lines = TestEnvironment.jsonLines(result.stdout)
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { ($0["error"] as? String)?.contains("crashed (segmentation fault)") == true }, "\(lines)")
+    }
+
+    @Test func aHangingDecoderIsStoppedAtTheDeadline() throws {
+        let worker = try fakeWorker("exec sleep 600")
+        let out = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let file = TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path
+        let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--timeout", "1", "--json", "-o", out.path, file],
+                                         environment: ["QLBROWSE_THUMBNAILER": worker])
+        #expect(result.status == 1)
+        let line = try #require(TestEnvironment.jsonLines(result.stdout).first)
+        #expect((line["error"] as? String)?.contains("gave up") == true, "\(line)")
+        #expect(result.seconds < 5)
+    }
+
+    @Test func theRealWorkerSurvivesTheNextFileAfterAFailure() async throws {
+        let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer)
+        let generator = ThumbnailGenerator(pool: pool)
+        let broken = ThumbnailRequest(path: TestEnvironment.fixtures.appendingPathComponent("garbage.png").path, types: [.thumbnail])
+        _ = try? await generator.bestRepresentation(for: broken)
+        let good = ThumbnailRequest(path: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, size: 64, types: [.thumbnail])
+        let best = try await generator.bestRepresentation(for: good)
+        #expect(best.image.size == PixelSize(width: 64, height: 48))
+        await pool.shutdown()
+    }
+
+    @Test func cancellingAHugeDecodeReturnsPromptlyAndTheWorkerStaysUsable() async throws {
+        let huge = TestEnvironment.largeFixtures.appendingPathComponent("huge-20000.png").path
+        let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer)
+        let generator = ThumbnailGenerator(pool: pool)
+        let request = ThumbnailRequest(path: huge, types: [.thumbnail])
+        let task = Task { try await generator.bestRepresentation(for: request) }
+        try await Task.sleep(nanoseconds: 700_000_000)  // well into the decode
+        let clock = ContinuousClock()
+        let start = clock.now
+        generator.cancel(request)
+        let outcome = await task.result
+        let elapsed = clock.now - start
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(elapsed < .milliseconds(500), "cancel took \(elapsed)")
+        let next = ThumbnailRequest(path: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, size: 32, types: [.thumbnail])
+        #expect(try await generator.bestRepresentation(for: next).image.size == PixelSize(width: 32, height: 24))
+        await pool.shutdown()
+    }
+}
