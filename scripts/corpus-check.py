@@ -4,7 +4,7 @@
 Usage:
   scripts/corpus-check.py [--corpus ../shared/corpus] [--qlbrowse PATH] [--size 256]
                           [--batch 50] [--timeout 300] [--kind KIND ...] [--keep]
-                          [--accept-low-quality] [--peers] [--verbose]
+                          [--accept-low-quality] [--peers] [--results TSV] [--verbose]
 
 Reads MANIFEST.tsv (path source type size note license kind expect display_w display_h) and runs
   qlbrowse thumbnail --json -s 256 -o OUTDIR FILE...
@@ -416,6 +416,20 @@ def report(args, rows, litter, notes, elapsed, stderr_log):
     return 0 if good else 1
 
 
+def write_results(path, rows):
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_NONE, escapechar="\\")
+        out.writerow(["path", "kind", "expect", "status", "representation", "width", "height", "failure"])
+        for r in rows:
+            res = r.result or {}
+            status = ("hang" if r.hang else "crash" if r.crash else "missing" if r.result is None
+                      else "error" if "error" in res else "picture")
+            rep = res.get("peer") or res.get("representation") or ""
+            w, h = r.png or ("", "")
+            out.writerow([r.rel, r.kind, r.expect, status, rep, w, h,
+                          (r.failure or res.get("error") or "").replace("\t", " ").replace("\n", " ")])
+
+
 def main():
     default_corpus = os.path.normpath(os.path.join(REPO, "..", "shared", "corpus"))
     default_tool = os.environ.get("QLBROWSE") or os.path.join(REPO, ".build", "release", "qlbrowse")
@@ -435,6 +449,8 @@ def main():
     p.add_argument("--peers", action="store_true",
                    help="measure vipsthumbnail / ffmpegthumbnailer / pdftoppm instead of qlbrowse")
     p.add_argument("--peer-jobs", type=int, default=os.cpu_count() or 2, help="parallel peer runs")
+    p.add_argument("--results", metavar="TSV", help="write one line per file: path kind expect status "
+                   "representation width height failure")
     p.add_argument("--keep", action="store_true", help="keep the output folder")
     p.add_argument("--verbose", "-v", action="store_true")
     args = p.parse_args()
@@ -468,6 +484,8 @@ def main():
             shutil.copyfile(stderr_log, keep_log)
             stderr_log = keep_log
         status = report(args, rows, litter, notes, elapsed, stderr_log)
+        if args.results:
+            write_results(args.results, rows)
     finally:
         if args.keep:
             print(f"outputs kept in {work}")

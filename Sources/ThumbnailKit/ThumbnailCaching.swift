@@ -1,10 +1,14 @@
 /// The seam where a thumbnail cache plugs into the generator: asked before any decoding, told about
 /// every thumbnail made and every failure, so a broken file is not retried until it changes.
 public protocol ThumbnailCaching: Sendable {
-    /// A stored picture for the request: `.thumbnail` when it is valid for this box, `.lowQuality`
-    /// when it is of another size; nil when there is none.
+    /// The box to decode at so the result can be stored (the cache's size class covering `box`).
+    func generationBox(for box: PixelSize) -> PixelSize
+    /// A stored picture for the request, fitted to `box`: `.thumbnail` when it is valid for this
+    /// box's size class, `.lowQuality` when it is of another size; nil when there is none.
     func cachedRepresentation(for request: ThumbnailRequest, box: PixelSize) -> Representation?
-    /// Keeps a freshly made thumbnail.
+    /// The remembered failure for the file, while the file has not changed since.
+    func knownFailure(for request: ThumbnailRequest) -> ThumbnailError?
+    /// Keeps a freshly made thumbnail (made at `generationBox(for: box)`).
     func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize)
     /// Remembers that the file could not be thumbnailed.
     func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest)

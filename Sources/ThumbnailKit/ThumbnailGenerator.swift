@@ -40,7 +40,7 @@ public final class ThumbnailGenerator: Sendable {
     public func bestRepresentation(for request: ThumbnailRequest) async throws -> Representation {
         var best: Representation?
         for try await representation in representations(for: request) { best = representation }
-        guard let best else { throw ThumbnailError(.noPreview, "no picture could be made of \(request.path)") }
+        guard let best else { throw ThumbnailError(.noPreview, "no picture could be made") }
         return best
     }
 
@@ -65,7 +65,7 @@ public final class ThumbnailGenerator: Sendable {
         }
         var status = stat()
         guard stat(request.path, &status) == 0 else {
-            throw ThumbnailError(.unreadable, "\(request.path): \(String(cString: strerror(errno)))")
+            throw ThumbnailError(.unreadable, String(cString: strerror(errno)))
         }
         let isFolder = (status.st_mode & S_IFMT) == S_IFDIR
         var contentType = request.contentType ?? (isFolder ? .folder : ContentTypeTable.type(forFileName: request.path) ?? .unknown)
@@ -84,33 +84,46 @@ public final class ThumbnailGenerator: Sendable {
         let wanted = types.subtracting([.icon])
         guard !wanted.isEmpty else { return }
         guard !isFolder else {
-            if delivered == nil { throw ThumbnailError(.unsupported, "\(request.path) is a folder; folders have only an icon") }
+            if delivered == nil { throw ThumbnailError(.unsupported, "a folder has only an icon") }
             return
         }
-        if let cache, let cached = cache.cachedRepresentation(for: request, box: box) {
-            deliver(cached)
-            if cached.type == .thumbnail { return }
+        if let cache {
+            if let failure = cache.knownFailure(for: request) {
+                throw ThumbnailError(failure.code, failure.reason, contentType: contentType)
+            }
+            if let cached = cache.cachedRepresentation(for: request, box: box), wanted.contains(cached.type) || cached.type == .lowQuality {
+                contentType = cached.contentType
+                if cached.type == .thumbnail {
+                    deliver(cached)
+                    return
+                }
+                if wanted.contains(.lowQuality) { deliver(cached) }
+            }
         }
         try Task.checkCancellation()
+        // With a cache, decode at its size class so the result can be kept, then fit the box.
+        let decodeBox = wanted.contains(.thumbnail) ? cache?.generationBox(for: box) ?? box : box
         do {
-            for try await event in pool.run(path: request.path, box: box, types: wanted, contentType: request.contentType) {
+            for try await event in pool.run(path: request.path, box: decodeBox, types: wanted, contentType: request.contentType) {
                 switch event {
                 case .contentType(let sniffed):
                     contentType = sniffed
                 case .image(let type, let image, let source):
                     let representation = Representation(type: type, image: image, source: source, contentType: contentType)
                     if type == .thumbnail { cache?.store(representation, for: request, box: box) }
-                    deliver(representation)
+                    let size = ThumbnailGeometry.fit(image.size, in: box)
+                    deliver(size == image.size ? representation
+                        : Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType))
                 }
             }
         } catch let error as ThumbnailError {
-            cache?.recordFailure(error, for: request)
+            if error.code != .cancelled && !Task.isCancelled { cache?.recordFailure(error, for: request) }
             throw ThumbnailError(error.code, error.reason, contentType: error.contentType ?? contentType)
         }
         try Task.checkCancellation()
         if delivered == nil || delivered == .icon {
             let what = wanted.contains(.thumbnail) ? "no thumbnail could be made" : "no low-quality preview (nothing embedded)"
-            throw ThumbnailError(.noPreview, "\(request.path): \(what)", contentType: contentType)
+            throw ThumbnailError(.noPreview, what, contentType: contentType)
         }
     }
 }

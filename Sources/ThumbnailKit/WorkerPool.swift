@@ -153,7 +153,7 @@ public actor WorkerPool {
             replacedWorkers += 1
             if let job = slots[index].job {
                 slots[index].job = nil
-                let reason = "the decoder \(status) while reading \(job.message.path ?? "the file")"
+                let reason = "the decoder \(status)"
                 job.continuation.finish(throwing: ThumbnailError(status.signal == SIGXCPU ? .timedOut : .crashed, reason))
             }
             dispatch()
@@ -201,7 +201,7 @@ public actor WorkerPool {
         retire(index, process: process)
         slots[index].job = nil
         let seconds = limits.deadlineSeconds
-        job.continuation.finish(throwing: ThumbnailError(.timedOut, "gave up on \(job.message.path ?? "the file") after \(seconds.formatted1) s (the decoder did not finish)"))
+        job.continuation.finish(throwing: ThumbnailError(.timedOut, "gave up after \(seconds.formatted1) s (the decoder did not finish)"))
         dispatch()
     }
 

@@ -115,11 +115,11 @@ final class Decoder: @unchecked Sendable {
                 }
                 return reply(FrameCodec.encode(WorkerMessage(kind: .done, id: message.id)))
             } catch {
-                if error.code == .cancelled || delivered { return reply(failure(message.id, error, contentType: type)) }
+                if error.code == .cancelled || delivered { return reply(failure(message.id, error, contentType: type, path: path)) }
                 firstError = firstError ?? error
             }
         }
-        reply(failure(message.id, firstError ?? Self.unsupported(type), contentType: type))
+        reply(failure(message.id, firstError ?? Self.unsupported(type), contentType: type, path: path))
     }
 
     private static func unsupported(_ type: ContentType) -> ThumbnailError {
@@ -129,9 +129,10 @@ final class Decoder: @unchecked Sendable {
         }
     }
 
-    private func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?) -> [UInt8] {
+    private func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?, path: String? = nil) -> [UInt8] {
         var message = WorkerMessage(kind: .failure, id: id)
-        message.reason = error.reason
+        // Library messages often repeat the path; the caller names the file already.
+        message.reason = path.map { error.reason.replacing($0 + ": ", with: "").replacing($0, with: "the file") } ?? error.reason
         message.failureKind = error.code.rawValue
         message.contentType = contentType?.identifier
         return FrameCodec.encode(message)

@@ -9,5 +9,5 @@ struct QLBrowse: AsyncParsableCommand {
         commandName: "qlbrowse",
         abstract: "A terminal file browser with inline thumbnails, and the thumbnail engine behind it.",
         version: version,
-        subcommands: [ThumbnailCommand.self])
+        subcommands: [ThumbnailCommand.self, CacheCommand.self])
 }

@@ -17,8 +17,23 @@ struct ThumbnailCommand: AsyncParsableCommand {
             exit status is 1.
             """)
 
-    @Argument(help: "Files to make thumbnails of.")
+    @Argument(help: "Files to make thumbnails of (folders, with -r).")
     var files: [String]
+
+    @Flag(name: [.customShort("r"), .long], help: "Walk the given folders and thumbnail every file into the shared cache (no -o output).")
+    var recursive = false
+
+    @Flag(help: "Regenerate even when a valid cached thumbnail (or a remembered failure) exists.")
+    var force = false
+
+    @Flag(help: "Also write the .sh_thumbnails repository beside the files (for USB sticks and network shares).")
+    var shared = false
+
+    @Option(help: ArgumentHelp("Process only share I of N (1…N) of the files, so several machines can split a library.", valueName: "I/N"))
+    var shard: String?
+
+    @Flag(help: "Neither read nor write the thumbnail cache.")
+    var noCache = false
 
     @Option(name: .shortAndLong, help: "Side of the box the thumbnail fits, in points.")
     var size: Int = 256
@@ -53,20 +68,34 @@ struct ThumbnailCommand: AsyncParsableCommand {
         guard size * Int(scale.rounded(.up)) <= 8192 else { throw ValidationError("--size × --scale must be at most 8192 pixels") }
         guard jobs > 0, jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let shard, ThumbnailBatch.Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
+        if shard != nil && !recursive { throw ValidationError("--shard goes with -r") }
+        if noCache && recursive { throw ValidationError("-r thumbnails into the cache; it cannot go with --no-cache") }
     }
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
-        var status = stat()
-        guard stat(output, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw ValidationError("the output folder \(TerminalText.escaped(output)) does not exist")
+        if !recursive {
+            var status = stat()
+            guard stat(output, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw ValidationError("the output folder \(TerminalText.escaped(output)) does not exist")
+            }
+            guard access(output, W_OK) == 0 else { throw ValidationError("cannot write into \(TerminalText.escaped(output))") }
         }
-        guard access(output, W_OK) == 0 else { throw ValidationError("cannot write into \(TerminalText.escaped(output))") }
-
         var limits = WorkerLimits.standard
         limits.deadlineSeconds = timeout
-        let pool = WorkerPool(size: min(jobs, max(1, files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
-        let generator = ThumbnailGenerator(pool: pool)
+        let pool = WorkerPool(size: min(jobs, max(1, recursive ? jobs : files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
+        let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
+        let generator = ThumbnailGenerator(pool: pool, cache: cache)
+        if recursive, let cache {
+            let batch = ThumbnailBatch(generator: generator, cache: cache, box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale),
+                                       jobs: jobs, shard: shard.flatMap(ThumbnailBatch.Shard.init))
+            let summary = await BatchRunner(batch: batch, json: json).run(files)
+            await pool.shutdown()
+            if summary.interrupted { throw ExitCode(130) }
+            if summary.failed > 0 { throw ExitCode(1) }
+            return
+        }
         let reporter = ThumbnailReporter(json: json)
         let names = OutputNames(folder: output, format: format.imageFormat)
         let outputPaths = files.map { names.path(for: $0) }

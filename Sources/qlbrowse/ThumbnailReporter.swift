@@ -68,14 +68,6 @@ actor ThumbnailReporter {
     }
 
     private func write(_ text: String, to fd: Int32) {
-        let bytes = Array(text.utf8)
-        let total = bytes.count
-        var done = 0
-        while done < total {
-            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, total - done) }
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 { return }
-            done += result
-        }
+        StandardStream.write(text, to: fd)
     }
 }

@@ -1,0 +1,152 @@
+import CZlib
+
+/// Reads PNG files: the thumbnail cache's own format, written by qlbrowse and by every other
+/// file manager. Non-interlaced PNGs of any colour type and 8 or 16 bits (what the Thumbnail
+/// Managing Standard allows) decode to RGBA; anything else is reported as unreadable.
+public enum PNGDecoder {
+    /// The chunks of interest: the text keys and the header, without inflating the pixels.
+    public struct Info: Equatable {
+        public var width = 0
+        public var height = 0
+        public var bitDepth = 0
+        public var colorType = 0
+        public var interlaced = false
+        public var text: [String: String] = [:]
+    }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    public static func info(_ png: [UInt8]) -> Info? {
+        var info = Info()
+        var sawHeader = false
+        let complete = forEachChunk(png) { type, data in
+            switch type {
+            case "IHDR":
+                guard data.count == 13 else { return false }
+                info.width = Int(bigEndian(data, 0)); info.height = Int(bigEndian(data, 4))
+                info.bitDepth = Int(data[data.startIndex + 8]); info.colorType = Int(data[data.startIndex + 9])
+                info.interlaced = data[data.startIndex + 12] != 0
+                sawHeader = true
+            case "tEXt":
+                guard let zero = data.firstIndex(of: 0) else { return true }
+                let key = String(decoding: data[data.startIndex..<zero], as: UTF8.self)
+                let value = String(data[(zero + 1)...].map { Character(Unicode.Scalar($0)) })
+                info.text[key] = value
+            default:
+                break
+            }
+            return true
+        }
+        return complete && sawHeader ? info : nil
+    }
+
+    public static func decode(_ png: [UInt8]) -> PixelImage? {
+        guard let info = info(png), !info.interlaced, info.width > 0, info.height > 0,
+              info.width <= 16384, info.height <= 16384, [8, 16].contains(info.bitDepth) || (info.colorType == 3 && info.bitDepth == 8) else { return nil }
+        var compressed: [UInt8] = []
+        var palette: [UInt8] = []
+        var transparency: [UInt8] = []
+        _ = forEachChunk(png) { type, data in
+            if type == "IDAT" { compressed += data } else if type == "PLTE" { palette = Array(data) } else if type == "tRNS" { transparency = Array(data) }
+            return true
+        }
+        let channels: Int
+        switch info.colorType {
+        case 0: channels = 1
+        case 2: channels = 3
+        case 3: channels = 1
+        case 4: channels = 2
+        case 6: channels = 4
+        default: return nil
+        }
+        let bytesPerPixel = channels * info.bitDepth / 8
+        let stride = info.width * bytesPerPixel
+        guard let raw = inflate(compressed, expected: (stride + 1) * info.height) else { return nil }
+        guard let rows = unfilter(raw, stride: stride, height: info.height, bytesPerPixel: bytesPerPixel) else { return nil }
+        var out = [UInt8](repeating: 255, count: info.width * info.height * 4)
+        let wide = info.bitDepth == 16
+        for y in 0..<info.height {
+            for x in 0..<info.width {
+                let source = y * stride + x * bytesPerPixel
+                func sample(_ channel: Int) -> UInt8 { rows[source + channel * (wide ? 2 : 1)] }
+                let target = (y * info.width + x) * 4
+                switch info.colorType {
+                case 0:
+                    out[target] = sample(0); out[target + 1] = sample(0); out[target + 2] = sample(0)
+                case 2:
+                    out[target] = sample(0); out[target + 1] = sample(1); out[target + 2] = sample(2)
+                case 3:
+                    let index = Int(sample(0))
+                    guard index * 3 + 2 < palette.count else { return nil }
+                    out[target] = palette[index * 3]; out[target + 1] = palette[index * 3 + 1]; out[target + 2] = palette[index * 3 + 2]
+                    out[target + 3] = index < transparency.count ? transparency[index] : 255
+                case 4:
+                    out[target] = sample(0); out[target + 1] = sample(0); out[target + 2] = sample(0); out[target + 3] = sample(1)
+                default:
+                    out[target] = sample(0); out[target + 1] = sample(1); out[target + 2] = sample(2); out[target + 3] = sample(3)
+                }
+            }
+        }
+        return PixelImage(width: info.width, height: info.height, pixels: out)
+    }
+
+    /// Calls `body` for each chunk with a valid CRC; false when the file is not a well-formed PNG.
+    private static func forEachChunk(_ png: [UInt8], _ body: (String, ArraySlice<UInt8>) -> Bool) -> Bool {
+        guard png.count >= 8, Array(png[0..<8]) == signature else { return false }
+        var position = 8
+        while position + 12 <= png.count {
+            let length = Int(bigEndian(png[...], position))
+            guard length >= 0, position + 12 + length <= png.count else { return false }
+            let type = String(decoding: png[(position + 4)..<(position + 8)], as: UTF8.self)
+            let crc = png[(position + 4)..<(position + 8 + length)].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+            guard UInt32(crc) == bigEndian(png[...], position + 8 + length) else { return false }
+            if type == "IEND" { return true }
+            guard body(type, png[(position + 8)..<(position + 8 + length)]) else { return false }
+            position += 12 + length
+        }
+        return false
+    }
+
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt32 {
+        let base = bytes.startIndex + offset
+        return UInt32(bytes[base]) << 24 | UInt32(bytes[base + 1]) << 16 | UInt32(bytes[base + 2]) << 8 | UInt32(bytes[base + 3])
+    }
+
+    private static func inflate(_ input: [UInt8], expected: Int) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: expected)
+        var length = uLongf(expected)
+        let status = output.withUnsafeMutableBufferPointer { target in
+            input.withUnsafeBufferPointer { source in uncompress(target.baseAddress, &length, source.baseAddress, uLong(source.count)) }
+        }
+        return status == Z_OK && Int(length) == expected ? output : nil
+    }
+
+    private static func unfilter(_ raw: [UInt8], stride: Int, height: Int, bytesPerPixel: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: stride * height)
+        for y in 0..<height {
+            let filter = raw[y * (stride + 1)]
+            let input = y * (stride + 1) + 1
+            let row = y * stride
+            for x in 0..<stride {
+                let value = raw[input + x]
+                let left = x >= bytesPerPixel ? Int(out[row + x - bytesPerPixel]) : 0
+                let up = y > 0 ? Int(out[row - stride + x]) : 0
+                let upLeft = (y > 0 && x >= bytesPerPixel) ? Int(out[row - stride + x - bytesPerPixel]) : 0
+                let predicted: Int
+                switch filter {
+                case 0: predicted = 0
+                case 1: predicted = left
+                case 2: predicted = up
+                case 3: predicted = (left + up) / 2
+                case 4:
+                    let p = left + up - upLeft
+                    let pa = abs(p - left), pb = abs(p - up), pc = abs(p - upLeft)
+                    predicted = pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft)
+                default: return nil
+                }
+                out[row + x] = value &+ UInt8(predicted & 0xff)
+            }
+        }
+        return out
+    }
+}

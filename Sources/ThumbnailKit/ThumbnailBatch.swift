@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Thumbnails whole folders into the cache: walks them, skips what is already cached, makes the
+/// rest in parallel, and reports each file as it completes (the shape of File Provider's
+/// `fetchThumbnails`: per-item results, overall progress, cancellation by cancelling the task).
+public struct ThumbnailBatch: Sendable {
+    /// A deterministic share of the files, so several machines can split one library.
+    public struct Shard: Sendable, Equatable {
+        /// 1…count.
+        public let index: Int
+        public let count: Int
+
+        public init?(index: Int, count: Int) {
+            guard count >= 1, index >= 1, index <= count else { return nil }
+            self.index = index
+            self.count = count
+        }
+
+        /// Parses `I/N`.
+        public init?(_ text: String) {
+            let parts = text.split(separator: "/")
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+            self.init(index: index, count: count)
+        }
+
+        /// Whether this shard owns the file (by a hash of its path relative to the walked folder).
+        public func owns(relativePath: String) -> Bool {
+            let digest = MD5.digest(Array(relativePath.utf8))
+            let value = Int(digest[0]) << 24 | Int(digest[1]) << 16 | Int(digest[2]) << 8 | Int(digest[3])
+            return value % count == index - 1
+        }
+    }
+
+    /// What happened to one file.
+    public enum Outcome: Sendable {
+        case generated(Representation)
+        case alreadyCached
+        case failed(ThumbnailError)
+        case skipped(String)
+    }
+
+    public enum Event: Sendable {
+        /// The walk finished: this many files will be looked at.
+        case found(total: Int)
+        case file(path: String, outcome: Outcome)
+    }
+
+    private let generator: ThumbnailGenerator
+    private let cache: ThumbnailCache
+    public let box: PixelSize
+    public let jobs: Int
+    public let shard: Shard?
+
+    public init(generator: ThumbnailGenerator, cache: ThumbnailCache, box: PixelSize, jobs: Int, shard: Shard? = nil) {
+        self.generator = generator
+        self.cache = cache
+        self.box = box
+        self.jobs = max(1, jobs)
+        self.shard = shard
+    }
+
+    /// Runs over `folders` (and single files given directly). Cancel the iterating task to stop:
+    /// running decodes are cancelled, nothing partial is written.
+    public func run(_ roots: [String]) -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        let task = Task {
+            var files: [String] = []
+            for root in roots {
+                FolderWalker.walk(root, skipping: cache.root) { path, relative in
+                    if let shard, !shard.owns(relativePath: relative) { return }
+                    files.append(path)
+                }
+                if Task.isCancelled { break }
+            }
+            continuation.yield(.found(total: files.count))
+            await withTaskGroup(of: Void.self) { group in
+                var next = 0
+                func start() {
+                    let path = files[next]
+                    next += 1
+                    group.addTask { continuation.yield(.file(path: path, outcome: await process(path))) }
+                }
+                while next < files.count && next < jobs && !Task.isCancelled { start() }
+                for await _ in group where next < files.count && !Task.isCancelled { start() }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func process(_ path: String) async -> Outcome {
+        let type = ContentTypeTable.type(forFileName: path) ?? .unknown
+        switch type.kind {
+        case .folder, .archive: return .skipped("no thumbnailer for \(type.identifier)")
+        case .unknown where ContentTypeTable.type(forFileName: path) != nil: return .skipped("no thumbnailer for \(type.identifier)")
+        default: break
+        }
+        if cache.hasValidThumbnail(forFile: path, box: box) { return .alreadyCached }
+        let request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
+        do {
+            return .generated(try await generator.bestRepresentation(for: request))
+        } catch let error as ThumbnailError {
+            return .failed(error)
+        } catch {
+            return .failed(ThumbnailError(.cancelled, "cancelled"))
+        }
+    }
+}
+
+/// Recursive folder listing for batch runs: regular files only, symbolic links to folders not
+/// followed (no loops), the thumbnail cache and `.sh_thumbnails` repositories skipped.
+enum FolderWalker {
+    static let skippedFolders: Set<String> = [".sh_thumbnails", ".thumbnails", ".git", ".Trash", ".Trash-0"]
+
+    static func walk(_ root: String, skipping cacheRoot: String, _ visit: (String, String) -> Void) {
+        var status = stat()
+        guard stat(root, &status) == 0 else { return }
+        if (status.st_mode & S_IFMT) == S_IFREG {
+            visit(root, root.split(separator: "/").last.map(String.init) ?? root)
+            return
+        }
+        var pending = [(root, "")]
+        let cache = PathNormalizer.absolute(cacheRoot)
+        while let (folder, relative) = pending.popLast() {
+            if Task.isCancelled { return }
+            guard PathNormalizer.absolute(folder) != cache, let directory = opendir(folder) else { continue }
+            var names: [(String, UInt8)] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+                if name == "." || name == ".." { continue }
+                names.append((name, entry.pointee.d_type))
+            }
+            closedir(directory)
+            for (name, kind) in names.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
+                let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var type = kind
+                if type == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    guard lstat(path, &info) == 0 else { continue }
+                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : UInt8(DT_LNK)
+                }
+                if type == UInt8(DT_DIR) {
+                    if !skippedFolders.contains(name) { pending.append((path, child)) }
+                } else if type == UInt8(DT_REG) {
+                    visit(path, child)
+                } else if type == UInt8(DT_LNK) {
+                    var info = stat()
+                    if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { visit(path, child) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The freedesktop thumbnail cache (Thumbnail Managing Standard 0.9), shared with GNOME Files,
+/// Thunar, Dolphin and every other file manager that follows it, with a memory LRU in front.
+///
+/// `$XDG_CACHE_HOME/thumbnails/{normal,large,x-large,xx-large}/md5(uri).png`, keyed by the file's
+/// URI and valid while `Thumb::MTime` and `Thumb::Size` equal the file's. Failures are remembered
+/// under `fail/qlbrowse-<version>/` so a broken file is not retried until it changes. Shared
+/// repositories (`.sh_thumbnails/` beside the files) are read after the personal cache, and
+/// written only when asked.
+public final class ThumbnailCache: ThumbnailCaching {
+    /// The standard's size folders.
+    public enum Flavor: String, CaseIterable, Sendable {
+        case normal, large, xLarge = "x-large", xxLarge = "xx-large"
+
+        public var side: Int {
+            switch self {
+            case .normal: return 128
+            case .large: return 256
+            case .xLarge: return 512
+            case .xxLarge: return 1024
+            }
+        }
+
+        /// The smallest folder whose thumbnails are at least as large as the box; nil above 1024.
+        public static func smallest(covering box: PixelSize) -> Flavor? {
+            allCases.first { $0.side >= max(box.width, box.height) }
+        }
+    }
+
+    public static let software = "qlbrowse \(EngineVersion.string)"
+
+    /// `$XDG_CACHE_HOME/thumbnails`, else `~/.cache/thumbnails`.
+    public static func defaultRoot() -> String {
+        if let cache = getenv("XDG_CACHE_HOME"), cache.pointee == UInt8(ascii: "/") { return String(cString: cache) + "/thumbnails" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+        return home + "/.cache/thumbnails"
+    }
+
+    public let root: String
+    public let readsShared: Bool
+    public let writesShared: Bool
+    /// Ignore what is stored (but still store what is made): `--force`.
+    public let ignoresStored: Bool
+    private let memory: Mutex<MemoryLRU>
+
+    public init(root: String = ThumbnailCache.defaultRoot(), readsShared: Bool = true, writesShared: Bool = false,
+                ignoresStored: Bool = false, memoryBytes: Int = 48 << 20) {
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.readsShared = readsShared
+        self.writesShared = writesShared
+        self.ignoresStored = ignoresStored
+        self.memory = Mutex(MemoryLRU(capacityBytes: memoryBytes))
+    }
+
+    // MARK: Names
+
+    /// Where the thumbnail of a file lives in the personal cache.
+    public func path(forFile file: String, flavor: Flavor) -> String {
+        "\(root)/\(flavor.rawValue)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
+    }
+
+    public func failurePath(forFile file: String) -> String {
+        "\(root)/fail/qlbrowse-\(EngineVersion.string)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
+    }
+
+    /// The shared repository entry: `.sh_thumbnails/<flavor>/md5(escaped basename).png` beside the file.
+    public static func sharedPath(forFile file: String, flavor: Flavor) -> String {
+        let absolute = PathNormalizer.absolute(file)
+        let slash = absolute.lastIndex(of: "/") ?? absolute.startIndex
+        let folder = String(absolute[..<slash])
+        let name = String(absolute[absolute.index(after: slash)...])
+        return "\(folder)/.sh_thumbnails/\(flavor.rawValue)/\(MD5.hex(FileURI.escape(Array(name.utf8)))).png"
+    }
+
+    /// True for files inside the cache itself, which are never thumbnailed into it.
+    public func contains(_ file: String) -> Bool {
+        PathNormalizer.absolute(file).hasPrefix(root + "/")
+    }
+
+    // MARK: ThumbnailCaching
+
+    public func generationBox(for box: PixelSize) -> PixelSize {
+        guard let flavor = Flavor.smallest(covering: box) else { return box }
+        return PixelSize(width: flavor.side, height: flavor.side)
+    }
+
+    public func cachedRepresentation(for request: ThumbnailRequest, box: PixelSize) -> Representation? {
+        guard !ignoresStored, let stamp = FileStamp(path: request.path), !contains(request.path) else { return nil }
+        let wanted = Flavor.smallest(covering: box)
+        if let flavor = wanted, let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
+            return Representation(type: .thumbnail, image: fitted(image.image, in: box), source: image.source,
+                                  contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+        }
+        // Another size will do as the low-quality picture while the right one is made.
+        for flavor in Flavor.allCases.reversed() where flavor != wanted {
+            if let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
+                return Representation(type: .lowQuality, image: fitted(image.image, in: box), source: "cache",
+                                      contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+            }
+        }
+        return nil
+    }
+
+    public func knownFailure(for request: ThumbnailRequest) -> ThumbnailError? {
+        guard !ignoresStored, let stamp = FileStamp(path: request.path), let png = readFile(failurePath(forFile: request.path)),
+              let info = PNGDecoder.info(png), info.text["Thumb::MTime"] == String(stamp.modified) else { return nil }
+        let reason = info.text["X-QLBrowse::Reason"] ?? "could not be thumbnailed before"
+        let code = info.text["X-QLBrowse::Code"].flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
+        return ThumbnailError(code, reason + " (remembered; --force retries)")
+    }
+
+    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize) {
+        guard let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: request.path), !contains(request.path) else { return }
+        let absolute = PathNormalizer.absolute(request.path)
+        let uri = FileURI.from(absolutePath: absolute)
+        var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
+                    ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
+        let target = path(forFile: absolute, flavor: flavor)
+        if ensureFolder("\(root)/\(flavor.rawValue)") {
+            try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: target, permissions: 0o600)
+        }
+        memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType)) }
+        // A success makes an old failure entry stale.
+        unlink(failurePath(forFile: absolute))
+        if writesShared {
+            let shared = Self.sharedPath(forFile: absolute, flavor: flavor)
+            text[0] = ("Thumb::URI", FileURI.escape(Array((absolute.split(separator: "/").last.map(String.init) ?? "").utf8)))
+            if ensureFolder(String(shared[..<shared.lastIndex(of: "/")!]), mode: 0o755) {
+                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: shared, permissions: 0o644)
+            }
+        }
+    }
+
+    public func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest) {
+        switch error.code {
+        case .cancelled, .workerUnavailable, .writeFailed, .unreadable: return  // not the file's fault, or may change without a new mtime
+        default: break
+        }
+        guard let stamp = FileStamp(path: request.path), !contains(request.path) else { return }
+        let target = failurePath(forFile: request.path)
+        guard ensureFolder(String(target[..<target.lastIndex(of: "/")!])) else { return }
+        let text = [("Thumb::URI", FileURI.from(absolutePath: PathNormalizer.absolute(request.path))), ("Thumb::MTime", String(stamp.modified)),
+                    ("Software", Self.software), ("X-QLBrowse::Reason", error.reason), ("X-QLBrowse::Code", error.code.rawValue)]
+        try? AtomicFileWriter.write(PNGEncoder.encode(PixelImage(width: 1, height: 1, filledWith: .clear), text: text), to: target, permissions: 0o600)
+    }
+
+    /// Whether a valid thumbnail of the right size exists (for batch runs, without decoding it).
+    public func hasValidThumbnail(forFile file: String, box: PixelSize) -> Bool {
+        guard !ignoresStored, let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: file) else { return false }
+        if memory.withLock({ $0.entry(for: path(forFile: file, flavor: flavor), stamp: stamp) }) != nil { return true }
+        for candidate in candidatePaths(file, flavor: flavor) {
+            guard let png = readFile(candidate.path), let info = PNGDecoder.info(png) else { continue }
+            if isValid(info, stamp: stamp, uri: candidate.uri) { return true }
+        }
+        return false
+    }
+
+    // MARK: Reading
+
+    private struct Found {
+        let image: PixelImage
+        let source: String
+        let contentType: ContentType?
+    }
+
+    private func candidatePaths(_ file: String, flavor: Flavor) -> [(path: String, uri: String, source: String)] {
+        let absolute = PathNormalizer.absolute(file)
+        var paths = [(path(forFile: absolute, flavor: flavor), FileURI.from(absolutePath: absolute), "cache")]
+        if readsShared {
+            let name = absolute.split(separator: "/").last.map(String.init) ?? ""
+            paths.append((Self.sharedPath(forFile: absolute, flavor: flavor), FileURI.escape(Array(name.utf8)), "shared"))
+        }
+        return paths
+    }
+
+    private func validImage(for file: String, flavor: Flavor, stamp: FileStamp) -> Found? {
+        let key = path(forFile: file, flavor: flavor)
+        if let hit = memory.withLock({ $0.entry(for: key, stamp: stamp) }) {
+            return Found(image: hit.image, source: hit.source, contentType: hit.contentType)
+        }
+        for candidate in candidatePaths(file, flavor: flavor) {
+            guard let png = readFile(candidate.path), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, uri: candidate.uri),
+                  let image = PNGDecoder.decode(png) else { continue }
+            let type = info.text["Thumb::Mimetype"].map(ContentType.init)
+            memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type)) }
+            return Found(image: image, source: candidate.source, contentType: type)
+        }
+        return nil
+    }
+
+    /// The standard's rule: same URI, same MTime (`!=` means stale, not `>`), and same Size when recorded.
+    private func isValid(_ info: PNGDecoder.Info, stamp: FileStamp, uri: String) -> Bool {
+        guard info.text["Thumb::URI"] == uri, info.text["Thumb::MTime"] == String(stamp.modified) else { return false }
+        if let size = info.text["Thumb::Size"], size != String(stamp.size) { return false }
+        return true
+    }
+
+    private func fitted(_ image: PixelImage, in box: PixelSize) -> PixelImage {
+        let size = ThumbnailGeometry.fit(image.size, in: box)
+        return size == image.size ? image : image.resized(to: size)
+    }
+
+    private func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size > 0, status.st_size < 64 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        let count = bytes.count
+        let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        return read == count ? bytes : nil
+    }
+
+    private func ensureFolder(_ folder: String, mode: mode_t = 0o700) -> Bool {
+        var current = ""
+        for part in folder.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, mode) != 0 && errno != EEXIST { return false }
+        }
+        return access(folder, W_OK) == 0
+    }
+}
+
+/// A file's modification time (whole seconds) and size: the cache's validity key.
+public struct FileStamp: Equatable, Sendable {
+    public let modified: Int
+    public let size: Int
+
+    public init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        modified = Int(status.st_mtim.tv_sec)
+        size = Int(status.st_size)
+    }
+
+    public init(modified: Int, size: Int) {
+        self.modified = modified
+        self.size = size
+    }
+}
+
+/// The version written into cache entries and fail folders.
+public enum EngineVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,178 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Drives a `ThumbnailBatch` for `qlbrowse thumbnail -r`: a progress bar on a terminal (plain
+/// periodic lines otherwise), Ctrl-C and SIGTERM stop it cleanly, and a summary at the end.
+struct BatchRunner {
+    struct Summary: Sendable {
+        var total = 0
+        var generated = 0
+        var cached = 0
+        var failed = 0
+        var skipped = 0
+        var failures: [(String, String)] = []
+        var interrupted = false
+        var done: Int { generated + cached + failed + skipped }
+    }
+
+    let batch: ThumbnailBatch
+    let json: Bool
+
+    func run(_ roots: [String]) async -> Summary {
+        let interrupted = Atomic<Bool>(false)
+        let consumer = Task { await consume(roots) }
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                interrupted.store(true, ordering: .relaxed)
+                consumer.cancel()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        var summary = await consumer.value
+        sources.forEach { $0.cancel() }
+        summary.interrupted = interrupted.load(ordering: .relaxed)
+        report(summary)
+        return summary
+    }
+
+    private func consume(_ roots: [String]) async -> Summary {
+        var summary = Summary()
+        let progress = ProgressLine(isTerminal: isatty(2) == 1)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for await event in batch.run(roots) {
+            switch event {
+            case .found(let total):
+                summary.total = total
+            case .file(let path, let outcome):
+                switch outcome {
+                case .generated(let representation):
+                    summary.generated += 1
+                    if json { emit(["file": path, "outcome": "generated", "source": representation.source,
+                                    "width": representation.image.width, "height": representation.image.height]) }
+                case .alreadyCached:
+                    summary.cached += 1
+                    if json { emit(["file": path, "outcome": "cached"]) }
+                case .failed(let error):
+                    if error.code == .cancelled { continue }
+                    summary.failed += 1
+                    summary.failures.append((path, error.reason))
+                    if json { emit(["file": path, "outcome": "failed", "error": error.reason]) }
+                case .skipped(let reason):
+                    summary.skipped += 1
+                    if json { emit(["file": path, "outcome": "skipped", "reason": reason]) }
+                }
+                progress.update(done: summary.done, total: summary.total, elapsed: clock.now - start)
+            }
+        }
+        progress.finish()
+        return summary
+    }
+
+    private func report(_ summary: Summary) {
+        var lines: [String] = []
+        if summary.interrupted { lines.append("qlbrowse: interrupted: stopped after \(summary.done) of \(summary.total) files; nothing partial was written") }
+        for (path, reason) in summary.failures.prefix(20) { lines.append("qlbrowse: \(TerminalText.escaped(path)): \(TerminalText.escaped(reason))") }
+        if summary.failures.count > 20 { lines.append("qlbrowse: … and \(summary.failures.count - 20) more failures") }
+        lines.append("generated \(summary.generated), already cached \(summary.cached), failed \(summary.failed), skipped \(summary.skipped)"
+            + (summary.interrupted ? ", not done \(summary.total - summary.done)" : ""))
+        StandardStream.write(lines.joined(separator: "\n") + "\n", to: 2)
+    }
+
+    private func emit(_ object: [String: any Sendable]) {
+        var parts: [String] = []
+        for key in object.keys.sorted() {
+            let value = object[key]!
+            if let number = value as? Int { parts.append("\"\(key)\":\(number)") } else { parts.append("\"\(key)\":\(JSONString.quote(String(describing: value)))") }
+        }
+        StandardStream.write("{" + parts.joined(separator: ",") + "}\n", to: 1)
+    }
+}
+
+/// A progress bar that redraws itself on a terminal, or prints a plain line every few seconds.
+final class ProgressLine: @unchecked Sendable {
+    private let isTerminal: Bool
+    private var lastDraw: Double = -1
+    private var drewOnTerminal = false
+
+    init(isTerminal: Bool) {
+        self.isTerminal = isTerminal
+    }
+
+    func update(done: Int, total: Int, elapsed: Duration) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let interval = isTerminal ? 0.1 : 5
+        guard seconds - lastDraw >= interval || done == total else { return }
+        lastDraw = seconds
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
+        let etaText = "\(eta / 60):" + (eta % 60 < 10 ? "0" : "") + "\(eta % 60)"
+        let tenths = Int((rate * 10).rounded())
+        let rateText = "\(tenths / 10).\(tenths % 10)"
+        if isTerminal {
+            let width = 30
+            let filled = total > 0 ? done * width / total : width
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            StandardStream.write("\r\u{1B}[K\(bar) \(done)/\(total)  \(rateText) files/s  ETA \(etaText)", to: 2)
+            drewOnTerminal = true
+        } else {
+            StandardStream.write("qlbrowse: \(done)/\(total) files, \(rateText) files/s, ETA \(etaText)\n", to: 2)
+        }
+    }
+
+    func finish() {
+        if drewOnTerminal { StandardStream.write("\r\u{1B}[K", to: 2) }
+    }
+}
+
+/// Unbuffered writes to standard output and error (no `FILE *`, which Swift 6 treats as shared state).
+enum StandardStream {
+    static func write(_ text: String, to fd: Int32) {
+        let bytes = Array(text.utf8)
+        let total = bytes.count
+        var done = 0
+        while done < total {
+            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, total - done) }
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { return }
+            done += result
+        }
+    }
+}
+
+/// JSON string literals, for the hand-built lines of `--json` batch output.
+enum JSONString {
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
