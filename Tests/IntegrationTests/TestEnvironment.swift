@@ -63,6 +63,8 @@ enum TestEnvironment {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        // Never touch the user's own thumbnail cache unless a test says where to write.
+        env["XDG_CACHE_HOME"] = isolatedCache.path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
@@ -86,6 +88,9 @@ enum TestEnvironment {
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
     }
+
+    /// The cache home used when a test does not choose one.
+    static let isolatedCache: URL = temporaryFolder("qlbrowse-test-cache")
 
     /// A fresh empty folder under the system's temporary folder.
     static func temporaryFolder(_ name: String = "qlbrowse-test") -> URL {
