@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CSystem"),
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
 
         // The engine's vocabulary, the generator and the worker pool client. No decoder.
         .target(name: "ThumbnailKit", dependencies: ["CZlib", "CJPEG", "CSystem"]),
@@ -35,13 +37,23 @@ let package = Package(
         // The worker loop: framing over pipes, limits, cancellation.
         .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
 
+        // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
+        .target(name: "BrowserCore", dependencies: ["ThumbnailKit"]),
+        // Folder listing off the UI thread.
+        .target(name: "FileSystemKit", dependencies: ["ThumbnailKit"]),
+        // Terminal capability probe and image encoding through chafa.
+        .target(name: "TerminalGraphics", dependencies: ["ThumbnailKit", "CChafa"]),
+        // The ncurses screen, the event loop, and drawing of the state.
+        .target(name: "BrowserUI", dependencies: ["BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "CNcurses", "CSystem"]),
+
         .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker"]),
         .executableTarget(name: "qlbrowse", dependencies: [
-            "ThumbnailKit",
+            "ThumbnailKit", "BrowserUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit"]),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "ThumbnailKit"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit"]),
     ],

@@ -26,6 +26,7 @@
 # Environment: QLBROWSE (default .build/release/qlbrowse in the repo), CORPUS (default
 # ../shared/corpus), BENCH_DIR (generated inputs, default /tmp/qlbrowse-bench), JOBS, RUNS.
 # Exit status: 1 if any line is FAIL, 2 if a tool is missing.
+# shellcheck disable=SC2317,SC2016 # run_* are called through `timed`; sh -c scripts expand later
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,7 +44,7 @@ for t in "${TASKS[@]}"; do
     case $t in
     jpeg | video | pdf | rss) ;;
     *)
-        sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}" >&2
+        sed -n '2,/^set -euo/{/^set -euo/d;/^# shellcheck/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}" >&2
         exit 2
         ;;
     esac
@@ -77,7 +78,7 @@ mkdir -p "$BENCH_DIR"
 # ---- inputs ----------------------------------------------------------------------------------------
 make_jpegs() { # 4 plasma-based 4000x3000 bases with sensor-like noise, 12 variants each
     local dir=$BENCH_DIR/jpeg
-    [[ -f $dir/.complete && $(ls "$dir"/cam-*.jpg 2>/dev/null | wc -l) -eq 48 ]] && return 0
+    [[ -f $dir/.complete && $(find "$dir" -name 'cam-*.jpg' | wc -l) -eq 48 ]] && return 0
     say "generating 48 camera-sized JPEGs into $dir (once)"
     rm -rf "$dir" && mkdir -p "$dir"
     local b
@@ -106,7 +107,7 @@ make_jpegs() { # 4 plasma-based 4000x3000 bases with sensor-like noise, 12 varia
     for f in "$dir"/cam-??0.jpg; do
         printf '%s\n' "linear $f ${f%0.jpg}1.jpg[Q=90] 0.8 0 --uchar" "linear $f ${f%0.jpg}2.jpg[Q=90] 1.15 8 --uchar"
     done | xargs -P"$JOBS" -L1 vips
-    [[ $(ls "$dir"/cam-*.jpg | wc -l) -eq 48 ]] || { say "expected 48 JPEGs in $dir"; exit 1; }
+    [[ $(find "$dir" -name 'cam-*.jpg' | wc -l) -eq 48 ]] || { say "expected 48 JPEGs in $dir"; exit 1; }
     touch "$dir/.complete"
 }
 
@@ -192,6 +193,7 @@ p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", timefile] + cmd,
 me = os.getpid()
 
 def tree():
+    """Live (not zombie) descendants of this process."""
     kids = {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -201,7 +203,9 @@ def tree():
                 s = f.read()
         except OSError:
             continue
-        kids.setdefault(int(s[s.rindex(")") + 2:].split()[1]), []).append(int(d))
+        state, ppid = s[s.rindex(")") + 2:].split()[:2]
+        if state != "Z":
+            kids.setdefault(int(ppid), []).append(int(d))
     out, stack = [], list(kids.get(me, []))
     while stack:
         pid = stack.pop()
@@ -223,6 +227,11 @@ def sample():
         name = st.get("Name", "?").strip()
         if name == "time":
             continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                name = os.path.basename(f.read().split(b"\0")[0].decode(errors="replace")) or name
+        except OSError:
+            pass
         rss = int(st.get("VmRSS", "0 kB").split()[0])
         peak = int(st.get("VmHWM", "0 kB").split()[0])
         total += rss
@@ -234,8 +243,19 @@ def sample():
 while p.poll() is None:
     sample()
     time.sleep(0.01)
+# Workers still running after the command exited: keep sampling them for up to 10 s, then kill.
 left = [pid for pid in sample() if pid != p.pid]
-for pid in left:
+deadline = time.monotonic() + 10
+while time.monotonic() < deadline:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        break
+    if not [pid for pid in sample() if pid != p.pid]:
+        break
+    time.sleep(0.01)
+for pid in tree():
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:

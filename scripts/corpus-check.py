@@ -8,8 +8,8 @@ Usage:
 
 Reads MANIFEST.tsv (path source type size note license kind expect display_w display_h) and runs
   qlbrowse thumbnail --json -s 256 -o OUTDIR FILE...
-in batches (one output folder per batch, no two files with the same name in a batch), parsing one
-JSON object per line: {file, contentType, representation, source, width, height, ms, output} or
+in batches (one output folder and a fresh XDG_CACHE_HOME per batch, no two files with the same
+name in a batch), parsing one JSON object per line: {file, contentType, representation, source, width, height, ms, output} or
 {file, error[, contentType]}. Files that a batch left without a line (crash, hang) are run again
 one by one to find the culprit.
 
@@ -30,7 +30,6 @@ file counts as handled when any of them writes a PNG that passes the same checks
 """
 
 import argparse
-import collections
 import concurrent.futures
 import csv
 import json
@@ -130,21 +129,57 @@ def kill_group(proc):
         pass
 
 
-def run(cmd, timeout):
-    """(returncode or None on timeout, stdout, stderr, seconds); the whole process group dies on timeout."""
+def group_members(pgid):
+    """Live (not zombie) processes of a process group."""
+    live = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        state, _, pgrp = stat[stat.rindex(")") + 2:].split()[:3]
+        if int(pgrp) == pgid and state != "Z":
+            live.append(int(d))
+    return live
+
+
+class Outcome:
+    """What one run of a command did. rc is None on timeout; outlived is how long other processes of
+    its group (workers) kept running after it exited, None if they did not; killed when they were
+    still running after LINGER seconds and had to be killed."""
+    LINGER = 2.0
+
+    def __init__(self, rc, out, err, seconds, outlived, killed):
+        self.rc, self.out, self.err, self.seconds = rc, out, err, seconds
+        self.outlived, self.killed = outlived, killed
+
+
+def run(cmd, timeout, env=None):
+    """Runs cmd in its own process group; on timeout the whole group is killed."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
     try:
         out, err = proc.communicate(timeout=timeout)
         rc = proc.returncode
     except subprocess.TimeoutExpired:
+        # Either the command hangs, or it exited and a child still holds its stdout open.
+        rc = proc.poll()
         kill_group(proc)
         out, err = proc.communicate()
-        rc = None
-    # Workers left behind by a crashed or hung parent count as litter of a kind too: kill them.
+    seconds = time.monotonic() - start
+    ended, outlived, killed = time.monotonic(), None, False
+    while group_members(proc.pid):
+        outlived = time.monotonic() - ended
+        if outlived > Outcome.LINGER:
+            killed = True
+            break
+        time.sleep(0.02)
     kill_group(proc)
-    return rc, out, err, time.monotonic() - start
+    return Outcome(rc, out, err, seconds, outlived, killed)
 
 
 def batches(rows, size):
@@ -164,18 +199,15 @@ def batches(rows, size):
     return [group for group, _ in groups]
 
 
-class Litter:
-    """Files in an output folder that no JSON line reported."""
-
-    def __init__(self):
-        self.found = []
-
-    def scan(self, folder, reported):
-        for root, dirs, files in os.walk(folder):
-            for name in files + [d for d in dirs if d.startswith(".")]:
-                path = os.path.join(root, name)
-                if os.path.realpath(path) not in reported:
-                    self.found.append(path)
+def litter_in(folder, reported):
+    """Files (and dot-folders) under folder that are not among the reported outputs."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        for name in files + [d for d in dirs if d.startswith(".")]:
+            path = os.path.join(root, name)
+            if os.path.realpath(path) not in reported:
+                found.append(path)
+    return found
 
 
 def log(msg):
@@ -183,9 +215,10 @@ def log(msg):
 
 
 def run_qlbrowse(args, rows, work):
-    """Fills row.result / crash / hang for every row. Returns (litter list, stderr log path, notes)."""
-    litter = Litter()
+    """Fills row.result / crash / hang for every row.
+    Returns (litter list, stderr log path, notes, seconds qlbrowse ran)."""
     notes = []
+    stats = []
     stderr_log = open(os.path.join(work, "stderr.log"), "wb")
     reported = set()
 
@@ -194,11 +227,17 @@ def run_qlbrowse(args, rows, work):
         os.mkdir(out_dir)
         cmd = [args.qlbrowse, "thumbnail", "--json", "-s", str(args.size), "-o", out_dir]
         cmd += [r.path for r in group]
-        rc, out, err, secs = run(cmd, timeout)
-        stderr_log.write(f"=== {label} rc={rc} {secs:.1f}s\n".encode() + err)
+        # A fresh thumbnail cache per invocation: no hits from earlier runs, no remembered failures
+        # (which would hide a crash when a file is run again alone), nothing left in ~/.cache.
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache", label),
+                   XDG_STATE_HOME=os.path.join(work, "state"))
+        res = run(cmd, timeout, env)
+        rc, secs = res.rc, res.seconds
+        stats.append(res)
+        stderr_log.write(f"=== {label} rc={rc} {secs:.1f}s\n".encode() + res.err)
         by_name = {r.path: r for r in group}
         by_real = {os.path.realpath(r.path): r for r in group}
-        for line in out.decode("utf-8", "replace").splitlines():
+        for line in res.out.decode("utf-8", "replace").splitlines():
             if not line.strip():
                 continue
             try:
@@ -219,7 +258,7 @@ def run_qlbrowse(args, rows, work):
         missing = [r for r in group if r.result is None]
         if args.verbose:
             log(f"  {label}: {len(group)} files, rc={rc}, {secs:.1f}s, {len(missing)} without a line")
-        return rc, missing, out_dir
+        return rc, missing
 
     todo = [r for r in rows if os.path.exists(r.path)]
     for r in rows:
@@ -229,14 +268,14 @@ def run_qlbrowse(args, rows, work):
     for i, group in enumerate(groups):
         label = f"batch{i:03d}"
         log(f"qlbrowse: batch {i + 1}/{len(groups)} ({len(group)} files)")
-        rc, missing, out_dir = one_batch(group, label, args.timeout)
+        rc, missing = one_batch(group, label, args.timeout)
         if rc is None:
             notes.append(f"{label}: timed out after {args.timeout} s ({len(missing)} files unanswered)")
         elif rc < 0:
             notes.append(f"{label}: killed by {signal_name(-rc)}, {len(missing)} files unanswered")
         # Find which file is to blame: run each unanswered file on its own.
         for j, row in enumerate(missing):
-            rc1, still, _ = one_batch([row], f"{label}-single{j:03d}", args.single_timeout)
+            rc1, still = one_batch([row], f"{label}-single{j:03d}", args.single_timeout)
             if rc1 is None:
                 row.hang = True
             elif rc1 < 0:
@@ -246,12 +285,24 @@ def run_qlbrowse(args, rows, work):
         if rc is not None and rc < 0 and not any(r.crash or r.hang for r in group):
             # The batch died but every file passes alone: still a crash, charged to the batch.
             group[0].crash = f"batch {label} killed by {signal_name(-rc)}; each file passes alone"
+    outlived = [r.outlived for r in stats if r.outlived is not None and r.outlived > 0.1]
+    if outlived:
+        killed = sum(1 for r in stats if r.killed)
+        notes.append(f"processes of qlbrowse's group (workers) outlived it in {len(outlived)}/{len(stats)} runs, "
+                     f"by up to {max(outlived):.2f} s" + (f"; {killed} still ran after {Outcome.LINGER:.0f} s "
+                                                          "and were killed" if killed else ""))
+    litter = []
     for label in sorted(os.listdir(work)):
         folder = os.path.join(work, label)
-        if os.path.isdir(folder):
-            litter.scan(folder, reported)
+        if label.startswith("batch") and os.path.isdir(folder):
+            litter += [os.path.relpath(path, work) for path in litter_in(folder, reported)]
+    worker_log = os.path.join(work, "state", "qlbrowse", "worker.log")
+    if os.path.exists(worker_log):
+        stderr_log.write(b"=== workers (XDG_STATE_HOME/qlbrowse/worker.log)\n")
+        with open(worker_log, "rb") as f:
+            shutil.copyfileobj(f, stderr_log)
     stderr_log.close()
-    return litter.found, os.path.join(work, "stderr.log"), notes
+    return litter, os.path.join(work, "stderr.log"), notes, sum(r.seconds for r in stats)
 
 
 def judge(args, row, work):
@@ -320,7 +371,7 @@ def run_peers_on(row, work, size, timeout):
     out_dir = tempfile.mkdtemp(prefix="peer-", dir=work)
     tried = []
     for name, cmd, output in peer_commands(row, out_dir, size):
-        rc, _, err, _ = run(cmd, timeout)
+        rc = run(cmd, timeout).rc
         if rc is None:
             row.hang = True
             tried.append(f"{name}: timeout")
@@ -366,7 +417,7 @@ def run_peers(args, rows, work):
 
 # ---- report ---------------------------------------------------------------------------------------
 
-def report(args, rows, litter, notes, elapsed, stderr_log):
+def report(args, rows, litter, notes, elapsed, busy, stderr_log):
     kinds = sorted({r.kind for r in rows})
     print(f"{'kind':8} {'files':>6} {'ok rows':>8} {'ok pass':>8} {'failures':>9} {'others':>7} {'handled':>8}")
     for kind in kinds + ["all"]:
@@ -397,15 +448,16 @@ def report(args, rows, litter, notes, elapsed, stderr_log):
     passed = sum(1 for r in ok if not r.failure)
     pct = 100.0 * passed / len(ok) if ok else 0.0
     broken_ok = [r for r in rows if r.kind == "broken" and r.expect == "ok"]
-    broken_ok_thumbs = sum(1 for r in broken_ok if r.result and ("peer" in r.result or
-                           r.result.get("representation") in ("thumbnail", "lowQuality")))
+    broken_ok_thumbs = sum(1 for r in broken_ok
+                           if r.result and r.result.get("representation") in ("thumbnail", "lowQuality"))
     others = [r for r in rows if not r.must_thumbnail]
     handled = sum(1 for r in others if not r.failure)
     crashes = sum(1 for r in rows if r.crash)
     hangs = sum(1 for r in rows if r.hang)
     who = "peers" if args.peers else "corpus"
     print()
-    print(f"time: {elapsed:.1f} s for {len(rows)} files ({1000 * elapsed / max(len(rows), 1):.0f} ms per file)")
+    print(f"time: {elapsed:.1f} s for {len(rows)} files ({1000 * elapsed / max(len(rows), 1):.0f} ms per file)"
+          + (f"; qlbrowse ran {busy:.1f} s of it" if busy is not None else ""))
     if stderr_log:
         print(f"stderr of every run: {stderr_log}")
     print(f"(informational) broken files the manifest expects ok: {broken_ok_thumbs}/{len(broken_ok)} got a picture")
@@ -470,12 +522,12 @@ def main():
 
     work = tempfile.mkdtemp(prefix="corpus-check-")
     start = time.monotonic()
-    litter, notes, stderr_log = [], [], None
+    litter, notes, stderr_log, busy = [], [], None, None
     try:
         if args.peers:
             run_peers(args, rows, work)
         else:
-            litter, stderr_log, notes = run_qlbrowse(args, rows, work)
+            litter, stderr_log, notes, busy = run_qlbrowse(args, rows, work)
             for r in rows:
                 judge(args, r, work)
         elapsed = time.monotonic() - start
@@ -483,7 +535,7 @@ def main():
             keep_log = os.path.join(tempfile.gettempdir(), "corpus-check-stderr.log")
             shutil.copyfile(stderr_log, keep_log)
             stderr_log = keep_log
-        status = report(args, rows, litter, notes, elapsed, stderr_log)
+        status = report(args, rows, litter, notes, elapsed, busy, stderr_log)
         if args.results:
             write_results(args.results, rows)
     finally:

@@ -20,3 +20,40 @@ static inline int CSystem_pipe_cloexec(int fds[2]) {
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     return 0;
 }
+
+#include <termios.h>
+#include <string.h>
+#include <stdlib.h>
+/// The terminal as it was before the browser took it, restored on a crash signal.
+static inline __attribute__((always_inline)) struct termios *CSystem_saved_terminal(void) { static struct termios saved; return &saved; }
+static inline __attribute__((always_inline)) int *CSystem_saved_terminal_valid(void) { static int valid = 0; return &valid; }
+
+static void CSystem_restore_and_reraise(int signal) {
+    static const char reset[] = "\033[?1000l\033[?1002l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
+    if (*CSystem_saved_terminal_valid()) tcsetattr(0, TCSANOW, CSystem_saved_terminal());
+    ssize_t ignored = write(1, reset, sizeof reset - 1);
+    (void)ignored;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigaction(signal, &action, NULL);
+    raise(signal);
+}
+
+/// Saves the terminal settings and installs handlers that restore them if the program crashes.
+static inline void CSystem_guard_terminal(void) {
+    if (tcgetattr(0, CSystem_saved_terminal()) == 0) *CSystem_saved_terminal_valid() = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = CSystem_restore_and_reraise;
+    int signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
+}
+
+#include <spawn.h>
+/// posix_spawn_file_actions_addchdir_np (glibc 2.29+), which Swift's Glibc module does not expose:
+/// the spawned child starts in `path`.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+static inline int CSystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}

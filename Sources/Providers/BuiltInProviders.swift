@@ -1,6 +1,9 @@
 import ThumbnailKit
 
-/// Routes a content type to the built-in provider that serves it.
+/// Routes a content type to the providers that serve it: the built-in ones first, then the
+/// external `.thumbnailer` commands that list the exact type (they serve types no built-in
+/// reads, and are the fallback when a built-in fails) — unless `QLBROWSE_PREFER_EXTERNAL`
+/// names the type (comma separated) or is `all`, in which case the external ones go first.
 public struct BuiltInProviders {
     private let image = ImageProvider()
     private let raw = RawProvider()
@@ -11,11 +14,33 @@ public struct BuiltInProviders {
     private let container = ContainerProvider()
     private let still = VideoProvider(stillImage: true)
 
-    public init() {}
+    private let external: ExternalThumbnailers
+    private let preferExternal: Set<String>
+
+    /// `preferExternal`: MIME types (or `all`) for which external thumbnailers come before the
+    /// built-in providers; by default the `QLBROWSE_PREFER_EXTERNAL` environment variable.
+    public init(external: ExternalThumbnailers = ExternalThumbnailers(), preferExternal: Set<String>? = nil) {
+        self.external = external
+        self.preferExternal = preferExternal ?? Self.preferExternalFromEnvironment()
+    }
 
     /// The providers for a type, best first: the worker tries the next when one fails
     /// (a DNG whose embedded preview is unreadable is still a TIFF; an SVG libvips rejects is still text).
     public func providers(for type: ContentType, path: String) -> [ThumbnailProvider] {
+        let builtIn = builtInProviders(for: type, path: path)
+        let commands: [ThumbnailProvider] = external.providers(for: type)
+        guard !commands.isEmpty else { return builtIn }
+        let preferred = preferExternal.contains("all") || preferExternal.contains(type.identifier)
+        return preferred ? commands + builtIn : builtIn + commands
+    }
+
+    /// `QLBROWSE_PREFER_EXTERNAL=video/mp4,image/x-foo` or `=all`.
+    static func preferExternalFromEnvironment() -> Set<String> {
+        let value = XDGDataDirectories.variable("QLBROWSE_PREFER_EXTERNAL") ?? ""
+        return Set(value.split(separator: ",").map { $0.trimmed(of: [" ", "\t"]).lowercased() }.filter { !$0.isEmpty })
+    }
+
+    private func builtInProviders(for type: ContentType, path: String) -> [ThumbnailProvider] {
         switch type.kind {
         case .image:
             if type.identifier == "image/openraster" { return [container] }

@@ -5,10 +5,20 @@ import ThumbnailKit
 /// ambiguous: libmagic calls a DNG `image/tiff`, a CBZ or EPUB without its `mimetype` entry
 /// `application/zip`, and a Swift source `text/plain`. Bytes win over the name otherwise, so
 /// a JPEG named `.png` is a JPEG.
+///
+/// The shared-mime-info database is consulted too, so a type a user or a package registered with
+/// `update-mime-database` is found: its unambiguous name match wins where the table above has no
+/// opinion about the name, or only decided by the name itself (see `decide`).
 public final class ContentSniffer {
     private let cookie: OpaquePointer?
+    private let mimeDatabase: SharedMimeDatabase
+    /// The table's types, as written and as the database spells them (aliases resolved).
+    private let tableTypes: Set<String>
 
-    public init() {
+    public init(mimeDatabase: SharedMimeDatabase = SharedMimeDatabase()) {
+        self.mimeDatabase = mimeDatabase
+        let known = Set(ContentTypeTable.byExtension.values).union(ContentTypeTable.rawTypes)
+        tableTypes = known.union(known.map { mimeDatabase.canonical(ContentType($0)).identifier })
         cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_SYMLINK | MAGIC_ERROR | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_ELF)
         if let cookie, magic_load(cookie, nil) != 0 {
             magic_close(cookie)
@@ -19,8 +29,41 @@ public final class ContentSniffer {
 
     public func contentType(ofFile path: String) -> ContentType {
         let byName = ContentTypeTable.type(forFileName: path)
-        guard let cookie, let raw = magic_file(cookie, path) else { return byName ?? .unknown }
-        return Self.refine(sniffed: ContentType(String(cString: raw)), byName: byName)
+        let shared = mimeDatabase.type(forFileName: path)
+        guard let cookie, let raw = magic_file(cookie, path) else { return byName ?? shared ?? .unknown }
+        let sniffed = ContentType(String(cString: raw))
+        let decided = decide(sniffed: sniffed, byName: byName, shared: shared)
+        guard decided == .unknown else { return decided }
+        // Neither libmagic nor any name knows it: shared-mime-info's own magic may (a registered format without its extension).
+        let header = (try? FileBytes(path: path))?.read(at: 0, count: max(1, mimeDatabase.headerLength)) ?? []
+        return mimeDatabase.magicType(header: header) ?? decided
+    }
+
+    /// The decision between libmagic (`sniffed`), the built-in table's name match and
+    /// shared-mime-info's unambiguous name match (`shared`, canonical).
+    ///
+    /// A shared type the table does not know (a user's or a third party's) wins when the table has
+    /// no opinion about the name, or when the table's own answer came from the name too and the
+    /// shared type is one a provider can route (`feed.rss` is `application/rss+xml`, not merely
+    /// XML). When libmagic only says "some bytes" or "some text" and the table has no opinion,
+    /// the shared name match wins whatever it is. Otherwise the table's rules stand.
+    func decide(sniffed: ContentType, byName: ContentType?, shared: ContentType?) -> ContentType {
+        let refined = Self.refine(sniffed: sniffed, byName: byName)
+        guard let shared, shared != refined else { return refined }
+        if !tableTypes.contains(shared.identifier) {
+            if byName == nil { return shared }
+            let routable = shared.kind != .unknown || refined.kind == .unknown
+            if refined == byName && routable { return shared }
+        }
+        guard byName == nil else { return refined }
+        switch sniffed.identifier {
+        case "application/octet-stream":
+            return shared
+        case "text/plain":
+            return shared.kind == .text || mimeDatabase.isSubclass(shared, of: .plainText) ? shared : refined
+        default:
+            return refined
+        }
     }
 
     /// The decision between what the bytes say and what the name says.

@@ -29,7 +29,8 @@ public struct RawProvider: ThumbnailProvider {
         let header = processed.pointee
         let dataSize = Int(header.data_size)
         let image: PixelImage
-        let data = withUnsafePointer(to: processed.pointee.data) { UnsafeRawPointer($0) }
+        // `data` is a C flexible array member: its bytes follow the header in the same allocation.
+        let data = UnsafeRawPointer(processed) + (MemoryLayout<libraw_processed_image_t>.offset(of: \libraw_processed_image_t.data) ?? 0)
         if header.type == LIBRAW_IMAGE_JPEG {
             let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: dataSize))
             image = try VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: false, cancellation: job.cancellation)
@@ -62,7 +63,7 @@ public struct RawProvider: ThumbnailProvider {
     }
 
     private func error(_ what: String, _ status: Int32) -> ThumbnailError {
-        let detail = String(cString: libraw_strerror(status))
+        let detail = status == LIBRAW_IO_ERROR.rawValue ? "the raw data is cut short or missing" : String(cString: libraw_strerror(status))
         let code: ThumbnailError.Code = status == LIBRAW_FILE_UNSUPPORTED.rawValue ? .unsupported : .noPreview
         return ThumbnailError(code, "\(what) (\(detail))")
     }

@@ -48,7 +48,7 @@ public actor WorkerPool {
     public private(set) var replacedWorkers = 0
 
     public init(size: Int = WorkerPool.coreCount, executable: String = WorkerPool.defaultExecutable(),
-                limits: WorkerLimits = .standard, stderrPath: String? = nil) {
+                limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null") {
         self.executable = executable
         self.limits = limits
         self.stderrPath = stderrPath

@@ -18,7 +18,7 @@ final class WorkerProcess: Sendable {
     private let requestFD: Int32
     let events: AsyncStream<Event>
 
-    /// Starts `executable` with `arguments`; its standard error goes to `stderrPath` (or nowhere).
+    /// Starts `executable` with `arguments`; its standard error goes to `stderrPath` (nil: shared with ours).
     init(executable: String, arguments: [String], stderrPath: String?) throws(ThumbnailError) {
         var toWorker: [Int32] = [0, 0]
         var fromWorker: [Int32] = [0, 0]
@@ -33,7 +33,7 @@ final class WorkerProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath ?? "/dev/null", O_WRONLY | O_APPEND | O_CREAT, 0o600)
+        if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_APPEND | O_CREAT, 0o600) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

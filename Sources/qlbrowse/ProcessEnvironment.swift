@@ -21,7 +21,7 @@ enum ProcessEnvironment {
 
     /// Workers' standard error (library warnings) goes here, never to the screen; `QLBROWSE_DEBUG=1` shows it.
     static var workerLog: String? {
-        if variable("QLBROWSE_DEBUG") != nil { return "/dev/stderr" }
+        if variable("QLBROWSE_DEBUG") != nil { return nil }
         return stateFolder + "/worker.log"
     }
 

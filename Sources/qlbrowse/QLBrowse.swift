@@ -9,5 +9,6 @@ struct QLBrowse: AsyncParsableCommand {
         commandName: "qlbrowse",
         abstract: "A terminal file browser with inline thumbnails, and the thumbnail engine behind it.",
         version: version,
-        subcommands: [ThumbnailCommand.self, CacheCommand.self])
+        subcommands: [BrowseCommand.self, ThumbnailCommand.self, CacheCommand.self],
+        defaultSubcommand: BrowseCommand.self)
 }

@@ -58,13 +58,14 @@ enum TestEnvironment {
 
     /// Runs a program to the end, collecting its output.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil) -> Result {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil,
+                    detachedOutput: Bool = false) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        // Never touch the user's own thumbnail cache unless a test says where to write.
-        env["XDG_CACHE_HOME"] = isolatedCache.path
+        // Never touch the user's own thumbnail cache, nor another test's: a fresh one per run unless a test says where.
+        env["XDG_CACHE_HOME"] = isolatedCache.appendingPathComponent(UUID().uuidString).path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
@@ -73,6 +74,14 @@ enum TestEnvironment {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let start = Date()
+        if detachedOutput {
+            // A program that leaves a daemon behind (tmux's server) would hold the pipes open forever.
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            do { try process.run() } catch { return Result(status: -1, stdout: "", stderr: "\(error)", seconds: 0) }
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, stdout: "", stderr: "", seconds: Date().timeIntervalSince(start))
+        }
         do { try process.run() } catch { return Result(status: -1, stdout: "", stderr: "\(error)", seconds: 0) }
         // Read both pipes concurrently so a chatty child cannot block on a full pipe.
         let group = DispatchGroup()

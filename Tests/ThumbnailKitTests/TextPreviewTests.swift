@@ -1,5 +1,5 @@
 import Testing
-@testable import Providers
+@testable import ThumbnailKit
 
 @Suite struct TextPreviewTests {
     @Test func escapesControlCharactersAndExpandsTabs() {

@@ -1,0 +1,237 @@
+import ThumbnailKit
+
+/// The whole state of the browser as a value: the folder and its entries, the cursor, the view,
+/// the filter, the overlay. It changes only through `apply(_:)`, which returns the effects the
+/// UI must carry out; drawing reads it and never writes it.
+public struct BrowserState: Sendable, Equatable {
+    public private(set) var folder: String
+    /// Every entry listed so far, in listing order.
+    public private(set) var allEntries: [Entry] = []
+    /// The entries shown: hidden files and the filter applied, sorted.
+    public private(set) var entries: [Entry] = []
+    public private(set) var cursor = 0
+    /// The first list row (list view) or grid row (grid view) on screen.
+    public private(set) var top = 0
+    public private(set) var showHidden = false
+    public private(set) var showExtensions = true
+    public private(set) var sort: SortMode = .name
+    public private(set) var view: ViewMode = .list
+    public private(set) var filter = ""
+    public private(set) var isTypingFilter = false
+    public private(set) var overlay: Overlay?
+    public private(set) var listingComplete = false
+    public private(set) var listingError: String?
+    public private(set) var message: String?
+    public private(set) var layout = ScreenLayout()
+    public private(set) var ticket = 0
+    /// The name to put the cursor on when the listing arrives (the folder we came up from).
+    private var pendingSelection: [UInt8]?
+
+    public init(folder: String, layout: ScreenLayout = ScreenLayout()) {
+        self.folder = folder
+        self.layout = layout
+    }
+
+    public var selected: Entry? { entries.indices.contains(cursor) ? entries[cursor] : nil }
+    public var selectedPath: String? { selected.map { $0.path(in: folder) } }
+
+    /// Starts listing the folder; the UI calls this once at start.
+    public mutating func start() -> [BrowserEffect] { enter(folder, select: nil) }
+
+    @discardableResult
+    public mutating func apply(_ action: BrowserAction) -> [BrowserEffect] {
+        message = nil
+        if isTypingFilter, let effects = applyFilterTyping(action) { return effects }
+        if overlay != nil, let effects = applyInOverlay(action) { return effects }
+        switch action {
+        case .moveDown(let count): moveCursor(to: cursor + count)
+        case .moveUp(let count): moveCursor(to: cursor - count)
+        case .moveLeft: if view == .grid { moveCursor(to: cursor - 1) } else { return parent() }
+        case .moveRight: if view == .grid { moveCursor(to: cursor + 1) } else { return open() }
+        case .pageDown: moveCursor(to: cursor + layout.pageSize(view))
+        case .pageUp: moveCursor(to: cursor - layout.pageSize(view))
+        case .home: moveCursor(to: 0)
+        case .end: moveCursor(to: entries.count - 1)
+        case .open: return open()
+        case .parent: return parent()
+        case .toggleHidden:
+            showHidden.toggle()
+            message = showHidden ? "showing hidden files" : "hiding hidden files"
+            refresh(keeping: selected?.nameBytes)
+        case .cycleSort:
+            sort = sort.next
+            message = "sorted by \(sort.rawValue)"
+            refresh(keeping: selected?.nameBytes)
+        case .toggleView:
+            view = view == .list ? .grid : .list
+            top = 0
+            scrollToCursor()
+        case .toggleExtensions: showExtensions.toggle()
+        case .startFilter:
+            isTypingFilter = true
+        case .quickLook:
+            if selected != nil { overlay = .quickLook }
+        case .help: overlay = .help
+        case .closeOverlay: overlay = nil
+        case .quit: return [.quit(folder: folder)]
+        case .resize(let rows, let columns):
+            layout = ScreenLayout(rows: rows, columns: columns)
+            scrollToCursor()
+        case .click(let row, let column): return click(row: row, column: column)
+        case .scroll(let delta): moveCursor(to: cursor + delta * (view == .grid ? layout.gridColumns : 3))
+        case .listed(let ticket, let batch, let complete):
+            guard ticket == self.ticket else { return [] }  // an old folder's late answer
+            allEntries += batch
+            listingComplete = complete
+            refresh(keeping: pendingSelection ?? selected?.nameBytes)
+            if complete { pendingSelection = nil }
+        case .listingFailed(let ticket, let reason):
+            guard ticket == self.ticket else { return [] }
+            listingError = reason
+            listingComplete = true
+            message = reason
+        case .showMessage(let text): message = text
+        case .filterCancel:
+            filter = ""
+            refresh(keeping: selected?.nameBytes)
+        case .filterInput, .filterBackspace, .filterAccept: break
+        }
+        return []
+    }
+
+    // MARK: Navigation
+
+    private mutating func open() -> [BrowserEffect] {
+        guard let entry = selected else { return [] }
+        let path = entry.path(in: folder)
+        if entry.isDirectory { return enter(path, select: nil) }
+        return [.openFile(path: path, kind: entry.kind.rawValue)]
+    }
+
+    private mutating func parent() -> [BrowserEffect] {
+        guard folder != "/" else { return [] }
+        let slash = folder.lastIndex(of: "/")!
+        let name = Array(folder[folder.index(after: slash)...].utf8)
+        let up = slash == folder.startIndex ? "/" : String(folder[..<slash])
+        return enter(up, select: name)
+    }
+
+    private mutating func enter(_ path: String, select name: [UInt8]?) -> [BrowserEffect] {
+        folder = path
+        ticket += 1
+        allEntries = []
+        entries = []
+        cursor = 0
+        top = 0
+        filter = ""
+        isTypingFilter = false
+        listingComplete = false
+        listingError = nil
+        pendingSelection = name
+        return [.list(folder: path, ticket: ticket)]
+    }
+
+    private mutating func click(row: Int, column: Int) -> [BrowserEffect] {
+        let bodyRow = row - layout.bodyTop
+        guard bodyRow >= 0, bodyRow < layout.bodyRows else { return [] }
+        let index: Int
+        if view == .list {
+            guard column < layout.listWidth else { return [] }
+            index = top + bodyRow
+        } else {
+            let gridRow = bodyRow / ScreenLayout.tileHeight, gridColumn = column / ScreenLayout.tileWidth
+            guard gridColumn < layout.gridColumns else { return [] }
+            index = (top + gridRow) * layout.gridColumns + gridColumn
+        }
+        guard entries.indices.contains(index) else { return [] }
+        moveCursor(to: index)
+        return []
+    }
+
+    // MARK: Filter
+
+    private mutating func applyFilterTyping(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .filterInput(let text):
+            filter += text
+        case .filterBackspace:
+            if filter.isEmpty { isTypingFilter = false } else { filter.removeLast() }
+        case .filterAccept:
+            isTypingFilter = false
+            return []
+        case .filterCancel:
+            isTypingFilter = false
+            filter = ""
+        default:
+            return nil
+        }
+        refresh(keeping: nil)
+        cursor = 0
+        top = 0
+        return []
+    }
+
+    private mutating func applyInOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .closeOverlay, .quickLook:
+            overlay = nil
+            return []
+        case .moveLeft, .moveUp(_):
+            if overlay == .quickLook { moveCursor(to: cursor - 1) }
+            return []
+        case .moveRight, .moveDown(_):
+            if overlay == .quickLook { moveCursor(to: cursor + 1) }
+            return []
+        case .help:
+            overlay = overlay == .help ? nil : .help
+            return []
+        case .quit:
+            overlay = nil
+            return []
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Derived entries
+
+    /// Recomputes `entries` from `allEntries`, keeping the cursor on `name` when it is still there.
+    private mutating func refresh(keeping name: [UInt8]?) {
+        let needle = filter.lowercased()
+        entries = allEntries
+            .filter { showHidden || !$0.isHidden }
+            .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
+            .sorted(by: sort.less)
+        if let name, let index = entries.firstIndex(where: { $0.nameBytes == name }) {
+            cursor = index
+        }
+        moveCursor(to: cursor)
+    }
+
+    private mutating func moveCursor(to index: Int) {
+        cursor = entries.isEmpty ? 0 : min(max(index, 0), entries.count - 1)
+        scrollToCursor()
+    }
+
+    /// Keeps the cursor on screen, scrolling as little as possible.
+    private mutating func scrollToCursor() {
+        if view == .list {
+            let rows = layout.bodyRows
+            if cursor < top { top = cursor }
+            if cursor >= top + rows { top = cursor - rows + 1 }
+            top = max(0, min(top, max(0, entries.count - rows)))
+        } else {
+            let row = cursor / layout.gridColumns
+            if row < top { top = row }
+            if row >= top + layout.gridRows { top = row - layout.gridRows + 1 }
+            top = max(0, top)
+        }
+    }
+
+    /// The indices of the entries on screen.
+    public var visibleRange: Range<Int> {
+        let first = view == .list ? top : top * layout.gridColumns
+        let count = layout.pageSize(view)
+        return min(first, entries.count)..<min(first + count, entries.count)
+    }
+}

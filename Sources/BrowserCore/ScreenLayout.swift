@@ -1,0 +1,37 @@
+/// Where things go on the screen, from its size in cells: the list and preview panes, the grid of
+/// tiles. Pure arithmetic, so it is unit-tested and the same for drawing and for mouse clicks.
+public struct ScreenLayout: Sendable, Equatable {
+    public var rows: Int
+    public var columns: Int
+
+    /// Size of one grid tile in cells (picture plus one line for the name).
+    public static let tileWidth = 18
+    public static let tileHeight = 9
+
+    public init(rows: Int = 24, columns: Int = 80) {
+        self.rows = max(rows, 3)
+        self.columns = max(columns, 10)
+    }
+
+    /// Rows between the header and the status line.
+    public var bodyRows: Int { max(1, rows - 2) }
+    public var bodyTop: Int { 1 }
+
+    /// The preview pane shows only when there is room for it.
+    public var hasPreview: Bool { columns >= 60 }
+    public var listWidth: Int { hasPreview ? max(30, columns * 45 / 100) : columns }
+    public var previewLeft: Int { listWidth + 1 }
+    public var previewWidth: Int { hasPreview ? columns - listWidth - 1 : 0 }
+
+    public var gridColumns: Int { max(1, columns / Self.tileWidth) }
+    public var gridRows: Int { max(1, bodyRows / Self.tileHeight) }
+
+    /// How many entries one screen shows in a view.
+    public func pageSize(_ view: ViewMode) -> Int { view == .list ? bodyRows : gridColumns * gridRows }
+
+    /// The grid tile's top-left cell for an entry at `index`, given the first visible grid row.
+    public func tileOrigin(index: Int, firstRow: Int) -> (row: Int, column: Int) {
+        let row = index / gridColumns - firstRow
+        return (bodyTop + row * Self.tileHeight, (index % gridColumns) * Self.tileWidth)
+    }
+}

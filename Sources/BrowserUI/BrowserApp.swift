@@ -1,0 +1,212 @@
+import BrowserCore
+import CSystem
+import Dispatch
+import FileSystemKit
+import TerminalGraphics
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The browser: owns the screen and the state, runs the event loop on the main thread.
+///
+/// Keys become actions, background results arrive as messages, the state changes only through
+/// `BrowserState.apply`, and the screen is drawn once after each batch of events. No filesystem
+/// call and no decoding ever happens on this thread.
+public final class BrowserApp {
+    private let options: BrowserOptions
+    private var state: BrowserState
+    private let screen: CursesScreen
+    private let inbox = Inbox()
+    private let lister = DirectoryLister()
+    private var listing: DirectoryLister.Listing?
+    private let pool: WorkerPool
+    private let pictures: PictureService
+    private let view: BrowserView
+    private var running = true
+    private var signalSources: [DispatchSourceSignal] = []
+
+    public init(options: BrowserOptions) {
+        self.options = options
+        self.state = BrowserState(folder: options.folder)
+        self.screen = CursesScreen(useColor: options.useColor)
+        self.pool = WorkerPool(stderrPath: options.logFile)
+        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
+        self.pictures = PictureService(generator: generator, inbox: inbox)
+        let environment = ProcessEnvironmentReader.all()
+        let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
+                                       deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
+        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, mode: mode, cell: TerminalProbe.cellSize())
+    }
+
+    /// Runs until the user quits; returns the folder the user was in.
+    public func run() -> String {
+        CSystem_guard_terminal()
+        screen.start()
+        defer {
+            view.placements.clearAll()
+            screen.stop()
+            let pool = self.pool
+            Task { await pool.shutdown() }
+        }
+        watchSignals()
+        apply(.resize(rows: screen.rows, columns: screen.columns))
+        perform(state.start())
+        var needsDraw = true
+        while running {
+            for message in inbox.drain() { handle(message); needsDraw = true }
+            while let key = screen.readKey() {
+                handle(key)
+                needsDraw = true
+                if !running { break }
+            }
+            if !running { break }
+            if needsDraw {
+                view.draw(state)
+                requestPictures()
+                needsDraw = false
+            }
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 2, 250)
+        }
+        return state.folder
+    }
+
+    private func watchSignals() {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let inbox = self.inbox
+            source.setEventHandler { inbox.post(.interrupt) }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private func handle(_ key: KeyInput) {
+        if key == .resize {
+            screen.updateSize()
+            view.placements.clearAll()
+            screen.clearAll()
+            apply(.resize(rows: screen.rows, columns: screen.columns))
+            return
+        }
+        guard let action = KeyBindings.action(for: key, state: state) else { return }
+        apply(action)
+    }
+
+    private func handle(_ message: UIMessage) {
+        switch message {
+        case .action(let action): apply(action)
+        case .picture(let key, let representation):
+            if ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
+            view.store(representation, for: key)
+        case .pictureFailed(let key, let reason):
+            if ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil { StandardStreamTrace.line("failed \(key.path) \(reason)") }
+            view.storeFailure(reason, for: key)
+        case .textPreview(let path, let lines): view.storeText(lines, for: path)
+        case .interrupt: running = false
+        }
+    }
+
+    private func apply(_ action: BrowserAction) {
+        let wasQuickLook = state.overlay == .quickLook
+        perform(state.apply(action))
+        if state.overlay == .quickLook, let entry = state.selected, entry.kind == .text, let path = state.selectedPath, !view.hasText(for: path) {
+            pictures.readText(path)
+        }
+        if wasQuickLook != (state.overlay == .quickLook) { view.placements.clearAll(); screen.clearAll() }
+    }
+
+    private func perform(_ effects: [BrowserEffect]) {
+        for effect in effects {
+            switch effect {
+            case .list(let folder, let ticket):
+                listing?.cancel()
+                let inbox = self.inbox
+                listing = lister.list(folder) { items, complete, failure in
+                    let entries = items.map { Entry(nameBytes: $0.nameBytes, isDirectory: $0.isDirectory, isSymbolicLink: $0.isSymbolicLink, size: $0.size, modified: $0.modified) }
+                    if let failure {
+                        inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: true)))
+                        inbox.post(.action(.listingFailed(ticket: ticket, reason: failure)))
+                    } else {
+                        inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: complete)))
+                    }
+                }
+            case .openFile(let path, let kind):
+                open(path, kind: kind)
+            case .quit:
+                running = false
+            }
+        }
+    }
+
+    /// Opens a file the way the desktop would: text in `$EDITOR`/`$PAGER`, the rest with `xdg-open`.
+    private func open(_ path: String, kind: String) {
+        let environment = ProcessEnvironmentReader.all()
+        let command: [String]
+        if kind == ContentKind.text.rawValue {
+            let editor = environment["VISUAL"] ?? environment["EDITOR"]
+            let program = editor ?? environment["PAGER"] ?? "less"
+            command = program.split(separator: " ").map(String.init) + [path]
+        } else {
+            command = ["xdg-open", path]
+        }
+        let foreground = kind == ContentKind.text.rawValue
+        if foreground { view.placements.clearAll(); screen.suspend() }
+        let status = ChildProcess.run(command, quiet: !foreground)
+        if foreground { screen.resume() }
+        if status == 127 {
+            apply(.showMessage("cannot open: \(command[0]) is not installed" + (command[0] == "xdg-open" ? " (Debian package xdg-utils)" : "")))
+        }
+    }
+
+    private func requestPictures() {
+        let (keys, done) = view.wantedPictures(for: state)
+        if ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil { StandardStreamTrace.line("want \(keys.map(\.path)) done \(done.count)") }
+        pictures.want(keys, done: done)
+    }
+}
+
+/// The process environment as a dictionary.
+enum ProcessEnvironmentReader {
+    static func all() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = CSystem_environment()
+        while let entry = pointer?.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            pointer = pointer?.advanced(by: 1)
+        }
+        return result
+    }
+}
+
+/// Runs a program to completion with the terminal, for pagers, editors and openers.
+enum ChildProcess {
+    /// The exit status; 127 when the program was not found.
+    static func run(_ command: [String], quiet: Bool) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if quiet {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, command[0], &actions, nil, argv, CSystem_environment()) == 0 else { return 127 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xff
+    }
+}
+
+/// Debug tracing to standard error (the log file while the UI runs), with QLBROWSE_TRACE set.
+enum StandardStreamTrace {
+    static func line(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,24 @@
+import TerminalGraphics
+
+/// How the browser was asked to start.
+public struct BrowserOptions: Sendable {
+    public var folder: String
+    public var graphics: GraphicsMode?
+    public var theme: Theme
+    public var lsColors: LSColors
+    public var useColor: Bool
+    /// `--choosedir FILE`: the folder the user was in is written here on quit (cd on quit).
+    public var chooseDirFile: String?
+    /// Where workers' library chatter goes (never the screen).
+    public var logFile: String?
+
+    public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?) {
+        self.folder = folder
+        self.graphics = graphics
+        self.theme = theme
+        self.lsColors = lsColors
+        self.useColor = useColor
+        self.chooseDirFile = chooseDirFile
+        self.logFile = logFile
+    }
+}

@@ -1,0 +1,344 @@
+import BrowserCore
+import TerminalGraphics
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Draws a `BrowserState`: header, list or grid, preview pane, overlays, status line, and the
+/// pictures (as ncurses cells in symbols mode, or escape sequences placed after the text).
+final class BrowserView {
+    let screen: CursesScreen
+    let theme: Theme
+    let lsColors: LSColors
+    let mode: GraphicsMode
+    let cell: (width: Int, height: Int)
+    let placements: PicturePlacements
+
+    private var pictures: [PictureKey: Representation] = [:]
+    private var failures: [PictureKey: String] = [:]
+    private var texts: [String: [String]] = [:]
+    private var symbolArt: [String: ChafaEncoder.SymbolArt] = [:]
+    private var sequences: [String: (bytes: [UInt8], columns: Int, rows: Int)] = [:]
+    private var lastWanted: Set<PictureKey> = []
+
+    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, mode: GraphicsMode, cell: (width: Int, height: Int)) {
+        self.screen = screen
+        self.theme = theme
+        self.lsColors = lsColors
+        self.mode = mode
+        self.cell = cell
+        self.placements = PicturePlacements(mode: mode)
+    }
+
+    // MARK: Results
+
+    func store(_ representation: Representation, for key: PictureKey) {
+        if let old = pictures[key], old.type > representation.type { return }
+        pictures[key] = representation
+        failures[key] = nil
+        evictIfNeeded()
+    }
+
+    func storeFailure(_ reason: String, for key: PictureKey) { failures[key] = reason }
+    func storeText(_ lines: [String], for path: String) { texts[path] = lines }
+    func hasText(for path: String) -> Bool { texts[path] != nil }
+
+    private func evictIfNeeded() {
+        guard pictures.count > 600 else { return }
+        for key in pictures.keys where !lastWanted.contains(key) { pictures[key] = nil; failures[key] = nil }
+        symbolArt.removeAll()
+        sequences.removeAll()
+    }
+
+    // MARK: What to fetch
+
+    /// The pictures the current screen needs (and its neighbours, fetched ahead), and those already complete.
+    func wantedPictures(for state: BrowserState) -> ([PictureKey], Set<PictureKey>) {
+        var keys: [PictureKey] = []
+        let layout = state.layout
+        func key(_ index: Int, side: Int) -> PictureKey? {
+            guard state.entries.indices.contains(index) else { return nil }
+            let entry = state.entries[index]
+            let iconOnly = entry.isDirectory || entry.kind == .archive
+            return PictureKey(path: entry.path(in: state.folder), side: side, iconOnly: iconOnly)
+        }
+        if state.overlay == .quickLook {
+            let side = Self.side(columns: layout.columns, rows: layout.rows - 3, cell: cell)
+            for offset in [0, 1, -1] { if let k = key(state.cursor + offset, side: side) { keys.append(k) } }
+        } else if state.view == .grid {
+            let side = Self.side(columns: ScreenLayout.tileWidth - 2, rows: ScreenLayout.tileHeight - 2, cell: cell)
+            let range = state.visibleRange
+            for index in range { if let k = key(index, side: side) { keys.append(k) } }
+            let ahead = layout.gridColumns * 2
+            for index in range.upperBound..<(range.upperBound + ahead) { if let k = key(index, side: side) { keys.append(k) } }
+        } else if layout.hasPreview {
+            let side = Self.side(columns: layout.previewWidth - 2, rows: layout.bodyRows - 7, cell: cell)
+            for offset in [0, 1, -1, 2] { if let k = key(state.cursor + offset, side: side) { keys.append(k) } }
+        }
+        lastWanted = Set(keys)
+        let done = Set(keys.filter { (pictures[$0]?.type == .thumbnail) || ($0.iconOnly && pictures[$0] != nil) || failures[$0] != nil })
+        return (keys, done)
+    }
+
+    /// The thumbnail size class (128…1024) that covers a cell area.
+    static func side(columns: Int, rows: Int, cell: (width: Int, height: Int)) -> Int {
+        let needed = max(columns * cell.width, rows * cell.height)
+        return [128, 256, 512, 1024].first { $0 >= needed } ?? 1024
+    }
+
+    // MARK: Drawing
+
+    func draw(_ state: BrowserState) {
+        placements.beginFrame()
+        screen.erase()
+        let layout = state.layout
+        if state.overlay == .quickLook {
+            drawQuickLook(state)
+        } else {
+            drawHeader(state)
+            if state.view == .grid { drawGrid(state) } else { drawList(state) }
+            drawStatus(state)
+            if state.overlay == .help { drawHelp(layout) }
+        }
+        screen.refresh()
+        let removed = placements.removed
+        if !removed.isEmpty && mode != .kitty {
+            for placement in removed { screen.invalidate(top: placement.row, count: placement.rows) }
+            screen.refresh()
+        }
+        placements.flush()
+    }
+
+    private func drawHeader(_ state: BrowserState) {
+        let style = theme.style("header")
+        var title = " " + TerminalText.escaped(state.folder)
+        if !state.filter.isEmpty || state.isTypingFilter { title += "   /" + TerminalText.escaped(state.filter) + (state.isTypingFilter ? "▏" : "") }
+        screen.text(title, row: 0, column: 0, width: state.layout.columns, style: style, fill: true)
+    }
+
+    private func drawList(_ state: BrowserState) {
+        let layout = state.layout
+        let width = layout.listWidth
+        let sizeWidth = 7, dateWidth = width >= 50 ? 17 : 0
+        for index in state.visibleRange {
+            let entry = state.entries[index]
+            let row = layout.bodyTop + index - state.top
+            let selected = index == state.cursor
+            let base = selected ? theme.style("selection") : nameStyle(entry)
+            screen.text("", row: row, column: 0, width: width, style: selected ? base : Theme.Style(), fill: true)
+            let glyph = Self.glyph(entry)
+            screen.text(glyph, row: row, column: 1, width: 2, style: selected ? base : theme.style(styleName(entry.kind)))
+            let name = (state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension) + (entry.isDirectory ? "/" : "")
+            let nameWidth = width - 3 - sizeWidth - dateWidth - 2
+            screen.text(name, row: row, column: 3, width: nameWidth, style: base)
+            let size = entry.isDirectory ? "" : Self.humanSize(entry.size)
+            screen.text(String(repeating: " ", count: max(0, sizeWidth - size.count)) + size, row: row, column: width - sizeWidth - dateWidth - 1,
+                        width: sizeWidth, style: selected ? base : theme.style("size"))
+            if dateWidth > 0 {
+                screen.text(Self.date(entry.modified), row: row, column: width - dateWidth, width: dateWidth - 1, style: selected ? base : theme.style("date"))
+            }
+        }
+        if state.entries.isEmpty {
+            let text = state.listingError ?? (state.listingComplete ? (state.filter.isEmpty ? "(empty folder)" : "(nothing matches)") : "reading…")
+            screen.text(text, row: layout.bodyTop, column: 2, width: width - 2, style: theme.style(state.listingError == nil ? "hidden" : "error"))
+        }
+        if layout.hasPreview {
+            for row in layout.bodyTop..<(layout.bodyTop + layout.bodyRows) { screen.text("│", row: row, column: layout.listWidth, width: 1, style: theme.style("border")) }
+            drawPreview(state)
+        }
+    }
+
+    private func drawPreview(_ state: BrowserState) {
+        let layout = state.layout
+        guard let entry = state.selected, let path = state.selectedPath else { return }
+        let left = layout.previewLeft + 1, width = layout.previewWidth - 2
+        let pictureRows = max(1, layout.bodyRows - 7)
+        let side = Self.side(columns: width, rows: pictureRows, cell: cell)
+        let key = PictureKey(path: path, side: side, iconOnly: entry.isDirectory || entry.kind == .archive)
+        drawPicture(key, row: layout.bodyTop, column: left, columns: width, rows: pictureRows)
+        var row = layout.bodyTop + pictureRows + 1
+        let info = theme.style("text")
+        screen.text(entry.displayName, row: row, column: left, width: width, style: theme.style("title")); row += 1
+        let representation = pictures[key]
+        let type = representation?.contentType.identifier ?? (entry.isDirectory ? "folder" : ContentTypeTable.type(forFileName: entry.name)?.identifier ?? entry.kind.rawValue)
+        screen.text(type + (entry.isSymbolicLink ? "  (link)" : ""), row: row, column: left, width: width, style: info); row += 1
+        if !entry.isDirectory { screen.text("\(Self.humanSize(entry.size))  (\(entry.size) bytes)", row: row, column: left, width: width, style: info); row += 1 }
+        screen.text("modified " + Self.date(entry.modified), row: row, column: left, width: width, style: info); row += 1
+        if let failure = failures[key] {
+            screen.text(TerminalText.escaped(failure), row: row, column: left, width: width, style: theme.style("error"))
+        } else if let representation, representation.type != .icon {
+            let quality = representation.type == .thumbnail ? "" : " (preview)"
+            screen.text("picture \(representation.image.width)×\(representation.image.height) from \(representation.source)\(quality)", row: row, column: left, width: width, style: theme.style("hidden"))
+        }
+    }
+
+    private func drawGrid(_ state: BrowserState) {
+        let layout = state.layout
+        let side = Self.side(columns: ScreenLayout.tileWidth - 2, rows: ScreenLayout.tileHeight - 2, cell: cell)
+        for index in state.visibleRange {
+            let entry = state.entries[index]
+            let origin = layout.tileOrigin(index: index, firstRow: state.top)
+            let key = PictureKey(path: entry.path(in: state.folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive)
+            drawPicture(key, row: origin.row, column: origin.column + 1, columns: ScreenLayout.tileWidth - 2, rows: ScreenLayout.tileHeight - 2)
+            let selected = index == state.cursor
+            let name = state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension
+            let clipped = Self.clip(name, to: ScreenLayout.tileWidth - 2)
+            let pad = max(0, (ScreenLayout.tileWidth - 2 - clipped.count) / 2)
+            let style = selected ? theme.style("selection") : nameStyle(entry)
+            if selected { screen.text("", row: origin.row + ScreenLayout.tileHeight - 2, column: origin.column, width: ScreenLayout.tileWidth - 1, style: style, fill: true) }
+            screen.text(clipped, row: origin.row + ScreenLayout.tileHeight - 2, column: origin.column + 1 + pad, width: ScreenLayout.tileWidth - 2, style: style)
+        }
+        if state.entries.isEmpty {
+            screen.text(state.listingError ?? (state.listingComplete ? "(empty folder)" : "reading…"), row: layout.bodyTop, column: 2, width: layout.columns - 2, style: theme.style("hidden"))
+        }
+    }
+
+    private func drawQuickLook(_ state: BrowserState) {
+        let layout = state.layout
+        guard let entry = state.selected, let path = state.selectedPath else { return }
+        screen.fill(row: 0, column: 0, width: layout.columns, height: layout.rows, style: Theme.Style())
+        let title = " \(entry.displayName)   \(state.cursor + 1)/\(state.entries.count)"
+        screen.text(title, row: 0, column: 0, width: layout.columns, style: theme.style("header"), fill: true)
+        let area = layout.rows - 3
+        if entry.kind == .text, !entry.isDirectory {
+            let lines = texts[path] ?? ["reading…"]
+            for (offset, line) in lines.prefix(area).enumerated() {
+                screen.text(line, row: 1 + offset, column: 1, width: layout.columns - 2, style: theme.style("text"))
+            }
+        } else {
+            let side = Self.side(columns: layout.columns, rows: area, cell: cell)
+            drawPicture(PictureKey(path: path, side: side, iconOnly: entry.isDirectory || entry.kind == .archive), row: 1, column: 0, columns: layout.columns, rows: area)
+        }
+        let key = PictureKey(path: path, side: Self.side(columns: layout.columns, rows: area, cell: cell), iconOnly: entry.isDirectory)
+        var info = "\(pictures[key]?.contentType.identifier ?? entry.kind.rawValue)  \(Self.humanSize(entry.size))  \(Self.date(entry.modified))"
+        if let picture = pictures[key], picture.type != .icon { info += "  \(picture.image.width)×\(picture.image.height) from \(picture.source)" }
+        if let failure = failures[key] { info += "  " + TerminalText.escaped(failure) }
+        screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: theme.style("status"), fill: true)
+        screen.text(" ←/→ previous/next   space/Esc close", row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("hidden"), fill: true)
+    }
+
+    private func drawStatus(_ state: BrowserState) {
+        let layout = state.layout
+        let folders = state.entries.filter(\.isDirectory).count
+        var left = " \(state.entries.isEmpty ? 0 : state.cursor + 1)/\(state.entries.count)  \(folders) folders, \(state.entries.count - folders) files"
+        if !state.listingComplete { left += "  reading…" }
+        left += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\(mode.rawValue)]"
+        let right = state.message.map(TerminalText.escaped) ?? "v grid  space preview  / filter  ? help  q quit "
+        screen.text(left, row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("status"), fill: true)
+        let start = max(left.count + 2, layout.columns - right.count)
+        screen.text(right, row: layout.rows - 1, column: start, width: layout.columns - start, style: state.message == nil ? theme.style("status") : theme.style("message"))
+    }
+
+    private func drawHelp(_ layout: ScreenLayout) {
+        let lines = HelpText.lines
+        let width = min(layout.columns - 2, (lines.map(\.count).max() ?? 40) + 4)
+        let height = min(layout.rows - 2, lines.count + 2)
+        let top = max(1, (layout.rows - height) / 2), left = max(1, (layout.columns - width) / 2)
+        let style = theme.style("help")
+        screen.fill(row: top, column: left, width: width, height: height, style: style)
+        for (offset, line) in lines.prefix(height - 2).enumerated() {
+            screen.text(line, row: top + 1 + offset, column: left + 2, width: width - 4, style: style)
+        }
+    }
+
+    /// Draws the best picture known for `key`, fitted and centred in the cell rectangle.
+    private func drawPicture(_ key: PictureKey, row: Int, column: Int, columns: Int, rows: Int) {
+        guard columns > 0, rows > 0, mode != .none, let representation = pictures[key] else { return }
+        let id = "\(key.path)|\(key.side)|\(representation.type.rawValue)|\(columns)x\(rows)"
+        if mode == .symbols {
+            let art = symbolArt[id] ?? ChafaEncoder.symbols(representation.image, columns: columns, rows: rows, cell: cell, colors: screen.colors)
+            symbolArt[id] = art
+            let left = column + (columns - art.columns) / 2, top = row + (rows - art.rows) / 2
+            for y in 0..<art.rows {
+                for x in 0..<art.columns {
+                    let item = art.cells[y * art.columns + x]
+                    screen.cell(item.character, row: top + y, column: left + x, foreground: item.foreground, background: item.background)
+                }
+            }
+        } else {
+            let encoded = sequences[id] ?? ChafaEncoder.sequence(representation.image, mode: mode, columns: columns, rows: rows, cell: cell)
+            sequences[id] = encoded
+            guard !encoded.bytes.isEmpty else { return }
+            placements.place(.init(id: id, row: row + (rows - encoded.rows) / 2, column: column + (columns - encoded.columns) / 2,
+                                   rows: encoded.rows, columns: encoded.columns, bytes: encoded.bytes))
+        }
+    }
+
+    // MARK: Text helpers
+
+    private func nameStyle(_ entry: Entry) -> Theme.Style {
+        if let style = lsColors.style(name: entry.name, isDirectory: entry.isDirectory, isSymbolicLink: entry.isSymbolicLink) { return style }
+        if entry.isHidden { return theme.style("hidden") }
+        if entry.isSymbolicLink { return theme.style("link") }
+        return theme.style(styleName(entry.kind))
+    }
+
+    private func styleName(_ kind: ContentKind) -> String {
+        switch kind {
+        case .folder: return "folder"
+        case .image, .rawImage: return "image"
+        case .video: return "video"
+        case .audio: return "audio"
+        case .pdf, .document: return "document"
+        case .text: return "text"
+        case .archive: return "archive"
+        case .unknown: return "file"
+        }
+    }
+
+    static func glyph(_ entry: Entry) -> String {
+        switch entry.kind {
+        case .folder: return "▸"
+        case .image, .rawImage: return "▣"
+        case .video: return "▶"
+        case .audio: return "♪"
+        case .pdf, .document: return "▤"
+        case .text: return "≡"
+        case .archive: return "▦"
+        case .unknown: return "·"
+        }
+    }
+
+    static func humanSize(_ bytes: Int) -> String {
+        let units = ["B", "K", "M", "G", "T"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        if unit == 0 { return "\(bytes)B" }
+        if value < 10 { let tenths = Int((value * 10).rounded()); return "\(tenths / 10).\(tenths % 10)\(units[unit])" }
+        return "\(Int(value.rounded()))\(units[unit])"
+    }
+
+    static func date(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func clip(_ text: String, to width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+}
+
+/// The help overlay's lines.
+enum HelpText {
+    static let lines = [
+        "qlbrowse keys",
+        "",
+        "j k ↓ ↑        move            g G Home End   first / last",
+        "h ← Backspace  parent folder   l → Enter      open",
+        "PgUp PgDn      page            space          Quick Look",
+        "/              filter (Enter keeps, Esc clears)",
+        "v              list / thumbnail grid",
+        "s              sort: name, size, time, kind",
+        ".              hidden files    e              extensions",
+        "?              this help       q              quit",
+        "",
+        "In Quick Look: ← → previous / next, space or Esc closes.",
+        "Mouse: wheel scrolls, click selects.",
+    ]
+}

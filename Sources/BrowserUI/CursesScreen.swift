@@ -1,0 +1,164 @@
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ncurses screen. Touched from the UI thread only; everything else talks to the event loop.
+final class CursesScreen {
+    private(set) var rows = 24
+    private(set) var columns = 80
+    private(set) var colors = 0
+    let useColor: Bool
+    private var pairs: [Int64: Int32] = [:]
+    private var nextPair: Int32 = 1
+
+    init(useColor: Bool) {
+        self.useColor = useColor
+    }
+
+    func start() {
+        _ = CNcurses_set_locale()
+        setenv("ESCDELAY", "25", 1)
+        initscr()
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(CNcurses_stdscr(), false)
+        keypad(CNcurses_stdscr(), true)
+        nodelay(CNcurses_stdscr(), true)
+        curs_set(0)
+        if useColor && has_colors() {
+            start_color()
+            use_default_colors()
+            colors = Int(CNcurses_colors())
+        }
+        _ = CNcurses_mouse_all()
+        updateSize()
+    }
+
+    func stop() {
+        endwin()
+    }
+
+    func updateSize() {
+        rows = Int(CNcurses_lines())
+        columns = Int(CNcurses_cols())
+    }
+
+    /// Leaves curses mode for a program that needs the terminal (a pager, an editor).
+    func suspend() {
+        def_prog_mode()
+        endwin()
+    }
+
+    func resume() {
+        reset_prog_mode()
+        clearok(CNcurses_stdscr(), true)
+        refresh()
+    }
+
+    func erase() { werase(CNcurses_stdscr()) }
+
+    func refresh() { wrefresh(CNcurses_stdscr()) }
+
+    /// Makes ncurses repaint these lines in full at the next refresh (they held a picture it does not know about).
+    func invalidate(top: Int, count: Int) {
+        guard count > 0 else { return }
+        wredrawln(CNcurses_stdscr(), Int32(top), Int32(count))
+    }
+
+    func clearAll() { clearok(CNcurses_stdscr(), true) }
+
+    /// Draws text at a cell, clipped to `width` cells, wide characters counted as two.
+    @discardableResult
+    func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool = false) -> Int {
+        guard row >= 0, row < rows, column < columns, width > 0 else { return 0 }
+        let attributes = self.attributes(style)
+        let pair = self.pair(style)
+        var x = column
+        let limit = min(columns, column + width)
+        for scalar in string.unicodeScalars {
+            let cellWidth = max(0, Int(CNcurses_char_width(scalar.value)))
+            if cellWidth == 0 && scalar.value < 0x300 { continue }
+            if x + max(cellWidth, 1) > limit { break }
+            CNcurses_put(Int32(row), Int32(x), scalar.value, attributes, pair)
+            x += max(cellWidth, 1)
+        }
+        if fill {
+            while x < limit {
+                CNcurses_put(Int32(row), Int32(x), 0x20, attributes, pair)
+                x += 1
+            }
+        }
+        return x - column
+    }
+
+    /// One cell of symbol art with explicit colour indices.
+    func cell(_ character: UInt32, row: Int, column: Int, foreground: Int32, background: Int32) {
+        guard row >= 0, row < rows, column >= 0, column < columns else { return }
+        var style = Theme.Style(foreground: foreground, background: background)
+        if !useColor || colors < 16 { style = Theme.Style() }
+        CNcurses_put(Int32(row), Int32(column), character, 0, pair(style))
+    }
+
+    func fill(row: Int, column: Int, width: Int, height: Int, style: Theme.Style) {
+        for y in row..<(row + height) { text("", row: y, column: column, width: width, style: style, fill: true) }
+    }
+
+    /// Reads a key: a character, a function key code, or nil when none is waiting.
+    func readKey() -> KeyInput? {
+        var value: UInt32 = 0
+        let status = CNcurses_get(&value)
+        if status == ERR { return nil }
+        if status == KEY_CODE_YES {
+            if Int32(value) == CNcurses_key_mouse() {
+                var y: Int32 = 0, x: Int32 = 0
+                switch CNcurses_mouse(&y, &x) {
+                case 1: return .wheel(-1)
+                case 2: return .wheel(1)
+                case 3: return .click(row: Int(y), column: Int(x))
+                default: return nil
+                }
+            }
+            if Int32(value) == CNcurses_key_resize() { return .resize }
+            return .function(Int32(value))
+        }
+        return .character(value)
+    }
+
+    private func attributes(_ style: Theme.Style) -> attr_t {
+        var attributes: attr_t = 0
+        if style.bold { attributes |= CNcurses_bold() }
+        if style.reverse || (!useColor && style.background >= 0) { attributes |= CNcurses_reverse() }
+        if style.underline { attributes |= CNcurses_underline() }
+        if style.dim { attributes |= CNcurses_dim() }
+        return attributes
+    }
+
+    private func pair(_ style: Theme.Style) -> Int32 {
+        guard useColor, colors > 0 else { return 0 }
+        let foreground = style.foreground < Int32(colors) ? style.foreground : -1
+        let background = style.background < Int32(colors) ? style.background : -1
+        if foreground == -1 && background == -1 { return 0 }
+        let key = Int64(foreground + 1) << 16 | Int64(background + 1)
+        if let existing = pairs[key] { return existing }
+        if nextPair >= CNcurses_color_pairs() - 1 {
+            pairs.removeAll()
+            nextPair = 1
+        }
+        let number = nextPair
+        nextPair += 1
+        init_extended_pair(number, foreground, background)
+        pairs[key] = number
+        return number
+    }
+}
+
+/// One input event from the terminal.
+enum KeyInput: Equatable {
+    case character(UInt32)
+    case function(Int32)
+    case wheel(Int)
+    case click(row: Int, column: Int)
+    case resize
+}

@@ -1,0 +1,69 @@
+import TerminalGraphics
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Pictures drawn with a pixel protocol (sixel, kitty, iTerm2) live outside ncurses' idea of the
+/// screen. This keeps the list of what is where, so each frame draws only new or moved pictures
+/// and clears exactly the rectangles that were given up (no ghosts, no flicker).
+final class PicturePlacements {
+    struct Placement: Equatable {
+        let id: String
+        let row: Int
+        let column: Int
+        let rows: Int
+        let columns: Int
+        let bytes: [UInt8]
+
+        static func == (a: Placement, b: Placement) -> Bool {
+            a.id == b.id && a.row == b.row && a.column == b.column && a.rows == b.rows && a.columns == b.columns
+        }
+    }
+
+    private(set) var shown: [Placement] = []
+    private var wanted: [Placement] = []
+    let mode: GraphicsMode
+
+    init(mode: GraphicsMode) {
+        self.mode = mode
+    }
+
+    func beginFrame() { wanted = [] }
+
+    func place(_ placement: Placement) { wanted.append(placement) }
+
+    /// Placements given up since the last frame: their lines must be repainted by ncurses.
+    var removed: [Placement] { shown.filter { !wanted.contains($0) } }
+
+    /// Writes the pictures after ncurses has refreshed the text.
+    func flush() {
+        var output: [UInt8] = []
+        let added = wanted.filter { !shown.contains($0) }
+        if mode == .kitty && (!removed.isEmpty || !added.isEmpty) {
+            // Kitty keeps images by itself: delete every placement, then draw the wanted ones.
+            output += Array("\u{1B}_Ga=d,d=a\u{1B}\\".utf8)
+            for placement in wanted { output += sequence(placement) }
+        } else {
+            for placement in added { output += sequence(placement) }
+        }
+        shown = wanted
+        guard !output.isEmpty else { return }
+        var done = 0
+        while done < output.count {
+            let count = output.withUnsafeBytes { write(1, $0.baseAddress! + done, output.count - done) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            done += count
+        }
+    }
+
+    /// Clears every picture (leaving the browser, or a full repaint).
+    func clearAll() {
+        if mode == .kitty { _ = write(1, "\u{1B}_Ga=d,d=a\u{1B}\\", 10) }
+        shown = []
+    }
+
+    private func sequence(_ placement: Placement) -> [UInt8] {
+        Array("\u{1B}7\u{1B}[\(placement.row + 1);\(placement.column + 1)H".utf8) + placement.bytes + Array("\u{1B}8".utf8)
+    }
+}

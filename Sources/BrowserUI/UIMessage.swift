@@ -1,0 +1,57 @@
+import BrowserCore
+import Dispatch
+import Synchronization
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What background work tells the UI thread.
+enum UIMessage: Sendable {
+    case action(BrowserAction)
+    case picture(PictureKey, Representation)
+    case pictureFailed(PictureKey, String)
+    case textPreview(path: String, lines: [String])
+    case interrupt
+}
+
+/// A picture of one file at one size.
+struct PictureKey: Hashable, Sendable {
+    let path: String
+    /// Side of the requested box in pixels.
+    let side: Int
+    /// Folders and unknown kinds get only their icon.
+    let iconOnly: Bool
+}
+
+/// The UI thread's mailbox: background work posts, the event loop drains. A pipe wakes the
+/// loop's `poll` so messages are handled at once without busy waiting.
+final class Inbox: Sendable {
+    private let messages = Mutex<[UIMessage]>([])
+    let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init() {
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(wakeWrite, F_SETFL, fcntl(wakeWrite, F_GETFL) | O_NONBLOCK)
+    }
+
+    func post(_ message: UIMessage) {
+        messages.withLock { $0.append(message) }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    func drain() -> [UIMessage] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(wakeRead, &buffer, buffer.count) > 0 {}
+        return messages.withLock { taken in
+            defer { taken.removeAll() }
+            return taken
+        }
+    }
+}

@@ -1,0 +1,58 @@
+// ncurses for Swift: the wide-character API, and the macros and mutable globals Swift cannot use.
+#pragma once
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+int wcwidth(wchar_t c);
+
+static inline WINDOW *CNcurses_stdscr(void) { return stdscr; }
+static inline int CNcurses_lines(void) { return LINES; }
+static inline int CNcurses_cols(void) { return COLS; }
+static inline int CNcurses_colors(void) { return COLORS; }
+static inline int CNcurses_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t CNcurses_bold(void) { return A_BOLD; }
+static inline attr_t CNcurses_reverse(void) { return A_REVERSE; }
+static inline attr_t CNcurses_dim(void) { return A_DIM; }
+static inline attr_t CNcurses_underline(void) { return A_UNDERLINE; }
+static inline int CNcurses_key_resize(void) { return KEY_RESIZE; }
+static inline int CNcurses_key_mouse(void) { return KEY_MOUSE; }
+static inline int CNcurses_set_locale(void) { return setlocale(LC_ALL, "") != NULL; }
+static inline int CNcurses_char_width(unsigned int c) { return wcwidth((wchar_t)c); }
+
+/// Writes one cell: a character with attributes and an extended colour pair.
+static inline int CNcurses_put(int y, int x, unsigned int ch, attr_t attrs, int pair) {
+    cchar_t cell;
+    wchar_t text[2] = { (wchar_t)ch, 0 };
+    setcchar(&cell, text, attrs, 0, &pair);
+    return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+/// Reads one key or character; returns KEY_CODE_YES for function keys, OK for characters, ERR when none.
+static inline int CNcurses_get(unsigned int *out) {
+    wint_t ch = 0;
+    int status = wget_wch(stdscr, &ch);
+    *out = (unsigned int)ch;
+    return status;
+}
+
+static inline int CNcurses_mouse_all(void) {
+    mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
+    mouseinterval(0);
+    return 0;
+}
+
+/// The last mouse event: position and whether it was wheel up (1), wheel down (2) or a click (3).
+static inline int CNcurses_mouse(int *y, int *x) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    *y = event.y; *x = event.x;
+    if (event.bstate & BUTTON4_PRESSED) return 1;
+#ifdef BUTTON5_PRESSED
+    if (event.bstate & BUTTON5_PRESSED) return 2;
+#endif
+    if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED)) return 3;
+    return 0;
+}

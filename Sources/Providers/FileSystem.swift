@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file-system calls the external-thumbnailer code needs, without Foundation:
+/// listing a folder, finding a program on `PATH`, and a private temporary folder that is
+/// removed with whatever a thumbnailer left in it.
+enum FileSystem {
+    /// The names in a folder (without `.` and `..`), sorted; empty when it cannot be read.
+    static func entries(of directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    static func symbolicLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The absolute path of an executable: `program` itself when it contains a slash, else the
+    /// first match in `searchPath` (colon separated, as `PATH`). Nil when there is none.
+    static func executable(_ program: String, searchPath: String) -> String? {
+        if program.contains("/") {
+            return isRegularFile(program) && access(program, X_OK) == 0 ? program : nil
+        }
+        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + program
+            if isRegularFile(candidate) && access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// The process's `PATH`, with the usual default when unset.
+    static var processSearchPath: String {
+        XDGDataDirectories.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+    }
+
+    /// A new folder only this user can enter (mode 0700, `mkdtemp`), in `$TMPDIR` or `/tmp`.
+    static func makeTemporaryDirectory(prefix: String) -> String? {
+        let base = XDGDataDirectories.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array(((base.hasSuffix("/") ? base : base + "/") + prefix + "XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        return String(cString: made)
+    }
+
+    /// Deletes a folder and everything under it, never following symbolic links out of it.
+    static func removeTree(_ path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            for name in entries(of: path) { removeTree(path + "/" + name) }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+}

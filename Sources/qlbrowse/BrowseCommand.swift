@@ -1,0 +1,73 @@
+import ArgumentParser
+import BrowserUI
+import TerminalGraphics
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `qlbrowse [PATH]`: the file browser.
+struct BrowseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse a folder with thumbnails (the default command).",
+        discussion: """
+            Keys: j/k/↓/↑ move, h/←/Backspace parent, l/→/Enter open, space Quick Look, v grid, / filter, \
+            s sort, . hidden files, e extensions, ? help, q quit.
+            Config: $XDG_CONFIG_HOME/qlbrowse/config.toml (theme = "light", graphics = "symbols"). \
+            Themes: Themes/*.theme, or NAME.theme in $XDG_CONFIG_HOME/qlbrowse/themes. LS_COLORS colours names; NO_COLOR turns colour off.
+            """)
+
+    @Argument(help: "The folder to open (default: the current folder).")
+    var path: String?
+
+    @Option(help: ArgumentHelp("How pictures are drawn: auto, kitty, sixel, iterm, symbols or none.", valueName: "mode"))
+    var graphics: String?
+
+    @Option(help: "Colour theme: default, light, high-contrast, or a theme file.")
+    var theme: String?
+
+    @Option(help: ArgumentHelp("On quit, write the folder you were in to FILE (for cd-on-quit shell functions).", valueName: "FILE"))
+    var choosedir: String?
+
+    func run() throws {
+        let config = UserConfig.load()
+        for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
+        let graphicsName = graphics ?? config.values["graphics"] ?? "auto"
+        let mode: GraphicsMode?
+        if graphicsName == "auto" { mode = nil } else if let chosen = GraphicsMode(rawValue: graphicsName) { mode = chosen } else {
+            throw ValidationError("--graphics takes auto, kitty, sixel, iterm, symbols or none (not \(TerminalText.escaped(graphicsName)))")
+        }
+        let themeName = theme ?? config.values["theme"] ?? "default"
+        let loadedTheme = try ThemeLoader.load(themeName)
+        let folder = try Self.folder(path ?? ".")
+        guard isatty(0) == 1 && isatty(1) == 1 else {
+            throw ValidationError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
+        }
+        let noColor = ProcessEnvironment.variable("NO_COLOR").map { !$0.isEmpty } ?? false
+        let log = ProcessEnvironment.stateFolder + "/qlbrowse.log"
+        let options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
+                                     useColor: !noColor, chooseDirFile: choosedir, logFile: log)
+        // Library chatter (GLib warnings) goes to the log file, never onto the screen.
+        let savedError = dup(2)
+        let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        if logFD >= 0 { dup2(logFD, 2); close(logFD) }
+        let finalFolder = BrowserApp(options: options).run()
+        if savedError >= 0 { dup2(savedError, 2); close(savedError) }
+        if let choosedir {
+            try? AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)
+        }
+    }
+
+    /// The folder to open, absolute; a file opens its folder.
+    static func folder(_ path: String) throws -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ValidationError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
+        }
+        let absolute = PathNormalizer.absolute(path)
+        if (status.st_mode & S_IFMT) == S_IFDIR { return absolute }
+        let parent = absolute.split(separator: "/").dropLast().joined(separator: "/")
+        return "/" + parent
+    }
+}

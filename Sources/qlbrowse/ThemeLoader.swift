@@ -1,0 +1,39 @@
+import ArgumentParser
+import BrowserUI
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds a theme by name: the user's config folder first, then the themes installed beside the
+/// program (or the source tree's `Themes/` when run from a build), then the built-in default.
+enum ThemeLoader {
+    static func searchFolders() -> [String] {
+        var folders = [UserConfig.folder + "/themes", UserConfig.folder]
+        if let executable = executableFolder() {
+            folders += [executable + "/../share/qlbrowse/themes", executable + "/../../Themes", executable + "/../../../Themes"]
+        }
+        folders += ["/usr/local/share/qlbrowse/themes", "/usr/share/qlbrowse/themes"]
+        return folders
+    }
+
+    static func load(_ name: String) throws -> Theme {
+        let candidates = name.contains("/") ? [name] : searchFolders().map { "\($0)/\(name).theme" }
+        for path in candidates {
+            guard let text = TextFile.read(path) else { continue }
+            let (theme, problems) = Theme.parse(text)
+            for problem in problems { StandardStream.write("qlbrowse: \(TerminalText.escaped(path)): \(problem)\n", to: 2) }
+            return theme
+        }
+        if name == "default" { return Theme.builtIn }
+        throw ValidationError("no theme named \(TerminalText.escaped(name)); looked in \(searchFolders().joined(separator: ", "))")
+    }
+
+    private static func executableFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.lastIndex(of: "/").map { String(path[..<$0]) }
+    }
+}

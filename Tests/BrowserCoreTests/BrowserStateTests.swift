@@ -1,0 +1,133 @@
+import Testing
+@testable import BrowserCore
+
+@Suite struct BrowserStateTests {
+    private func loaded(_ names: [String], folders: [String] = [], rows: Int = 10, columns: Int = 100) -> BrowserState {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: rows, columns: columns))
+        let effects = state.start()
+        #expect(effects == [.list(folder: "/home/me", ticket: 1)])
+        let entries = names.map { Entry(name: $0, size: $0.count) } + folders.map { Entry(name: $0, isDirectory: true) }
+        state.apply(.listed(ticket: 1, entries: entries, complete: true))
+        return state
+    }
+
+    @Test func foldersComeFirstThenNamesInNaturalOrder() {
+        let state = loaded(["b10.jpg", "b2.jpg", "A.txt"], folders: ["zeta", "alpha"])
+        #expect(state.entries.map(\.name) == ["alpha", "zeta", "A.txt", "b2.jpg", "b10.jpg"])
+    }
+
+    @Test func hiddenFilesAppearOnlyWhenAsked() {
+        var state = loaded([".bashrc", "notes.txt"])
+        #expect(state.entries.map(\.name) == ["notes.txt"])
+        state.apply(.toggleHidden)
+        #expect(state.entries.map(\.name) == [".bashrc", "notes.txt"])
+    }
+
+    @Test func cursorStaysInsideTheListAndTheListScrolls() {
+        var state = loaded((0..<30).map { "f\($0)" })  // 8 body rows
+        state.apply(.moveUp(1))
+        #expect(state.cursor == 0)
+        state.apply(.moveDown(9))
+        #expect(state.cursor == 9 && state.top == 2)
+        state.apply(.end)
+        #expect(state.cursor == 29 && state.top == 22)
+        state.apply(.pageUp)
+        #expect(state.cursor == 21)
+        state.apply(.home)
+        #expect(state.cursor == 0 && state.top == 0)
+    }
+
+    @Test func filterNarrowsAsYouTypeEnterKeepsItEscapeClearsIt() {
+        var state = loaded(["apple.jpg", "banana.jpg", "Pineapple.png"])
+        state.apply(.startFilter)
+        state.apply(.filterInput("APP"))
+        #expect(state.entries.map(\.name) == ["apple.jpg", "Pineapple.png"])
+        #expect(state.cursor == 0)
+        state.apply(.filterAccept)
+        #expect(!state.isTypingFilter && state.filter == "APP")
+        state.apply(.moveDown(1))
+        #expect(state.selected?.name == "Pineapple.png")
+        state.apply(.startFilter)
+        state.apply(.filterCancel)
+        #expect(state.entries.count == 3 && state.filter.isEmpty)
+    }
+
+    @Test func sortCyclesAndKeepsTheSelection() {
+        var state = loaded(["a", "bbbbbb", "cc"])
+        state.apply(.moveDown(1))  // "bbbbbb"
+        state.apply(.cycleSort)
+        #expect(state.sort == .size)
+        #expect(state.entries.map(\.name) == ["bbbbbb", "cc", "a"])
+        #expect(state.selected?.name == "bbbbbb")
+    }
+
+    @Test func openingAFolderListsItAndGoingUpSelectsWhereWeCameFrom() {
+        var state = loaded(["x.txt"], folders: ["Photos"])
+        let effects = state.apply(.open)
+        #expect(effects == [.list(folder: "/home/me/Photos", ticket: 2)])
+        #expect(state.entries.isEmpty)
+        state.apply(.listed(ticket: 1, entries: [Entry(name: "late")], complete: true))
+        #expect(state.entries.isEmpty, "answers for an old ticket are dropped")
+        let up = state.apply(.parent)
+        #expect(up == [.list(folder: "/home/me", ticket: 3)])
+        state.apply(.listed(ticket: 3, entries: [Entry(name: "x.txt"), Entry(name: "Photos", isDirectory: true), Entry(name: "a", isDirectory: true)], complete: true))
+        #expect(state.selected?.name == "Photos")
+    }
+
+    @Test func openingAFileAsksTheUIToOpenIt() {
+        var state = loaded(["movie.mp4"])
+        #expect(state.apply(.open) == [.openFile(path: "/home/me/movie.mp4", kind: "video")])
+    }
+
+    @Test func theRootHasNoParent() {
+        var state = BrowserState(folder: "/")
+        _ = state.start()
+        #expect(state.apply(.parent) == [])
+        state.apply(.listed(ticket: 1, entries: [Entry(name: "etc", isDirectory: true)], complete: true))
+        #expect(state.apply(.open) == [.list(folder: "/etc", ticket: 2)])
+    }
+
+    @Test func gridMovesByTilesAndRows() {
+        var state = loaded((0..<40).map { "p\($0).jpg" }, rows: 30, columns: 90)  // 5 columns, 3 rows of tiles
+        state.apply(.toggleView)
+        #expect(state.layout.gridColumns == 5)
+        state.apply(.moveRight)
+        #expect(state.cursor == 1)
+        state.apply(.moveDown(state.layout.gridColumns))
+        #expect(state.cursor == 6)
+        state.apply(.end)
+        #expect(state.top == 39 / 5 - 2)
+        #expect(state.visibleRange.contains(39))
+    }
+
+    @Test func quickLookStepsThroughFilesAndClosesBack() {
+        var state = loaded(["a.jpg", "b.jpg", "c.jpg"])
+        state.apply(.quickLook)
+        #expect(state.overlay == .quickLook)
+        state.apply(.moveRight)
+        #expect(state.selected?.name == "b.jpg" && state.overlay == .quickLook)
+        state.apply(.quickLook)
+        #expect(state.overlay == nil && state.cursor == 1)
+    }
+
+    @Test func clicksSelectTheEntryUnderThePointer() {
+        var state = loaded((0..<5).map { "f\($0)" })
+        state.apply(.click(row: 3, column: 2))
+        #expect(state.cursor == 2)
+        state.apply(.click(row: 0, column: 2))
+        #expect(state.cursor == 2, "the header is not an entry")
+    }
+
+    @Test func resizingKeepsTheCursorVisible() {
+        var state = loaded((0..<50).map { "f\($0)" }, rows: 40)
+        state.apply(.moveDown(30))
+        state.apply(.resize(rows: 10, columns: 80))
+        #expect(state.visibleRange.contains(state.cursor))
+    }
+
+    @Test func namesWithEscapesAreDisplayedEscaped() {
+        let entry = Entry(nameBytes: Array("\u{1B}]0;pwned\u{07}\u{1B}[2J.txt".utf8) + [0xFF], isDirectory: false, size: 0, modified: 0)
+        #expect(entry.displayName == "\\e]0;pwned\\a\\e[2J.txt\\xFF")
+        #expect(Entry(name: "photo.large.jpg").displayNameWithoutExtension == "photo.large")
+    }
+}

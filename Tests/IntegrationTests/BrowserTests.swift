@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// The browser, driven through tmux as a person would drive it.
+@Suite(.serialized) struct BrowserTests {
+    /// A small folder with known contents.
+    private func library() throws -> URL {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-browse")
+        for name in ["landscape.jpg", "clip.mp4", "doc.pdf", "hello.swift", "song-with-cover.mp3", "image.webp"] {
+            try FileManager.default.copyItem(at: TestEnvironment.fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Holidays"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestEnvironment.fixtures.appendingPathComponent("portrait-exif6.jpg"), to: folder.appendingPathComponent("Holidays/beach.jpg"))
+        try "secret".write(to: folder.appendingPathComponent(".hidden-notes.txt"), atomically: true, encoding: .utf8)
+        try "pwned".write(to: folder.appendingPathComponent("\u{1B}]0;pwned\u{07}\u{1B}[2J.txt"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    private func browse(_ folder: URL, _ extra: String = "", columns: Int = 120, rows: Int = 35) throws -> TmuxSession {
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' \(extra) '\(folder.path)'", columns: columns, rows: rows)
+        #expect(session.waitFor { $0.contains("sort:name") }, "the browser did not start:\n\(session.screen())")
+        return session
+    }
+
+    @Test func opensListsFoldersFirstAndQuitsRestoringTheShell() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        let lines = session.lines()
+        #expect(lines[0].contains(folder.path))
+        #expect(lines[1].contains("Holidays/"), "folders come first:\n\(session.screen())")
+        #expect(!session.screen().contains(".hidden-notes"))
+        #expect(lines.last(where: { !$0.isEmpty })?.contains("1/8") == true)
+        session.send("q")
+        #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
+        #expect(!session.screen().contains("sort:name"), "the shell's screen is back")
+    }
+
+    @Test func movesFiltersSortsAndShowsHiddenFiles() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.send("j")
+        #expect(session.waitFor { $0.contains("2/8") })
+        session.send("G")
+        #expect(session.waitFor { $0.contains("8/8") })
+        session.send("/")
+        session.type("LAND")
+        #expect(session.waitFor { $0.contains("/LAND") && $0.contains("1/1") }, "\(session.screen())")
+        session.send("Enter")
+        session.send("Escape")
+        #expect(session.waitFor { $0.contains("/8") && !$0.contains("/LAND") }, "\(session.screen())")
+        session.send("s")
+        #expect(session.waitFor { $0.contains("sort:size") })
+        session.send(".")
+        #expect(session.waitFor { $0.contains(".hidden-notes.txt") && $0.contains("/9") }, "\(session.screen())")
+        session.send("q")
+    }
+
+    @Test func entersAFolderAndComesBackToIt() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.send("Enter")
+        #expect(session.waitFor { $0.contains("beach.jpg") && $0.contains("Holidays") }, "\(session.screen())")
+        session.send("h")
+        #expect(session.waitFor { $0.contains("landscape.jpg") })
+        #expect(session.lines().last(where: { !$0.isEmpty })?.contains("1/8") == true, "the cursor is back on Holidays")
+        session.send("q")
+    }
+
+    @Test func hostileFileNamesAreShownEscapedAndDoNothing() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        let titleBefore = session.paneTitle
+        #expect(session.screen().contains("\\e]0;pwned\\a\\e[2J.txt"), "\(session.screen())")
+        #expect(session.paneTitle == titleBefore)
+        #expect(session.paneTitle != "pwned")
+        #expect(session.screen().contains("landscape.jpg"), "the screen was not cleared by the name")
+        session.send("q")
+    }
+
+    @Test func gridViewShowsTilesWithNames() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.send("v")
+        #expect(session.waitFor { screen in
+            let lines = screen.split(separator: "\n").map(String.init)
+            return lines.contains { $0.contains("Holidays") && $0.contains("clip.mp4") && $0.contains("doc.pdf") }
+        }, "\(session.screen())")
+        // Pictures arrive as block characters above the names.
+        #expect(session.waitFor(10) { $0.contains("▄") || $0.contains("▀") || $0.contains("█") }, "\(session.screen())")
+        session.send("q")
+    }
+
+    @Test func quickLookOpensStepsAndClosesRestoringTheList() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.send("j", "j")  // Holidays, the escape-named file, then clip.mp4
+        #expect(session.waitFor { $0.contains("3/8") })
+        session.send("Space")
+        #expect(session.waitFor { $0.contains("previous/next") && $0.contains("clip.mp4") && $0.contains("3/8") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("from libav") }, "\(session.screen())")
+        session.send("Right")
+        #expect(session.waitFor { $0.contains("doc.pdf") && $0.contains("4/8") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("from poppler") }, "\(session.screen())")
+        session.send("Escape")
+        #expect(session.waitFor { !$0.contains("previous/next") && $0.contains("sort:name") })
+        #expect(session.screen().contains("4/8"), "the list comes back with the cursor where Quick Look left it")
+        session.send("q")
+    }
+
+    @Test func resizingRedrawsAtOnce() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.resize(columns: 50, rows: 12)
+        #expect(session.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 12 && lines[11].contains("1/8") && !lines[1].contains("│")
+        }, "\(session.screen())")
+        session.resize(columns: 120, rows: 35)
+        #expect(session.waitFor { $0.contains("│") })
+        session.send("q")
+    }
+
+    @Test func choosedirWritesTheFolderOnQuit() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("chosen.txt")
+        let session = try browse(folder, "--choosedir '\(target.path)'")
+        session.send("Enter")
+        #expect(session.waitFor { $0.contains("beach.jpg") })
+        session.send("q")
+        #expect(session.waitFor { $0.contains("EXITED:0") })
+        #expect((try? String(contentsOf: target, encoding: .utf8)) == folder.appendingPathComponent("Holidays").path + "\n")
+    }
+
+    @Test func helpOpensAndCloses() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.send("?")
+        #expect(session.waitFor { $0.contains("qlbrowse keys") })
+        session.send("Escape")
+        #expect(session.waitFor { !$0.contains("qlbrowse keys") })
+        session.send("q")
+    }
+
+    @Test func aMissingFolderIsAClearError() {
+        let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["/nonexistent/folder"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot open /nonexistent/folder: No such file or directory"), "\(result.stderr)")
+    }
+}
