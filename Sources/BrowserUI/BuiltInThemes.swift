@@ -7,21 +7,21 @@ enum BuiltInThemes {
         folder = 75 bold
         file = default
         link = 80
-        image = 114
-        video = 177
-        audio = 215
-        document = 110
-        text = 250
-        archive = 180
+        image = 71
+        video = 133
+        audio = 172
+        document = 67
+        text = default
+        archive = 137
         hidden = 244
-        size = 245
+        size = 244
         date = 243
         border = 238
-        title = 231 bold
-        message = 229
+        title = default bold
+        message = 172 bold
         error = 203 bold
         filter = 16 on 222
-        tile = 252
+        tile = default
         help = 252 on 235
         """
 }

@@ -129,7 +129,7 @@ final class CursesScreen {
     private func attributes(_ style: Theme.Style) -> attr_t {
         var attributes: attr_t = 0
         if style.bold { attributes |= CNcurses_bold() }
-        if style.reverse || (!useColor && style.background >= 0) { attributes |= CNcurses_reverse() }
+        if style.reverse || ((!useColor || colors == 0) && style.background >= 0) { attributes |= CNcurses_reverse() }
         if style.underline { attributes |= CNcurses_underline() }
         if style.dim { attributes |= CNcurses_dim() }
         return attributes
@@ -137,8 +137,8 @@ final class CursesScreen {
 
     private func pair(_ style: Theme.Style) -> Int32 {
         guard useColor, colors > 0 else { return 0 }
-        let foreground = style.foreground < Int32(colors) ? style.foreground : -1
-        let background = style.background < Int32(colors) ? style.background : -1
+        let foreground = ColorPalette.nearest(style.foreground, available: colors)
+        let background = ColorPalette.nearest(style.background, available: colors)
         if foreground == -1 && background == -1 { return 0 }
         let key = Int64(foreground + 1) << 16 | Int64(background + 1)
         if let existing = pairs[key] { return existing }

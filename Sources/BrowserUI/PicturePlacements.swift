@@ -35,10 +35,15 @@ final class PicturePlacements {
     /// Placements given up since the last frame: their lines must be repainted by ncurses.
     var removed: [Placement] { shown.filter { !wanted.contains($0) } }
 
-    /// Writes the pictures after ncurses has refreshed the text.
+    /// Writes the pictures after ncurses has refreshed the text. Lines repainted to clear a removed
+    /// picture also wiped any other picture on them, so those are drawn again.
     func flush() {
         var output: [UInt8] = []
-        let added = wanted.filter { !shown.contains($0) }
+        let cleared = removed.flatMap { Array($0.row..<($0.row + $0.rows)) }
+        let clearedRows = Set(cleared)
+        let added = wanted.filter { placement in
+            !shown.contains(placement) || (placement.row..<(placement.row + placement.rows)).contains { clearedRows.contains($0) }
+        }
         if mode == .kitty && (!removed.isEmpty || !added.isEmpty) {
             // Kitty keeps images by itself: delete every placement, then draw the wanted ones.
             output += Array("\u{1B}_Ga=d,d=a\u{1B}\\".utf8)

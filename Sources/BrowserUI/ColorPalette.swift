@@ -1,0 +1,34 @@
+/// The xterm 256-colour palette, and the nearest colour a smaller terminal has: themes are written
+/// in 256 colours and still look right (if plainer) on 8- and 16-colour terminals.
+enum ColorPalette {
+    /// RGB of a palette index (0…255).
+    static func rgb(_ index: Int32) -> (Int, Int, Int) {
+        let basic: [(Int, Int, Int)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+                                        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
+        switch index {
+        case 0..<16: return basic[Int(index)]
+        case 16..<232:
+            let value = Int(index) - 16
+            let levels = [0, 95, 135, 175, 215, 255]
+            return (levels[value / 36], levels[(value / 6) % 6], levels[value % 6])
+        default:
+            let grey = 8 + (Int(index) - 232) * 10
+            return (grey, grey, grey)
+        }
+    }
+
+    /// `index` if the terminal has it, else the nearest of the colours it has; -1 (default) stays.
+    static func nearest(_ index: Int32, available: Int) -> Int32 {
+        guard index >= 0 else { return -1 }
+        if index < Int32(available) { return index }
+        let target = rgb(index)
+        var best: Int32 = 0
+        var bestDistance = Int.max
+        for candidate in 0..<Int32(min(available, 16)) {
+            let color = rgb(candidate)
+            let distance = (color.0 - target.0) * (color.0 - target.0) + (color.1 - target.1) * (color.1 - target.1) + (color.2 - target.2) * (color.2 - target.2)
+            if distance < bestDistance { bestDistance = distance; best = candidate }
+        }
+        return best
+    }
+}
