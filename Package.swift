@@ -48,7 +48,7 @@ let package = Package(
 
         .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker"]),
         .executableTarget(name: "qlbrowse", dependencies: [
-            "ThumbnailKit", "BrowserUI",
+            "ThumbnailKit", "BrowserUI", "CSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

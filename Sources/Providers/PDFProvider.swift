@@ -12,7 +12,7 @@ public struct PDFProvider: ThumbnailProvider {
     public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
         guard job.wantsThumbnail else { return }
         var error: UnsafeMutablePointer<GError>?
-        guard let uri = g_filename_to_uri(job.path, nil, &error) else {
+        guard let uri = g_filename_to_uri(PathNormalizer.absolute(job.path), nil, &error) else {
             defer { CPoppler_error_free(error) }
             throw ThumbnailError(.unreadable, "cannot name the file as a URI: \(String(cString: CPoppler_error_message(error)))")
         }

@@ -12,6 +12,13 @@ import Glibc
 public enum WorkerLoop {
     /// Runs until standard input closes. `arguments` are the process's own (without argv[0]).
     public static func run(arguments: [String]) -> Never {
+        if arguments.first == "--list-types" {
+            // For `qlbrowse types`: one line per type, tab-separated, then leave.
+            var text = ""
+            for row in ProviderCatalog.rows() { text += "\(row.type)\t\(row.provider)\t\(row.origin)\n" }
+            _ = text.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
+            exit(0)
+        }
         let options = WorkerOptions(arguments: arguments)
         _ = CSystem_set_parent_death_signal(SIGKILL)
         signal(SIGPIPE, SIG_IGN)

@@ -75,6 +75,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
+        for problem in UserConfig.load().problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         if !recursive {
             var status = stat()
             guard stat(output, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {

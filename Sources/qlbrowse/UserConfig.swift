@@ -4,7 +4,7 @@ import Glibc
 
 /// `$XDG_CONFIG_HOME/qlbrowse/config.toml`: flat `key = "value"` lines (theme, graphics).
 struct UserConfig {
-    static let knownKeys: Set<String> = ["theme", "graphics", "preview_size"]
+    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external"]
 
     var values: [String: String] = [:]
     var problems: [String] = []
@@ -16,7 +16,13 @@ struct UserConfig {
     static func load() -> UserConfig {
         let path = folder + "/config.toml"
         guard let text = TextFile.read(path) else { return UserConfig() }
-        return parse(text, path: path)
+        let config = parse(text, path: path)
+        // `prefer_external = "image/png,application/pdf"` (or "all"): those types go to installed
+        // .thumbnailer programs before the built-in providers. The workers read it from the environment.
+        if let prefer = config.values["prefer_external"], ProcessEnvironment.variable("QLBROWSE_PREFER_EXTERNAL") == nil {
+            setenv("QLBROWSE_PREFER_EXTERNAL", prefer, 1)
+        }
+        return config
     }
 
     static func parse(_ text: String, path: String) -> UserConfig {

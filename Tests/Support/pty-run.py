@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""Runs a program in a pseudo-terminal of a given size, types keys at given times, and saves every
+byte the program wrote, for tests that check escape sequences (sixel, kitty) exactly.
+
+usage: pty-run.py OUTPUT COLUMNS ROWS SCRIPT -- COMMAND...
+SCRIPT is a list of steps separated by ';': 'wait:SECONDS' or 'keys:TEXT' (\\e, \\r escapes).
+Each step's offset in OUTPUT is written to OUTPUT.marks, one per line, so a test can look at
+what was drawn after each key.
+"""
+import fcntl, os, pty, select, signal, struct, sys, termios, time
+
+def main():
+    out, cols, rows, script = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    command = sys.argv[sys.argv.index('--') + 1:]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ['TERM'] = os.environ.get('PTY_TERM', 'xterm-256color')
+        os.execvp(command[0], command)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, cols * 10, rows * 20))
+    data = bytearray()
+    marks = []
+
+    def pump(seconds):
+        end = time.time() + seconds
+        while True:
+            left = end - time.time()
+            if left <= 0:
+                return True
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return False
+                if not chunk:
+                    return False
+                data.extend(chunk)
+
+    alive = True
+    for step in script.split(';'):
+        kind, _, value = step.partition(':')
+        marks.append(len(data))
+        if kind == 'wait':
+            alive = pump(float(value)) and alive
+        elif kind == 'keys':
+            os.write(fd, value.encode().decode('unicode_escape').encode('latin-1'))
+            alive = pump(0.3) and alive
+    pump(1.0)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+    with open(out, 'wb') as f:
+        f.write(data)
+    with open(out + '.marks', 'w') as f:
+        f.write('\n'.join(str(m) for m in marks) + '\n')
+
+main()
