@@ -11,7 +11,7 @@ static inline int CVips_start(const char *argv0) {
     vips_operation_block_set("VipsForeignLoadPdf", TRUE);     // PDFs go through poppler directly
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
-    vips_concurrency_set(1);
+    vips_concurrency_set(getenv("VIPS_CONCURRENCY") ? atoi(getenv("VIPS_CONCURRENCY")) : 1);
     return 0;
 }
 

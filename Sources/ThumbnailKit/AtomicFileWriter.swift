@@ -3,10 +3,12 @@ import Glibc
 #endif
 
 /// Writes a file so that readers see either the old file or the whole new one, never a part:
-/// a temporary file in the same folder, fsync, then rename over the final name. On any failure
-/// the temporary file is removed and nothing else is touched.
+/// a temporary file in the same folder, then rename over the final name. On any failure the
+/// temporary file is removed and nothing else is touched. `durable` adds an fsync before the
+/// rename, for data that cannot be made again (thumbnails can: they skip it, as every file
+/// manager does, and a batch of thousands stays fast).
 public enum AtomicFileWriter {
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(ThumbnailError) {
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, durable: Bool = false) throws(ThumbnailError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(folder.isEmpty ? "/" : folder)/.\(base).XXXXXX.tmp".utf8CString)
@@ -29,7 +31,7 @@ public enum AtomicFileWriter {
             written += result
         }
         fchmod(fd, permissions)
-        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
+        if durable && fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
             let code = errno
             close(fd)
             throw writeError(path, code)

@@ -9,6 +9,8 @@ public struct Representation: Sendable {
     public let source: String
     /// The file's content type as the engine determined it.
     public let contentType: ContentType
+    /// The picture already encoded as PNG (with the cache's text keys), when the cache wrote it.
+    public var encodedPNG: [UInt8]?
 
     public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
         self.type = type

@@ -113,15 +113,17 @@ public final class ThumbnailCache: ThumbnailCaching {
         return ThumbnailError(code, reason + " (remembered; --force retries)")
     }
 
-    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize) {
-        guard let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: request.path), !contains(request.path) else { return }
+    @discardableResult
+    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize) -> [UInt8]? {
+        guard let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: request.path), !contains(request.path) else { return nil }
         let absolute = PathNormalizer.absolute(request.path)
         let uri = FileURI.from(absolutePath: absolute)
         var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
                     ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
         let target = path(forFile: absolute, flavor: flavor)
+        let png = PNGEncoder.encode(representation.image, text: text)
         if ensureFolder("\(root)/\(flavor.rawValue)") {
-            try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: target, permissions: 0o600)
+            try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
         }
         memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType)) }
         // A success makes an old failure entry stale.
@@ -133,6 +135,7 @@ public final class ThumbnailCache: ThumbnailCaching {
                 try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: shared, permissions: 0o644)
             }
         }
+        return png
     }
 
     public func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest) {

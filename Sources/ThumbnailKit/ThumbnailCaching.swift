@@ -8,8 +8,10 @@ public protocol ThumbnailCaching: Sendable {
     func cachedRepresentation(for request: ThumbnailRequest, box: PixelSize) -> Representation?
     /// The remembered failure for the file, while the file has not changed since.
     func knownFailure(for request: ThumbnailRequest) -> ThumbnailError?
-    /// Keeps a freshly made thumbnail (made at `generationBox(for: box)`).
-    func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize)
+    /// Keeps a freshly made thumbnail (made at `generationBox(for: box)`); returns the PNG it wrote,
+    /// so a caller saving the same picture as PNG need not encode it again.
+    @discardableResult
+    func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize) -> [UInt8]?
     /// Remembers that the file could not be thumbnailed.
     func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest)
 }

@@ -109,9 +109,10 @@ public final class ThumbnailGenerator: Sendable {
                 case .contentType(let sniffed):
                     contentType = sniffed
                 case .image(let type, let image, let source):
-                    let representation = Representation(type: type, image: image, source: source, contentType: contentType)
-                    if type == .thumbnail { cache?.store(representation, for: request, box: box) }
+                    var representation = Representation(type: type, image: image, source: source, contentType: contentType)
+                    let png = type == .thumbnail ? cache?.store(representation, for: request, box: box) : nil
                     let size = ThumbnailGeometry.fit(image.size, in: box)
+                    representation.encodedPNG = png
                     deliver(size == image.size ? representation
                         : Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType))
                 }

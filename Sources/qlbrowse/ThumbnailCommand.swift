@@ -123,7 +123,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// Makes one file's thumbnail and reports it; false when it failed.
     private func make(index: Int, path outputPath: String, generator: ThumbnailGenerator, reporter: ThumbnailReporter) async -> Bool {
         let file = files[index]
-        let request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: type.types)
+        // Without --progressive only the best picture is written: do not make the ones on the way to it.
+        let types = progressive || type != .all ? type.types : [.thumbnail]
+        let request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: types)
         let clock = ContinuousClock()
         let start = clock.now
         var best: Representation?
@@ -135,7 +137,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 }
             }
             guard let best else { throw ThumbnailError(.noPreview, "no picture could be made") }
-            try AtomicFileWriter.write(format.imageFormat.encode(best.image), to: outputPath)
+            let bytes = format.imageFormat == .png ? best.encodedPNG ?? ImageFormat.png.encode(best.image) : format.imageFormat.encode(best.image)
+            try AtomicFileWriter.write(bytes, to: outputPath)
             if !progressive {
                 await reporter.report(file: file, representation: best, elapsed: clock.now - start, output: outputPath)
             } else {
