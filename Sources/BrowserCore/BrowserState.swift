@@ -83,7 +83,11 @@ public struct BrowserState: Sendable, Equatable {
             guard ticket == self.ticket else { return [] }  // an old folder's late answer
             allEntries += batch
             listingComplete = complete
-            refresh(keeping: pendingSelection ?? selected?.nameBytes)
+            merge(batch)
+            if let name = pendingSelection, let index = entries.firstIndex(where: { $0.nameBytes == name }) {
+                moveCursor(to: index)
+                pendingSelection = nil
+            }
             if complete { pendingSelection = nil }
         case .listingFailed(let ticket, let reason):
             guard ticket == self.ticket else { return [] }
@@ -206,6 +210,32 @@ public struct BrowserState: Sendable, Equatable {
             cursor = index
         }
         moveCursor(to: cursor)
+    }
+
+    /// Adds a listing batch to the sorted entries by merging (no full re-sort per batch), keeping
+    /// the cursor on the entry it was on.
+    private mutating func merge(_ batch: [Entry]) {
+        let needle = filter.lowercased()
+        let incoming = batch
+            .filter { showHidden || !$0.isHidden }
+            .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
+            .sorted(by: sort.less)
+        guard !incoming.isEmpty else { return }
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + incoming.count)
+        var i = 0, j = 0, newCursor = cursor
+        while i < entries.count || j < incoming.count {
+            if j < incoming.count && (i == entries.count || sort.less(incoming[j], entries[i])) {
+                if i <= cursor && !entries.isEmpty && i < entries.count { newCursor += 1 }
+                merged.append(incoming[j])
+                j += 1
+            } else {
+                merged.append(entries[i])
+                i += 1
+            }
+        }
+        entries = merged
+        moveCursor(to: newCursor)
     }
 
     private mutating func moveCursor(to index: Int) {

@@ -12,6 +12,8 @@ public struct Entry: Sendable, Equatable {
     /// Modification time, seconds since 1970.
     public let modified: Int
     public let kind: ContentKind
+    /// Precomputed natural-order key (folded name), so sorting huge folders stays fast.
+    public let sortKey: [UInt8]
 
     public init(nameBytes: [UInt8], isDirectory: Bool, isSymbolicLink: Bool = false, size: Int, modified: Int, kind: ContentKind? = nil) {
         self.nameBytes = nameBytes
@@ -21,6 +23,7 @@ public struct Entry: Sendable, Equatable {
         self.size = size
         self.modified = modified
         self.kind = kind ?? (isDirectory ? .folder : (ContentTypeTable.type(forFileName: String(decoding: nameBytes, as: UTF8.self))?.kind ?? .unknown))
+        self.sortKey = NaturalOrder.key(name)
     }
 
     /// Convenience for tests and callers with a String name.

@@ -18,10 +18,12 @@ public enum SortMode: String, Sendable, CaseIterable {
         case .time: if a.modified != b.modified { return a.modified > b.modified }
         case .kind:
             if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-            let ea = a.name.split(separator: ".").last.map { $0.lowercased() } ?? "", eb = b.name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            if ea != eb { return ea < eb }
+            let ea = a.sortKey.lastIndex(of: UInt8(ascii: ".")).map { a.sortKey[$0...] } ?? [], eb = b.sortKey.lastIndex(of: UInt8(ascii: ".")).map { b.sortKey[$0...] } ?? []
+            if ea != eb { return ea.lexicographicallyPrecedes(eb) }
         }
-        return NaturalOrder.less(a.name, b.name)
+        let order = NaturalOrder.compareKeys(a.sortKey, b.sortKey)
+        if order != 0 { return order < 0 }
+        return a.nameBytes.lexicographicallyPrecedes(b.nameBytes)
     }
 }
 

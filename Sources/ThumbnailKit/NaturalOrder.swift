@@ -29,4 +29,40 @@ public enum NaturalOrder {
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }
+
+    /// A precomputed key for `compareKeys`: the name folded to lower case, as UTF-8.
+    public static func key(_ name: String) -> [UInt8] { Array(name.lowercased().utf8) }
+
+    /// The same order as `compare` on keys made by `key(_:)`, without allocating: for sorting
+    /// folders of 100,000 entries on the fly.
+    public static func compareKeys(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var i = 0, j = 0
+        let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        while i < a.count && j < b.count {
+            let x = a[i], y = b[j]
+            if x >= zero && x <= nine && y >= zero && y <= nine {
+                var iEnd = i, jEnd = j
+                while iEnd < a.count && a[iEnd] >= zero && a[iEnd] <= nine { iEnd += 1 }
+                while jEnd < b.count && b[jEnd] >= zero && b[jEnd] <= nine { jEnd += 1 }
+                var iStart = i, jStart = j
+                while iStart < iEnd - 1 && a[iStart] == zero { iStart += 1 }
+                while jStart < jEnd - 1 && b[jStart] == zero { jStart += 1 }
+                let lengthA = iEnd - iStart, lengthB = jEnd - jStart
+                if lengthA != lengthB { return lengthA < lengthB ? -1 : 1 }
+                var k = 0
+                while k < lengthA {
+                    if a[iStart + k] != b[jStart + k] { return a[iStart + k] < b[jStart + k] ? -1 : 1 }
+                    k += 1
+                }
+                i = iEnd
+                j = jEnd
+                continue
+            }
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+            j += 1
+        }
+        if i == a.count && j == b.count { return 0 }
+        return i == a.count ? -1 : 1
+    }
 }

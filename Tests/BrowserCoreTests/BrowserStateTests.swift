@@ -1,5 +1,6 @@
 import Testing
 @testable import BrowserCore
+import ThumbnailKit
 
 @Suite struct BrowserStateTests {
     private func loaded(_ names: [String], folders: [String] = [], rows: Int = 10, columns: Int = 100) -> BrowserState {
@@ -129,5 +130,38 @@ import Testing
         let entry = Entry(nameBytes: Array("\u{1B}]0;pwned\u{07}\u{1B}[2J.txt".utf8) + [0xFF], isDirectory: false, size: 0, modified: 0)
         #expect(entry.displayName == "\\e]0;pwned\\a\\e[2J.txt\\xFF")
         #expect(Entry(name: "photo.large.jpg").displayNameWithoutExtension == "photo.large")
+    }
+}
+
+@Suite struct ListingMergeTests {
+    @Test func batchesMergeIntoSortedOrderAndTheCursorStaysOnItsEntry() {
+        var state = BrowserState(folder: "/x", layout: ScreenLayout(rows: 10, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: 1, entries: ["f10", "f30", "f50"].map { Entry(name: $0) }, complete: false))
+        state.apply(.moveDown(1))
+        #expect(state.selected?.name == "f30")
+        state.apply(.listed(ticket: 1, entries: ["f40", "f2", "f20", "F1"].map { Entry(name: $0) }, complete: true))
+        #expect(state.entries.map(\.name) == ["F1", "f2", "f10", "f20", "f30", "f40", "f50"])
+        #expect(state.selected?.name == "f30")
+    }
+
+    @Test func aHundredThousandEntriesSortInNaturalOrder() {
+        var state = BrowserState(folder: "/x")
+        _ = state.start()
+        for start in stride(from: 0, to: 100_000, by: 2000) {
+            state.apply(.listed(ticket: 1, entries: (start..<(start + 2000)).reversed().map { Entry(name: "file\($0).txt") }, complete: start + 2000 == 100_000))
+        }
+        #expect(state.entries.count == 100_000)
+        #expect(state.entries.first?.name == "file0.txt" && state.entries[10].name == "file10.txt" && state.entries.last?.name == "file99999.txt")
+    }
+
+    @Test func keyComparisonAgreesWithStringComparison() {
+        let names = ["a", "A2", "a10", "a02", "b", "x-1", "x_1", "Ünïcode", "z9z", "z10z", "", "007", "7"]
+        for a in names {
+            for b in names {
+                let byKey = NaturalOrder.compareKeys(NaturalOrder.key(a), NaturalOrder.key(b))
+                #expect((byKey < 0) == (NaturalOrder.compare(a, b) < 0) || NaturalOrder.compare(a, b) == 0, "\(a) vs \(b)")
+            }
+        }
     }
 }

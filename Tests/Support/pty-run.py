@@ -3,7 +3,8 @@
 byte the program wrote, for tests that check escape sequences (sixel, kitty) exactly.
 
 usage: pty-run.py OUTPUT COLUMNS ROWS SCRIPT -- COMMAND...
-SCRIPT is a list of steps separated by ';': 'wait:SECONDS' or 'keys:TEXT' (\\e, \\r escapes).
+SCRIPT is a list of steps separated by ';': 'wait:SECONDS', 'keys:TEXT' (\\e, \\r escapes), or
+'until:SECONDS:TEXT' (read until TEXT, with escapes, appears in what this step reads, or SECONDS pass).
 Each step's offset in OUTPUT is written to OUTPUT.marks, one per line, so a test can look at
 what was drawn after each key.
 """
@@ -20,9 +21,11 @@ def main():
     data = bytearray()
     marks = []
 
-    def pump(seconds):
+    def pump(seconds, until=None, start=0):
         end = time.time() + seconds
         while True:
+            if until is not None and until in data[start:]:
+                return True
             left = end - time.time()
             if left <= 0:
                 return True
@@ -42,6 +45,10 @@ def main():
         marks.append(len(data))
         if kind == 'wait':
             alive = pump(float(value)) and alive
+        elif kind == 'until':
+            seconds, _, text = value.partition(':')
+            pattern = text.encode().decode('unicode_escape').encode('utf-8')
+            alive = pump(float(seconds), pattern, len(data)) and alive
         elif kind == 'keys':
             os.write(fd, value.encode().decode('unicode_escape').encode('latin-1'))
             alive = pump(0.3) and alive
