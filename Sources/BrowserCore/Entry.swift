@@ -23,7 +23,7 @@ public struct Entry: Sendable, Equatable {
         self.size = size
         self.modified = modified
         self.kind = kind ?? (isDirectory ? .folder : (ContentTypeTable.type(forFileName: String(decoding: nameBytes, as: UTF8.self))?.kind ?? .unknown))
-        self.sortKey = NaturalOrder.key(name)
+        self.sortKey = NaturalOrder.key(bytes: nameBytes, name: name)
     }
 
     /// Convenience for tests and callers with a String name.

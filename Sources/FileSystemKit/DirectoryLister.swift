@@ -27,7 +27,7 @@ public final class DirectoryLister: Sendable {
     /// Items per batch after the first (the first batch is small so the screen fills at once).
     private let batchSize: Int
 
-    public init(batchSize: Int = 2000) {
+    public init(batchSize: Int = 25_000) {
         self.batchSize = batchSize
     }
 

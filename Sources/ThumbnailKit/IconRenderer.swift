@@ -15,7 +15,9 @@ public enum IconRenderer {
     public static func icon(for kind: ContentKind, side: Int) -> PixelImage {
         let key = Key(kind: kind, side: side)
         if let icon = drawn.withLock({ $0[key] }) { return icon }
-        let icon = draw(kind, side: side)
+        // Icons are placeholders: drawn at most 256 px (16 samples a pixel is not free) and scaled up.
+        let small = draw(kind, side: min(side, 256))
+        let icon = small.width == side ? small : small.resized(to: PixelSize(width: side, height: side))
         drawn.withLock { cache in
             if cache.count > 256 { cache.removeAll() }
             cache[key] = icon
