@@ -1,4 +1,5 @@
 import TerminalGraphics
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,14 +53,7 @@ final class PicturePlacements {
             for placement in added { output += sequence(placement) }
         }
         shown = wanted
-        guard !output.isEmpty else { return }
-        var done = 0
-        while done < output.count {
-            let count = output.withUnsafeBytes { write(1, $0.baseAddress! + done, output.count - done) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            done += count
-        }
+        if !output.isEmpty { FileDescriptorWriter.writeAll(output, to: 1) }
     }
 
     /// Clears every picture (leaving the browser, or a full repaint).

@@ -19,16 +19,10 @@ public enum AtomicFileWriter {
         defer {
             if !ok { unlink(temporary) }
         }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw writeError(path, code)
-            }
-            written += result
+        guard FileDescriptorWriter.writeAll(bytes, to: fd) else {
+            let code = errno
+            close(fd)
+            throw writeError(path, code)
         }
         fchmod(fd, permissions)
         if durable && fsync(fd) != 0 && errno != EINVAL && errno != EROFS {

@@ -41,17 +41,7 @@ package enum FrameCodec {
 
     /// Writes a whole frame, retrying on EINTR and short writes.
     package static func write(_ frame: [UInt8], to fd: Int32) throws(FrameError) {
-        var written = 0
-        while written < frame.count {
-            let result = frame.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + written, frame.count - written)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .closed
-            }
-            written += result
-        }
+        guard FileDescriptorWriter.writeAll(frame, to: fd) else { throw .closed }
     }
 
     private static func readExactly(_ fd: Int32, into buffer: inout [UInt8], allowEOF: Bool) throws(FrameError) -> Bool {

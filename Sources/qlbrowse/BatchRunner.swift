@@ -141,15 +141,7 @@ final class ProgressLine: @unchecked Sendable {
 /// Unbuffered writes to standard output and error (no `FILE *`, which Swift 6 treats as shared state).
 enum StandardStream {
     static func write(_ text: String, to fd: Int32) {
-        let bytes = Array(text.utf8)
-        let total = bytes.count
-        var done = 0
-        while done < total {
-            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, total - done) }
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 { return }
-            done += result
-        }
+        FileDescriptorWriter.writeAll(Array(text.utf8), to: fd)
     }
 }
 
