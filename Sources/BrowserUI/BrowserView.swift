@@ -73,13 +73,16 @@ final class BrowserView {
             let ahead = layout.gridColumns * 2
             for index in range.upperBound..<(range.upperBound + ahead) { if let k = key(index, side: side) { keys.append(k) } }
         } else if layout.hasPreview {
-            let side = Self.side(columns: layout.previewWidth - 2, rows: layout.bodyRows - 7, cell: cell)
+            let side = Self.side(columns: layout.previewWidth - 2, rows: layout.bodyRows - Self.infoRows(layout), cell: cell)
             for offset in [0, 1, -1, 2] { if let k = key(state.cursor + offset, side: side) { keys.append(k) } }
         }
         lastWanted = Set(keys)
         let done = Set(keys.filter { (pictures[$0]?.type == .thumbnail) || ($0.iconOnly && pictures[$0] != nil) || failures[$0] != nil })
         return (keys, done)
     }
+
+    /// Rows under the preview picture for the name, type, size, date and the decoder's facts.
+    static func infoRows(_ layout: ScreenLayout) -> Int { min(11, max(5, layout.bodyRows / 3)) }
 
     /// The thumbnail size class (128…1024) that covers a cell area.
     static func side(columns: Int, rows: Int, cell: (width: Int, height: Int)) -> Int {
@@ -153,7 +156,7 @@ final class BrowserView {
         let layout = state.layout
         guard let entry = state.selected, let path = state.selectedPath else { return }
         let left = layout.previewLeft + 1, width = layout.previewWidth - 2
-        let pictureRows = max(1, layout.bodyRows - 7)
+        let pictureRows = max(1, layout.bodyRows - Self.infoRows(layout))
         let side = Self.side(columns: width, rows: pictureRows, cell: cell)
         let key = PictureKey(path: path, side: side, iconOnly: entry.isDirectory || entry.kind == .archive)
         drawPicture(key, row: layout.bodyTop, column: left, columns: width, rows: pictureRows)
@@ -165,6 +168,10 @@ final class BrowserView {
         screen.text(type + (entry.isSymbolicLink ? "  (link)" : ""), row: row, column: left, width: width, style: info); row += 1
         if !entry.isDirectory { screen.text("\(Self.humanSize(entry.size))  (\(entry.size) bytes)", row: row, column: left, width: width, style: info); row += 1 }
         screen.text("modified " + Self.date(entry.modified), row: row, column: left, width: width, style: info); row += 1
+        for fact in representation?.facts ?? [] where row < layout.bodyTop + layout.bodyRows - 1 {
+            screen.text("\(fact.label) \(TerminalText.escaped(fact.value))", row: row, column: left, width: width, style: info)
+            row += 1
+        }
         if let failure = failures[key] {
             screen.text(TerminalText.escaped(failure), row: row, column: left, width: width, style: theme.style("error"))
         } else if let representation, representation.type != .icon {
@@ -212,7 +219,8 @@ final class BrowserView {
         }
         let key = PictureKey(path: path, side: Self.side(columns: layout.columns, rows: area, cell: cell), iconOnly: entry.isDirectory)
         var info = "\(pictures[key]?.contentType.identifier ?? entry.kind.rawValue)  \(Self.humanSize(entry.size))  \(Self.date(entry.modified))"
-        if let picture = pictures[key], picture.type != .icon { info += "  \(picture.image.width)×\(picture.image.height) from \(picture.source)" }
+        if let picture = pictures[key], picture.type != .icon { info += "  from \(picture.source)" }
+        for fact in pictures[key]?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }
         if let failure = failures[key] { info += "  " + TerminalText.escaped(failure) }
         screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: theme.style("status"), fill: true)
         screen.text(" ←/→ previous/next   space/Esc close", row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("hidden"), fill: true)

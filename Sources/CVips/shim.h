@@ -90,3 +90,12 @@ static inline const char *CVips_error_text(void) { return vips_error_buffer(); }
 static inline void CVips_error_clear(void) { vips_error_clear(); }
 
 static inline void CVips_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+
+/// A text field of an image's metadata (EXIF tags as vips names them), or NULL.
+static inline const char *CVips_get_string(VipsImage *image, const char *name) {
+    const char *out = NULL;
+    if (vips_image_get_typeof(image, name) == 0) return NULL;
+    if (vips_image_get_string(image, name, &out) != 0) { vips_error_clear(); return NULL; }
+    return out;
+}
+static inline int CVips_orientation(VipsImage *image) { return vips_image_get_orientation(image); }

@@ -18,7 +18,7 @@ public struct AudioProvider: ThumbnailProvider {
             let bytes = [UInt8](UnsafeBufferPointer(start: packet.data, count: Int(packet.size)))
             if let image = try? VipsDecoder.thumbnail(bytes: bytes, box: job.box, cancellation: job.cancellation) {
                 // Cover art is both the cheap and the best picture.
-                emit(ProviderImage(job.wantsThumbnail ? .thumbnail : .lowQuality, image, source: name))
+                emit(ProviderImage(job.wantsThumbnail ? .thumbnail : .lowQuality, image, source: name, facts: media.facts(audio: true)))
                 return
             }
         }
@@ -29,7 +29,8 @@ public struct AudioProvider: ThumbnailProvider {
         let peaks = try decodePeaks(media: media, stream: stream, columns: max(16, job.box.width), cancellation: job.cancellation)
         guard !peaks.isEmpty else { throw ThumbnailError(.corrupt, "no audio could be decoded") }
         let height = max(8, job.box.height * 2 / 5)
-        emit(ProviderImage(.thumbnail, WaveformRenderer.render(peaks: peaks, size: PixelSize(width: job.box.width, height: min(height, job.box.height))), source: "waveform"))
+        emit(ProviderImage(.thumbnail, WaveformRenderer.render(peaks: peaks, size: PixelSize(width: job.box.width, height: min(height, job.box.height))),
+                           source: "waveform", facts: media.facts(audio: true)))
     }
 
     /// The loudest sample per column over the decoded audio.

@@ -15,7 +15,8 @@ public struct ImageProvider: ThumbnailProvider {
         }
         try job.cancellation.check()
         guard job.wantsThumbnail else { return }
-        emit(ProviderImage(.thumbnail, try VipsDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation), source: name))
+        let image = try VipsDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation)
+        emit(ProviderImage(.thumbnail, image, source: name, facts: ImageFacts.read(path: job.path)))
     }
 
     /// The cheapest picture already inside the file: EXIF thumbnail first (tiny, instant), else an MPF preview.

@@ -39,6 +39,13 @@ public struct PDFProvider: ThumbnailProvider {
         let surface = try CairoSurface(size: target)
         cairo_scale(surface.context, Double(target.width) / width, Double(target.height) / height)
         poppler_page_render(page, surface.context)
-        emit(ProviderImage(.thumbnail, surface.pixelImage(), source: name))
+        var facts = [FileFact("pages", String(poppler_document_get_n_pages(document))),
+                     FileFact("page size", "\(Int(width.rounded()))×\(Int(height.rounded())) pt")]
+        if let title = poppler_document_get_title(document) {
+            let text = String(cString: title)
+            g_free(title)
+            if !text.isEmpty { facts.insert(FileFact("title", text), at: 0) }
+        }
+        emit(ProviderImage(.thumbnail, surface.pixelImage(), source: name, facts: facts))
     }
 }

@@ -49,7 +49,20 @@ public struct RawProvider: ThumbnailProvider {
         } else {
             throw ThumbnailError(.unsupported, "the embedded preview is in a format qlbrowse does not read")
         }
-        emit(ProviderImage(.thumbnail, image.applyingOrientation(Self.orientation(fromFlip: CRaw_flip(raw))), source: name))
+        emit(ProviderImage(.thumbnail, image.applyingOrientation(Self.orientation(fromFlip: CRaw_flip(raw))), source: name, facts: Self.facts(raw)))
+    }
+
+    /// The camera and the sensor's size, from libraw's identification.
+    static func facts(_ raw: UnsafeMutablePointer<libraw_data_t>) -> [FileFact] {
+        func text<T>(_ tuple: T) -> String {
+            withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        var facts: [FileFact] = []
+        let make = text(raw.pointee.idata.make), model = text(raw.pointee.idata.model)
+        if !model.isEmpty { facts.append(FileFact("camera", model.hasPrefix(make) ? model : "\(make) \(model)")) }
+        let width = Int(raw.pointee.sizes.width), height = Int(raw.pointee.sizes.height)
+        if width > 0 && height > 0 { facts.insert(FileFact("dimensions", "\(width)×\(height)"), at: 0) }
+        return facts
     }
 
     /// libraw's `flip` (0, 3, 5, 6) as an EXIF orientation.

@@ -26,11 +26,14 @@ public struct ProviderImage {
     public let type: RepresentationType
     public let image: PixelImage
     public let source: String
+    /// What the decoder learned about the file on the way (dimensions, duration, pages…).
+    public var facts: [FileFact]
 
-    public init(_ type: RepresentationType, _ image: PixelImage, source: String) {
+    public init(_ type: RepresentationType, _ image: PixelImage, source: String, facts: [FileFact] = []) {
         self.type = type
         self.image = image
         self.source = source
+        self.facts = facts
     }
 }
 

@@ -48,7 +48,7 @@ public struct VideoProvider: ThumbnailProvider {
             if !seekable && !stillImage { return try VideoProvider(stillImage: true).makeImages(for: job, emit: emit) }
             throw ThumbnailError(.corrupt, "no video frame could be decoded")
         }
-        emit(ProviderImage(.thumbnail, best.image, source: name))
+        emit(ProviderImage(.thumbnail, best.image, source: name, facts: media.facts(video: stream)))
     }
 
     /// Reads packets until the decoder yields a frame (after skipping `skip` frames). False at end of stream.

@@ -11,6 +11,8 @@ public struct Representation: Sendable {
     public let contentType: ContentType
     /// The picture already encoded as PNG (with the cache's text keys), when the cache wrote it.
     public var encodedPNG: [UInt8]?
+    /// What the decoder learned about the file (empty for icons and cached pictures).
+    public var facts: [FileFact] = []
 
     public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
         self.type = type

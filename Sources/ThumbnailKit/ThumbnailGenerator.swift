@@ -108,13 +108,18 @@ public final class ThumbnailGenerator: Sendable {
                 switch event {
                 case .contentType(let sniffed):
                     contentType = sniffed
-                case .image(let type, let image, let source):
+                case .image(let type, let image, let source, let facts):
                     var representation = Representation(type: type, image: image, source: source, contentType: contentType)
+                    representation.facts = facts
                     let png = type == .thumbnail ? cache?.store(representation, for: request, box: box) : nil
                     let size = ThumbnailGeometry.fit(image.size, in: box)
                     representation.encodedPNG = png
-                    deliver(size == image.size ? representation
-                        : Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType))
+                    var fitted = representation
+                    if size != image.size {
+                        fitted = Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType)
+                        fitted.facts = facts
+                    }
+                    deliver(fitted)
                 }
             }
         } catch let error as ThumbnailError {

@@ -3,5 +3,5 @@ public enum WorkerEvent: Sendable {
     /// The content type the worker sniffed from the file's bytes.
     case contentType(ContentType)
     /// A picture of the file.
-    case image(RepresentationType, PixelImage, source: String)
+    case image(RepresentationType, PixelImage, source: String, facts: [FileFact])
 }

@@ -32,6 +32,8 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     package var reason: String?
     /// Why a failure happened, for the caller's error (`unsupported`, `encrypted`, `corrupt`, …).
     package var failureKind: String?
+    /// With an image: what the decoder learned about the file.
+    package var facts: [FileFact]?
 
     package init(kind: Kind, id: UInt64) {
         self.kind = kind

@@ -178,7 +178,7 @@ public actor WorkerPool {
                 finish(slot: index, throwing: ThumbnailError(.crashed, "the worker sent a malformed image"))
                 return
             }
-            job.continuation.yield(.image(type, PixelImage(width: width, height: height, pixels: payload), source: message.source ?? "worker"))
+            job.continuation.yield(.image(type, PixelImage(width: width, height: height, pixels: payload), source: message.source ?? "worker", facts: message.facts ?? []))
         case .failure:
             let code = message.failureKind.flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
             finish(slot: index, throwing: ThumbnailError(code, message.reason ?? "unknown error", contentType: message.contentType.map(ContentType.init)))

@@ -124,6 +124,7 @@ final class Decoder: @unchecked Sendable {
                     imageMessage.source = picture.source
                     imageMessage.width = picture.image.width
                     imageMessage.height = picture.image.height
+                    imageMessage.facts = picture.facts.isEmpty ? nil : picture.facts
                     reply(FrameCodec.encode(imageMessage, payload: picture.image.pixels))
                 }
                 return reply(FrameCodec.encode(WorkerMessage(kind: .done, id: message.id)))

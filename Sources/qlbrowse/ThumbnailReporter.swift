@@ -27,6 +27,7 @@ actor ThumbnailReporter {
         var ms: Int?
         var output: String?
         var error: String?
+        var facts: [String: String]?
     }
 
     func report(file: String, representation: Representation, elapsed: Duration, output: String?) {
@@ -34,7 +35,8 @@ actor ThumbnailReporter {
         if json {
             emit(Line(file: file, contentType: representation.contentType.identifier, representation: representation.type.rawValue,
                       source: representation.source, width: representation.image.width, height: representation.image.height,
-                      ms: ms, output: output))
+                      ms: ms, output: output,
+                      facts: representation.facts.isEmpty ? nil : Dictionary(representation.facts.map { ($0.label, $0.value) }, uniquingKeysWith: { first, _ in first })))
         } else {
             var text = "\(TerminalText.escaped(file)): \(representation.contentType.identifier) \(representation.type.rawValue) "
                 + "\(representation.source) \(representation.image.width)x\(representation.image.height) \(ms) ms"

@@ -142,3 +142,20 @@ import Testing
         #expect(missingFolder.stderr.contains("does not exist"))
     }
 }
+
+@Suite struct FileFactsOutputTests {
+    @Test func jsonCarriesWhatTheDecodersLearned() throws {
+        let out = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let files = ["clip.mp4", "doc.pdf", "rotated.mp4", "song-with-cover.mp3"].map { TestEnvironment.fixtures.appendingPathComponent($0).path }
+        let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--json", "-o", out.path] + files)
+        let lines = TestEnvironment.jsonLines(result.stdout)
+        func facts(_ name: String) -> [String: String] {
+            (lines.first { ($0["file"] as? String)?.hasSuffix("/" + name) == true }?["facts"] as? [String: String]) ?? [:]
+        }
+        #expect(facts("clip.mp4") == ["dimensions": "320×240", "duration": "0:05", "codec": "h264"])
+        #expect(facts("rotated.mp4")["dimensions"] == "240×320")
+        #expect(facts("doc.pdf")["pages"] == "2")
+        #expect(facts("song-with-cover.mp3")["duration"] == "0:02")
+    }
+}
