@@ -28,7 +28,7 @@ final class BrowserView {
         self.lsColors = lsColors
         self.mode = mode
         self.cell = cell
-        self.placements = PicturePlacements(mode: mode)
+        self.placements = PicturePlacements(mode: mode, tmuxPassthrough: mode.isPixelProtocol && ProcessEnvironmentReader.all()["TMUX"] != nil)
     }
 
     // MARK: Results
@@ -252,7 +252,7 @@ final class BrowserView {
 
     /// Draws the best picture known for `key`, fitted and centred in the cell rectangle.
     private func drawPicture(_ key: PictureKey, row: Int, column: Int, columns: Int, rows: Int) {
-        guard columns > 0, rows > 0, mode != .none, let representation = pictures[key] else { return }
+        guard columns > 0, rows > 0, mode != .off, let representation = pictures[key] else { return }
         let id = "\(key.path)|\(key.side)|\(representation.type.rawValue)|\(columns)x\(rows)"
         if mode == .symbols {
             let art = symbolArt[id] ?? ChafaEncoder.symbols(representation.image, columns: columns, rows: rows, cell: cell, colors: screen.colors)

@@ -24,9 +24,13 @@ final class PicturePlacements {
     private(set) var shown: [Placement] = []
     private var wanted: [Placement] = []
     let mode: GraphicsMode
+    /// Inside tmux with a pixel protocol the user chose: wrap each sequence in tmux's passthrough
+    /// (`ESC P tmux; … ESC \`, every ESC doubled), which needs `set -g allow-passthrough on`.
+    let tmuxPassthrough: Bool
 
-    init(mode: GraphicsMode) {
+    init(mode: GraphicsMode, tmuxPassthrough: Bool = false) {
         self.mode = mode
+        self.tmuxPassthrough = tmuxPassthrough
     }
 
     func beginFrame() { wanted = [] }
@@ -47,7 +51,7 @@ final class PicturePlacements {
         }
         if mode == .kitty && (!removed.isEmpty || !added.isEmpty) {
             // Kitty keeps images by itself: delete every placement, then draw the wanted ones.
-            output += Array("\u{1B}_Ga=d,d=a\u{1B}\\".utf8)
+            output += wrapped(Array("\u{1B}_Ga=d,d=a\u{1B}\\".utf8))
             for placement in wanted { output += sequence(placement) }
         } else {
             for placement in added { output += sequence(placement) }
@@ -63,6 +67,11 @@ final class PicturePlacements {
     }
 
     private func sequence(_ placement: Placement) -> [UInt8] {
-        Array("\u{1B}7\u{1B}[\(placement.row + 1);\(placement.column + 1)H".utf8) + placement.bytes + Array("\u{1B}8".utf8)
+        Array("\u{1B}7\u{1B}[\(placement.row + 1);\(placement.column + 1)H".utf8) + wrapped(placement.bytes) + Array("\u{1B}8".utf8)
+    }
+
+    private func wrapped(_ bytes: [UInt8]) -> [UInt8] {
+        guard tmuxPassthrough else { return bytes }
+        return TmuxPassthrough.wrap(bytes)
     }
 }

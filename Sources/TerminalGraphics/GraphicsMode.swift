@@ -9,7 +9,7 @@ public enum GraphicsMode: String, Sendable, CaseIterable {
     /// Block and border characters in 256 colours, drawn as ordinary cells: works everywhere.
     case symbols
     /// No pictures at all.
-    case none
+    case off = "none"
 
     /// Whether pictures are escape sequences written over the cells (rather than the cells themselves).
     public var isPixelProtocol: Bool { self == .kitty || self == .sixel || self == .iterm }
@@ -28,7 +28,7 @@ public enum GraphicsMode: String, Sendable, CaseIterable {
         if environment["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" { return .kitty }
         if environment["TERM_PROGRAM"] == "WezTerm" { return .iterm }
         if environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
-        if term == "dumb" || term.isEmpty { return .none }
+        if term == "dumb" || term.isEmpty { return .off }
         if let deviceAttributes, deviceAttributes.contains(4) { return .sixel }
         if term.hasPrefix("foot") || term.hasPrefix("mlterm") { return .sixel }
         return .symbols
