@@ -55,6 +55,7 @@ let package = Package(
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit"]),
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "ThumbnailKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
+        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit"]),
     ],

@@ -146,7 +146,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
             }
             return true
         } catch {
-            let failure = error as? ThumbnailError ?? ThumbnailError(.corrupt, String(describing: error))
+            var failure = error as? ThumbnailError ?? ThumbnailError(.corrupt, String(describing: error))
+            var status = stat()
+            if stat(file, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR && !types.contains(.icon) {
+                failure = ThumbnailError(.unsupported, "is a folder; use -r to thumbnail the files inside it")
+            }
             await reporter.fail(file: file, error: failure)
             return false
         }
