@@ -92,8 +92,13 @@ final class BrowserView {
 
     // MARK: Drawing
 
+    /// Pictures drawn with a pixel protocol float over text in some terminals (kitty): while an
+    /// overlay of text is open they are taken down rather than covering it.
+    private var hidePixelPictures = false
+
     func draw(_ state: BrowserState) {
         placements.beginFrame()
+        hidePixelPictures = state.overlay == .help
         screen.erase()
         let layout = state.layout
         if state.overlay == .quickLook {
@@ -264,7 +269,7 @@ final class BrowserView {
                     screen.cell(item.character, row: top + y, column: left + x, foreground: item.foreground, background: item.background)
                 }
             }
-        } else {
+        } else if !hidePixelPictures {
             let encoded = sequences[id] ?? ChafaEncoder.sequence(representation.image, mode: mode, columns: columns, rows: rows, cell: cell)
             sequences[id] = encoded
             guard !encoded.bytes.isEmpty else { return }
