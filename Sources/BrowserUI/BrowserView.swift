@@ -44,12 +44,17 @@ final class BrowserView {
     func storeText(_ lines: [String], for path: String) { texts[path] = lines }
     func hasText(for path: String) -> Bool { texts[path] != nil }
 
+    /// Keeps decoded pictures within a memory budget: when over it, everything not on screen (or
+    /// fetched ahead) goes; it comes back from the thumbnail cache if needed again.
     private func evictIfNeeded() {
-        guard pictures.count > 600 else { return }
+        let bytes = pictures.values.reduce(0) { $0 + $1.image.pixels.count }
+        guard pictures.count > 600 || bytes > Self.pictureBudgetBytes else { return }
         for key in pictures.keys where !lastWanted.contains(key) { pictures[key] = nil; failures[key] = nil }
         symbolArt.removeAll()
         sequences.removeAll()
     }
+
+    static let pictureBudgetBytes = 160 << 20
 
     // MARK: What to fetch
 
@@ -261,6 +266,7 @@ final class BrowserView {
         let id = "\(key.path)|\(key.side)|\(representation.type.rawValue)|\(columns)x\(rows)"
         if mode == .symbols {
             let art = symbolArt[id] ?? ChafaEncoder.symbols(representation.image, columns: columns, rows: rows, cell: cell, colors: screen.colors)
+            if symbolArt[id] == nil && symbolArt.count > 400 { symbolArt.removeAll() }
             symbolArt[id] = art
             let left = column + (columns - art.columns) / 2, top = row + (rows - art.rows) / 2
             for y in 0..<art.rows {
@@ -271,6 +277,8 @@ final class BrowserView {
             }
         } else if !hidePixelPictures {
             let encoded = sequences[id] ?? ChafaEncoder.sequence(representation.image, mode: mode, columns: columns, rows: rows, cell: cell)
+            // Kitty sequences carry raw RGBA (about 0.5 MB each with chafa 1.12): keep only a screenful or two.
+            if sequences[id] == nil && sequences.count > 120 { sequences.removeAll() }
             sequences[id] = encoded
             guard !encoded.bytes.isEmpty else { return }
             placements.place(.init(id: id, row: row + (rows - encoded.rows) / 2, column: column + (columns - encoded.columns) / 2,

@@ -150,6 +150,15 @@ import Testing
         session.send("q")
     }
 
+    @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try browse(folder)
+        session.send("C-c")
+        #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
+        #expect(!session.screen().contains("sort:name"))
+    }
+
     @Test func aMissingFolderIsAClearError() {
         let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["/nonexistent/folder"])
         #expect(result.status != 0)
