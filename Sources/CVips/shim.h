@@ -99,3 +99,10 @@ static inline const char *CVips_get_string(VipsImage *image, const char *name) {
     return out;
 }
 static inline int CVips_orientation(VipsImage *image) { return vips_image_get_orientation(image); }
+
+/// The thumbnail with vips' default sizing (up or down): libvips 8.14's "size down" picks a far
+/// too small JPEG 2000 resolution level, so callers clamp the box to the image and use this.
+static inline int CVips_thumbnail_any_size(const char *filename, VipsImage **out, int width, int height) {
+    return vips_thumbnail(filename, out, width, "height", height, NULL);
+}
+

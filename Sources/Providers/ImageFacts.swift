@@ -4,11 +4,11 @@ import ThumbnailKit
 /// What an image file's header says: its displayed size, the camera, when it was taken.
 /// Reads the header only (libvips opens images lazily), never the pixels.
 enum ImageFacts {
-    static func read(path: String) -> [FileFact] {
+    static func read(path: String) -> (facts: [FileFact], size: PixelSize?) {
         VipsDecoder.start()
         guard let image = CVips_open_header(path) else {
             CVips_error_clear()
-            return []
+            return ([], nil)
         }
         defer { CVips_unref(image) }
         var width = Int(vips_image_get_width(image)), height = Int(vips_image_get_height(image))
@@ -21,7 +21,7 @@ enum ImageFacts {
         if let taken = field(image, "exif-ifd2-DateTimeOriginal") ?? field(image, "exif-ifd0-DateTime") {
             facts.append(FileFact("taken", ExifDate.readable(taken)))
         }
-        return facts
+        return (facts, PixelSize(width: width, height: height))
     }
 
     /// A vips EXIF string without its "(value, type, count)" decoration.

@@ -15,8 +15,15 @@ public struct ImageProvider: ThumbnailProvider {
         }
         try job.cancellation.check()
         guard job.wantsThumbnail else { return }
-        let image = try VipsDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation)
-        emit(ProviderImage(.thumbnail, image, source: name, facts: ImageFacts.read(path: job.path)))
+        var header: (facts: [FileFact], size: PixelSize?)?
+        func readHeader() -> (facts: [FileFact], size: PixelSize?) {
+            if let header { return header }
+            let read = ImageFacts.read(path: job.path)
+            header = read
+            return read
+        }
+        let image = try VipsDecoder.thumbnail(path: job.path, box: job.box, displayedSize: { readHeader().size }, cancellation: job.cancellation)
+        emit(ProviderImage(.thumbnail, image, source: name, facts: job.wantsFacts ? readHeader().facts : []))
     }
 
     /// The cheapest picture already inside the file: EXIF thumbnail first (tiny, instant), else an MPF preview.

@@ -9,9 +9,12 @@ public struct ProviderJob {
     public let wantsLowQuality: Bool
     public let wantsThumbnail: Bool
     public let cancellation: CancellationFlag
+    /// Whether the caller shows file facts (dimensions, camera…); reading them can cost a second header parse.
+    public let wantsFacts: Bool
 
     public init(path: String, contentType: ContentType, box: PixelSize, wantsLowQuality: Bool, wantsThumbnail: Bool,
-                cancellation: CancellationFlag = CancellationFlag()) {
+                cancellation: CancellationFlag = CancellationFlag(), wantsFacts: Bool = true) {
+        self.wantsFacts = wantsFacts
         self.path = path
         self.contentType = contentType
         self.box = box

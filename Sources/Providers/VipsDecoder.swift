@@ -25,13 +25,28 @@ public enum VipsDecoder {
     }
 
     /// A thumbnail of the file fitting `box`, EXIF orientation applied.
-    public static func thumbnail(path: String, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
+    /// `displayedSize` is asked for only when the result looks too small for the box, to tell a
+    /// small image from a wrongly chosen resolution level.
+    public static func thumbnail(path: String, box: PixelSize, displayedSize: () -> PixelSize? = { nil }, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
         start()
         var image: UnsafeMutablePointer<VipsImage>?
         guard CVips_thumbnail(path, &image, Int32(box.width), Int32(box.height)) == 0, let image else {
             throw failure("cannot decode image")
         }
-        return try pixels(of: image, cancellation: cancellation)
+        let result = try pixels(of: image, cancellation: cancellation)
+        // libvips 8.14's "size down" can pick a far too small resolution level (JPEG 2000): when the
+        // result is much smaller than the image allows, ask again with the box clamped to the image.
+        guard max(result.width, result.height) * 2 < max(box.width, box.height),
+              let size = displayedSize(), size.width > 0, size.height > 0 else { return result }
+        let expected = ThumbnailGeometry.fit(size, in: box)
+        if max(result.width, result.height) * 2 < max(expected.width, expected.height) {
+            var retry: UnsafeMutablePointer<VipsImage>?
+            if CVips_thumbnail_any_size(path, &retry, Int32(expected.width), Int32(expected.height)) == 0, let retry {
+                return try pixels(of: retry, cancellation: cancellation)
+            }
+            CVips_error_clear()
+        }
+        return result
     }
 
     /// A thumbnail of an encoded image held in memory (an embedded preview, cover art, a zip entry).

@@ -99,7 +99,8 @@ public struct ThumbnailBatch: Sendable {
         default: break
         }
         if cache.hasValidThumbnail(forFile: path, box: box) { return .alreadyCached }
-        let request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
+        var request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
+        request.wantsFacts = false
         do {
             return .generated(try await generator.bestRepresentation(for: request))
         } catch let error as ThumbnailError {

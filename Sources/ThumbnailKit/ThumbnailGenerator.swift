@@ -104,7 +104,8 @@ public final class ThumbnailGenerator: Sendable {
         // With a cache, decode at its size class so the result can be kept, then fit the box.
         let decodeBox = wanted.contains(.thumbnail) ? cache?.generationBox(for: box) ?? box : box
         do {
-            for try await event in pool.run(path: PathNormalizer.absolute(request.path), box: decodeBox, types: wanted, contentType: request.contentType) {
+            for try await event in pool.run(path: PathNormalizer.absolute(request.path), box: decodeBox, types: wanted, contentType: request.contentType,
+                                                   wantsFacts: request.wantsFacts) {
                 switch event {
                 case .contentType(let sniffed):
                     contentType = sniffed

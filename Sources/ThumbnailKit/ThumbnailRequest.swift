@@ -17,6 +17,8 @@ public struct ThumbnailRequest: Sendable, Hashable {
     public var minimumDimension: Double?
     /// The file's content type when the caller already knows it (skips sniffing).
     public var contentType: ContentType?
+    /// Whether to collect file facts (dimensions, duration, camera…) on the way; off saves a little work in batches.
+    public var wantsFacts = true
 
     public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
                 minimumDimension: Double? = nil, contentType: ContentType? = nil) {

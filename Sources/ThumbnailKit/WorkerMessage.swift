@@ -34,6 +34,8 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     package var failureKind: String?
     /// With an image: what the decoder learned about the file.
     package var facts: [FileFact]?
+    /// With a request: false when the caller does not show file facts.
+    package var wantsFacts: Bool?
 
     package init(kind: Kind, id: UInt64) {
         self.kind = kind

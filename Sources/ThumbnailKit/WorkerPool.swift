@@ -57,7 +57,8 @@ public actor WorkerPool {
 
     /// Asks a worker for representations of `path` fitting `box`. The stream ends after the last
     /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
-    public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?) -> AsyncThrowingStream<WorkerEvent, Error> {
+    public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
+                                wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
         let id = RequestIdentifiers.next()
         var message = WorkerMessage(kind: .request, id: id)
         message.path = path
@@ -65,6 +66,7 @@ public actor WorkerPool {
         message.maxHeight = box.height
         message.types = types.sorted()
         message.contentType = contentType?.identifier
+        message.wantsFacts = wantsFacts ? nil : false
         let (stream, continuation) = AsyncThrowingStream<WorkerEvent, Error>.makeStream()
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination {
@@ -73,6 +75,13 @@ public actor WorkerPool {
         }
         Task { await self.enqueue(Job(id: id, message: message, continuation: continuation)) }
         return stream
+    }
+
+    /// Starts every worker now, so their start-up overlaps the caller's own (walking folders, parsing options).
+    public func warmUp() {
+        for index in slots.indices where slots[index].process == nil && !shutDown {
+            guard (try? spawn(slot: index)) != nil else { return }  // the first real request reports why
+        }
     }
 
     /// Stops every worker. Requests still queued or running fail as cancelled.
@@ -125,21 +134,26 @@ public actor WorkerPool {
     private func processForSlot(_ index: Int, failing job: Job) -> WorkerProcess? {
         if let process = slots[index].process { return process }
         do {
-            let process = try WorkerProcess(
-                executable: executable,
-                arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)],
-                stderrPath: stderrPath)
-            slots[index].process = process
-            Task { [weak self] in
-                for await event in process.events {
-                    await self?.handle(event, from: process, slot: index)
-                }
-            }
-            return process
+            return try spawn(slot: index)
         } catch {
             job.continuation.finish(throwing: error)
             return nil
         }
+    }
+
+    /// Starts a worker for a slot and routes its events back to the pool.
+    private func spawn(slot index: Int) throws(ThumbnailError) -> WorkerProcess {
+        let process = try WorkerProcess(
+            executable: executable,
+            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)],
+            stderrPath: stderrPath)
+        slots[index].process = process
+        Task { [weak self] in
+            for await event in process.events {
+                await self?.handle(event, from: process, slot: index)
+            }
+        }
+        return process
     }
 
     private func handle(_ event: WorkerProcess.Event, from process: WorkerProcess, slot index: Int) {

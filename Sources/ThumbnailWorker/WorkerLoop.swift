@@ -111,7 +111,8 @@ final class Decoder: @unchecked Sendable {
             return reply(failure(message.id, Self.unsupported(type), contentType: type))
         }
         let job = ProviderJob(path: path, contentType: type, box: PixelSize(width: width, height: height),
-                              wantsLowQuality: types.contains(.lowQuality), wantsThumbnail: types.contains(.thumbnail), cancellation: flag)
+                              wantsLowQuality: types.contains(.lowQuality), wantsThumbnail: types.contains(.thumbnail), cancellation: flag,
+                              wantsFacts: message.wantsFacts ?? true)
         var firstError: ThumbnailError?
         for provider in candidates {
             var delivered = false

@@ -88,6 +88,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let pool = WorkerPool(size: min(jobs, max(1, recursive ? jobs : files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
         let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
         let generator = ThumbnailGenerator(pool: pool, cache: cache)
+        if !type.types.isSubset(of: [.icon]) { await pool.warmUp() }
         if recursive, let cache {
             let batch = ThumbnailBatch(generator: generator, cache: cache, box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale),
                                        jobs: jobs, shard: shard.flatMap(ThumbnailBatch.Shard.init))
@@ -125,7 +126,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let file = files[index]
         // Without --progressive only the best picture is written: do not make the ones on the way to it.
         let types = progressive || type != .all ? type.types : [.thumbnail]
-        let request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: types)
+        var request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: types)
+        request.wantsFacts = json
         let clock = ContinuousClock()
         let start = clock.now
         var best: Representation?
