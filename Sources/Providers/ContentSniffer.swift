@@ -29,6 +29,12 @@ public final class ContentSniffer {
 
     public func contentType(ofFile path: String) -> ContentType {
         let byName = ContentTypeTable.type(forFileName: path)
+        // The common case costs no libmagic run (0.1 to 7 ms a file): the name says JPEG, PNG, GIF,
+        // WebP or PDF and the first bytes carry exactly that format's signature.
+        if let byName, let signature = Self.signatures[byName.identifier],
+           let head = try? FileBytes(path: path).read(at: 0, count: 16), Self.matches(head, signature) {
+            return byName
+        }
         let shared = mimeDatabase.type(forFileName: path)
         guard let cookie, let raw = magic_file(cookie, path) else { return byName ?? shared ?? .unknown }
         let sniffed = ContentType(String(cString: raw))
@@ -37,6 +43,20 @@ public final class ContentSniffer {
         // Neither libmagic nor any name knows it: shared-mime-info's own magic may (a registered format without its extension).
         let header = (try? FileBytes(path: path))?.read(at: 0, count: max(1, mimeDatabase.headerLength)) ?? []
         return mimeDatabase.magicType(header: header) ?? decided
+    }
+
+    /// Byte patterns at the start of a file (nil: any byte) for the formats the fast path trusts.
+    static let signatures: [String: [UInt8?]] = [
+        "image/jpeg": [0xFF, 0xD8, 0xFF],
+        "image/png": [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+        "image/gif": Array("GIF8".utf8),
+        "image/webp": Array("RIFF".utf8) + [nil, nil, nil, nil] + Array("WEBP".utf8),
+        "application/pdf": Array("%PDF-".utf8),
+    ]
+
+    static func matches(_ head: [UInt8], _ signature: [UInt8?]) -> Bool {
+        guard head.count >= signature.count else { return false }
+        return zip(head, signature).allSatisfy { byte, expected in expected == nil || byte == expected }
     }
 
     /// The decision between libmagic (`sniffed`), the built-in table's name match and

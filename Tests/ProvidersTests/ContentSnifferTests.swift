@@ -34,3 +34,13 @@ import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
+
+@Suite struct SignatureFastPathTests {
+    @Test func signaturesMatchOnlyTheirFormat() {
+        #expect(ContentSniffer.matches([0xFF, 0xD8, 0xFF, 0xE0], ContentSniffer.signatures["image/jpeg"]!))
+        #expect(!ContentSniffer.matches([0x89, 0x50, 0x4E, 0x47], ContentSniffer.signatures["image/jpeg"]!))
+        #expect(ContentSniffer.matches(Array("RIFF\u{1}\u{2}\u{3}\u{4}WEBPVP8 ".utf8), ContentSniffer.signatures["image/webp"]!))
+        #expect(!ContentSniffer.matches(Array("RIFF\u{1}\u{2}\u{3}\u{4}WAVEfmt ".utf8), ContentSniffer.signatures["image/webp"]!))
+        #expect(!ContentSniffer.matches([0xFF], ContentSniffer.signatures["image/jpeg"]!))
+    }
+}
