@@ -33,9 +33,9 @@ let package = Package(
         // The engine's vocabulary, the generator and the worker pool client. No decoder.
         .target(name: "ThumbnailKit", dependencies: ["CZlib", "CJPEG", "CSystem"]),
         // Built-in providers: every decoder library lives here, used only by the worker.
-        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib"]),
+        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CSystem"]),
         // The worker loop: framing over pipes, limits, cancellation.
-        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
+        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers"]),
 
         // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
         .target(name: "BrowserCore", dependencies: ["ThumbnailKit"]),

@@ -1,6 +1,5 @@
-// Linux calls Swift cannot make directly (variadic prctl, the mutable `environ` global).
+// Linux calls Swift cannot make directly (the mutable `environ` global, pipes with close-on-exec, a crash-safe terminal restore).
 #pragma once
-#include <sys/prctl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -9,8 +8,6 @@ extern char **environ;
 /// The process environment, for posix_spawn.
 static inline char **CSystem_environment(void) { return environ; }
 
-/// Asks the kernel to send `signal` to this process when its parent dies.
-static inline int CSystem_set_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0); }
 
 #include <fcntl.h>
 /// pipe2(O_CLOEXEC): both ends closed in children we spawn unless dup2'ed.

@@ -1,4 +1,3 @@
-import CSystem
 import Dispatch
 import Providers
 import Synchronization
@@ -26,7 +25,9 @@ public enum WorkerLoop {
             exit(InProcessRun.run(files: Array(arguments.dropFirst(2)), side: side))
         }
         let options = WorkerOptions(arguments: arguments)
-        _ = CSystem_set_parent_death_signal(SIGKILL)
+        // No PR_SET_PDEATHSIG: it fires when the *thread* that spawned us exits, and the pool spawns
+        // from whichever pool thread it runs on, so workers were killed mid-decode when that thread
+        // retired. A dead parent closes our standard input instead, which ends the loop below.
         signal(SIGPIPE, SIG_IGN)
         ResourceLimits.limitAddressSpace(bytes: options.memoryBytes)
         let decoder = Decoder(cpuSeconds: options.cpuSeconds)
