@@ -24,6 +24,8 @@ public final class BrowserApp {
     private let pictures: PictureService
     private let view: BrowserView
     private var running = true
+    /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
+    private let tracing = ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
 
     public init(options: BrowserOptions) {
@@ -99,10 +101,10 @@ public final class BrowserApp {
         switch message {
         case .action(let action): apply(action)
         case .picture(let key, let representation):
-            if ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
+            if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.store(representation, for: key)
         case .pictureFailed(let key, let reason):
-            if ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil { StandardStreamTrace.line("failed \(key.path) \(reason)") }
+            if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.storeFailure(reason, for: key)
         case .textPreview(let path, let lines): view.storeText(lines, for: path)
         case .interrupt: running = false
@@ -163,7 +165,7 @@ public final class BrowserApp {
 
     private func requestPictures() {
         let (keys, done) = view.wantedPictures(for: state)
-        if ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil { StandardStreamTrace.line("want \(keys.map(\.path)) done \(done.count)") }
+        if tracing { StandardStreamTrace.line("want \(keys.map(\.path)) done \(done.count)") }
         pictures.want(keys, done: done)
     }
 }
