@@ -62,13 +62,10 @@ final class PictureService: Sendable {
 /// The start of a text file, decoded and made safe to draw.
 enum TextFileReader {
     static func firstLines(path: String, maxLines: Int, maxColumns: Int) -> [String] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return ["(cannot read: \(String(cString: strerror(errno))))"] }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count >= 0 else { return ["(cannot read: \(String(cString: strerror(errno))))"] }
-        return TextPreview.lines(from: Array(bytes[0..<count]), maxLines: maxLines, maxColumns: maxColumns)
+        guard let bytes = FileDescriptorReader.readFile(path, upTo: 64 * 1024) else {
+            return ["(cannot read: \(String(cString: strerror(errno))))"]
+        }
+        return TextPreview.lines(from: bytes, maxLines: maxLines, maxColumns: maxColumns)
     }
 }
 

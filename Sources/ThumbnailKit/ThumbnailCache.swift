@@ -207,25 +207,15 @@ public final class ThumbnailCache: ThumbnailCaching {
         return size == image.size ? image : image.resized(to: size)
     }
 
+    /// A cache entry's bytes; nil when missing, empty, or 64 MiB or more (no thumbnail is that big).
     private func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_size > 0, status.st_size < 64 << 20 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        let count = bytes.count
-        let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-        return read == count ? bytes : nil
+        let limit = 64 << 20
+        guard let bytes = FileDescriptorReader.readFile(path, upTo: limit), !bytes.isEmpty, bytes.count < limit else { return nil }
+        return bytes
     }
 
     private func ensureFolder(_ folder: String, mode: mode_t = 0o700) -> Bool {
-        var current = ""
-        for part in folder.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, mode) != 0 && errno != EEXIST { return false }
-        }
-        return access(folder, W_OK) == 0
+        FolderMaker.make(folder, mode: mode) && access(folder, W_OK) == 0
     }
 }
 

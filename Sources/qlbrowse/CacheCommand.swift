@@ -92,14 +92,9 @@ enum CacheFolder {
 
     /// True when the entry's `Thumb::URI` names a local file that no longer exists.
     static func originalIsGone(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
+        guard let bytes = FileDescriptorReader.readFile(path, upTo: 64 * 1024), !bytes.isEmpty else { return false }
         // Text chunks come before the pixels in every writer we know; a cut-off PNG still yields them.
-        let uri = TextChunkScanner.value(of: "Thumb::URI", in: Array(bytes[0..<count]))
+        let uri = TextChunkScanner.value(of: "Thumb::URI", in: bytes)
         guard let uri, let original = FileURI.path(from: uri) else { return false }
         return access(original, F_OK) != 0 && errno == ENOENT
     }

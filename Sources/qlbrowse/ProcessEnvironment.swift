@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThumbnailKit
 
 /// Where the program keeps its state, from the XDG variables.
 enum ProcessEnvironment {
@@ -26,10 +27,6 @@ enum ProcessEnvironment {
     }
 
     static func makeFolders(_ path: String) {
-        var current = ""
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            mkdir(current, 0o700)
-        }
+        FolderMaker.make(path)
     }
 }

@@ -52,14 +52,8 @@ enum CapturedProcess {
         close(fds[1])
         defer { close(fds[0]) }
         guard spawned == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
+        // The catalogue is a few kilobytes; 16 MiB is far beyond any real one.
+        let bytes = FileDescriptorReader.read(fds[0], upTo: 16 << 20) ?? []
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status == 0 ? String(decoding: bytes, as: UTF8.self) : nil

@@ -46,12 +46,7 @@ struct UserConfig {
 /// Small text files (config, themes).
 enum TextFile {
     static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 256 * 1024)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        return count >= 0 ? String(decoding: bytes[0..<count], as: UTF8.self) : nil
+        FileDescriptorReader.readFile(path, upTo: 256 * 1024).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
