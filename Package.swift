@@ -35,7 +35,7 @@ let package = Package(
         // Built-in providers: every decoder library lives here, used only by the worker.
         .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CSystem"]),
         // The worker loop: framing over pipes, limits, cancellation.
-        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers"]),
+        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
 
         // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
         .target(name: "BrowserCore", dependencies: ["ThumbnailKit"]),

@@ -54,3 +54,7 @@ extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *acti
 static inline int CSystem_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+
+#include <malloc.h>
+/// Caps glibc's per-thread malloc arenas (each reserves 64 MiB of address space).
+static inline int CSystem_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }

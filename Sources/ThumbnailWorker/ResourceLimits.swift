@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThumbnailKit
 
 /// The kernel-enforced limits a worker puts on itself: address space for the whole process,
 /// CPU time re-armed before each file (RLIMIT_CPU counts the process's total, so each file gets
@@ -10,6 +11,13 @@ enum ResourceLimits {
         guard bytes > 0 else { return }
         var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
         _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+    }
+
+    /// This process's mapped address space in bytes (from /proc/self/statm), 0 when unknown.
+    static func addressSpaceInUse() -> Int {
+        guard let bytes = FileDescriptorReader.readFile("/proc/self/statm", upTo: 256),
+              let pages = String(decoding: bytes, as: UTF8.self).split(separator: " ").first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     static func armCPULimit(seconds: Int) {

@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Providers
 import Synchronization
@@ -30,7 +31,10 @@ public enum WorkerLoop {
         // retired. A dead parent closes our standard input instead, which ends the loop below.
         signal(SIGPIPE, SIG_IGN)
         ResourceLimits.limitAddressSpace(bytes: options.memoryBytes)
-        let decoder = Decoder(cpuSeconds: options.cpuSeconds)
+        // Each decoding thread would otherwise get its own 64 MiB malloc arena, and a few threads'
+        // arenas eat the address-space limit before any picture does.
+        _ = CSystem_limit_malloc_arenas(2)
+        let decoder = Decoder(cpuSeconds: options.cpuSeconds, memoryBytes: options.memoryBytes)
         let queue = DispatchQueue(label: "qlbrowse.decode")
         while true {
             let frame: (WorkerMessage, [UInt8])?
@@ -75,11 +79,13 @@ final class Decoder: @unchecked Sendable {
     private let sniffer = ContentSniffer()
     private let providers = BuiltInProviders()
     private let cpuSeconds: Int
+    private let memoryBytes: Int
     // Shared between the reader (main thread) and the decode queue.
     private let flags = Mutex<[UInt64: CancellationFlag]>([:])
 
-    init(cpuSeconds: Int) {
+    init(cpuSeconds: Int, memoryBytes: Int) {
         self.cpuSeconds = cpuSeconds
+        self.memoryBytes = memoryBytes
         VipsDecoder.start()
     }
 
@@ -93,7 +99,12 @@ final class Decoder: @unchecked Sendable {
 
     func process(_ message: WorkerMessage) {
         let flag = flags.withLock { $0[message.id] } ?? CancellationFlag()
-        defer { _ = flags.withLock { $0.removeValue(forKey: message.id) } }
+        defer {
+            _ = flags.withLock { $0.removeValue(forKey: message.id) }
+            // A decode that left the address space half used (a near out-of-memory file, a
+            // fragmented heap) would make the next file fail or stall: start afresh instead.
+            if ResourceLimits.addressSpaceInUse() > memoryBytes / 2 { exit(0) }
+        }
         guard !flag.isCancelled else {
             return reply(failure(message.id, ThumbnailError(.cancelled, "cancelled"), contentType: nil))
         }
