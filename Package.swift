@@ -37,10 +37,10 @@ let package = Package(
         // The worker loop: framing over pipes, limits, cancellation.
         .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
 
-        // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
-        .target(name: "BrowserCore", dependencies: ["ThumbnailKit"]),
-        // Folder listing off the UI thread.
+        // Folder listing off the UI thread, and the packed entry store it fills.
         .target(name: "FileSystemKit", dependencies: ["ThumbnailKit"]),
+        // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
+        .target(name: "BrowserCore", dependencies: ["FileSystemKit", "ThumbnailKit"]),
         // Terminal capability probe and image encoding through chafa.
         .target(name: "TerminalGraphics", dependencies: ["ThumbnailKit", "CChafa"]),
         // The ncurses screen, the event loop, and drawing of the state.
@@ -50,10 +50,14 @@ let package = Package(
         .executableTarget(name: "qlbrowse", dependencies: [
             "ThumbnailKit", "BrowserUI", "CSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], linkerSettings: [
+            // The browser must start and stay as small as nnn: a static Swift runtime brings in only
+            // what is used and spares the dynamic linker relocating all of libswiftCore (-5 MB RSS).
+            .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
 
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit"]),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "ThumbnailKit"]),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
         .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit"]),

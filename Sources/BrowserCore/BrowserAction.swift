@@ -1,3 +1,5 @@
+import FileSystemKit
+
 /// Everything that can change the browser's state: keys turned into intentions, and results
 /// of background work (carrying the ticket of the request they answer).
 public enum BrowserAction: Sendable, Equatable {
@@ -11,7 +13,7 @@ public enum BrowserAction: Sendable, Equatable {
     case resize(rows: Int, columns: Int)
     case click(row: Int, column: Int)
     case scroll(Int)
-    case listed(ticket: Int, entries: [Entry], complete: Bool)
+    case listed(ticket: Int, entries: EntryStore, complete: Bool)
     case listingFailed(ticket: Int, reason: String)
     case showMessage(String)
 }

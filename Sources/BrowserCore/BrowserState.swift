@@ -1,3 +1,4 @@
+import FileSystemKit
 import ThumbnailKit
 
 /// The whole state of the browser as a value: the folder and its entries, the cursor, the view,
@@ -5,10 +6,10 @@ import ThumbnailKit
 /// UI must carry out; drawing reads it and never writes it.
 public struct BrowserState: Sendable, Equatable {
     public private(set) var folder: String
-    /// Every entry listed so far, in listing order.
-    public private(set) var allEntries: [Entry] = []
-    /// The entries shown: hidden files and the filter applied, sorted.
-    public private(set) var entries: [Entry] = []
+    /// Every entry listed so far, in listing order, packed.
+    public private(set) var store = EntryStore()
+    /// Indices into `store` of the entries shown (hidden files and the filter applied), sorted.
+    private var order: [EntryHandle] = []
     public private(set) var cursor = 0
     /// The first list row (list view) or grid row (grid view) on screen.
     public private(set) var top = 0
@@ -26,13 +27,18 @@ public struct BrowserState: Sendable, Equatable {
     public private(set) var ticket = 0
     /// The name to put the cursor on when the listing arrives (the folder we came up from).
     private var pendingSelection: [UInt8]?
+    /// Whether the cursor is on an entry the user chose (by moving, or coming up from a folder); until
+    /// then it stays on the first row while a listing streams in, as a user opening a folder expects.
+    private var cursorFollowsEntry = false
 
     public init(folder: String, layout: ScreenLayout = ScreenLayout()) {
         self.folder = folder
         self.layout = layout
     }
 
-    public var selected: Entry? { entries.indices.contains(cursor) ? entries[cursor] : nil }
+    /// The entries shown: hidden files and the filter applied, sorted.
+    public var entries: EntryList { EntryList(store: store, order: order) }
+    public var selected: Entry? { order.indices.contains(cursor) ? entries[cursor] : nil }
     public var selectedPath: String? { selected.map { $0.path(in: folder) } }
 
     /// Starts listing the folder; the UI calls this once at start.
@@ -44,6 +50,11 @@ public struct BrowserState: Sendable, Equatable {
         if isTypingFilter, let effects = applyFilterTyping(action) { return effects }
         if overlay != nil, let effects = applyInOverlay(action) { return effects }
         switch action {
+        case .moveDown, .moveUp, .moveLeft, .moveRight, .pageDown, .pageUp, .home, .end, .click, .scroll:
+            cursorFollowsEntry = true
+        default: break
+        }
+        switch action {
         case .moveDown(let count): moveCursor(to: cursor + count)
         case .moveUp(let count): moveCursor(to: cursor - count)
         case .moveLeft: if view == .grid { moveCursor(to: cursor - 1) } else { return parent() }
@@ -51,7 +62,7 @@ public struct BrowserState: Sendable, Equatable {
         case .pageDown: moveCursor(to: cursor + layout.pageSize(view))
         case .pageUp: moveCursor(to: cursor - layout.pageSize(view))
         case .home: moveCursor(to: 0)
-        case .end: moveCursor(to: entries.count - 1)
+        case .end: moveCursor(to: order.count - 1)
         case .open: return open()
         case .parent: return parent()
         case .toggleHidden:
@@ -81,12 +92,14 @@ public struct BrowserState: Sendable, Equatable {
         case .scroll(let delta): moveCursor(to: cursor + delta * (view == .grid ? layout.gridColumns : 3))
         case .listed(let ticket, let batch, let complete):
             guard ticket == self.ticket else { return [] }  // an old folder's late answer
-            allEntries += batch
+            let firstChunk = store.chunkCount
+            let repacked = store.append(contentsOf: batch)
             listingComplete = complete
-            merge(batch)
-            if let name = pendingSelection, let index = entries.firstIndex(where: { $0.nameBytes == name }) {
+            if repacked { refresh(keeping: selected?.nameBytes) } else { merge(chunks: firstChunk..<store.chunkCount) }
+            if let name = pendingSelection, let index = store.position(of: name, in: order) {
                 moveCursor(to: index)
                 pendingSelection = nil
+                cursorFollowsEntry = true
             }
             if complete { pendingSelection = nil }
         case .listingFailed(let ticket, let reason):
@@ -123,8 +136,8 @@ public struct BrowserState: Sendable, Equatable {
     private mutating func enter(_ path: String, select name: [UInt8]?) -> [BrowserEffect] {
         folder = path
         ticket += 1
-        allEntries = []
-        entries = []
+        store = EntryStore()
+        order = []
         cursor = 0
         top = 0
         filter = ""
@@ -132,6 +145,7 @@ public struct BrowserState: Sendable, Equatable {
         listingComplete = false
         listingError = nil
         pendingSelection = name
+        cursorFollowsEntry = false
         return [.list(folder: path, ticket: ticket)]
     }
 
@@ -147,7 +161,7 @@ public struct BrowserState: Sendable, Equatable {
             guard gridColumn < layout.gridColumns else { return [] }
             index = (top + gridRow) * layout.gridColumns + gridColumn
         }
-        guard entries.indices.contains(index) else { return [] }
+        guard order.indices.contains(index) else { return [] }
         moveCursor(to: index)
         return []
     }
@@ -199,47 +213,28 @@ public struct BrowserState: Sendable, Equatable {
 
     // MARK: Derived entries
 
-    /// Recomputes `entries` from `allEntries`, keeping the cursor on `name` when it is still there.
+    /// Recomputes the shown order from the store, keeping the cursor on `name` when it is still there.
     private mutating func refresh(keeping name: [UInt8]?) {
-        let needle = filter.lowercased()
-        entries = allEntries
-            .filter { showHidden || !$0.isHidden }
-            .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
-            .sorted(by: sort.less)
-        if let name, let index = entries.firstIndex(where: { $0.nameBytes == name }) {
+        order = store.shownHandles(inChunks: 0..<store.chunkCount, showHidden: showHidden, needle: Array(filter.lowercased().utf8))
+        store.sort(&order, by: sort)
+        if let name, let index = store.position(of: name, in: order) {
             cursor = index
         }
         moveCursor(to: cursor)
     }
 
-    /// Adds a listing batch to the sorted entries by merging (no full re-sort per batch), keeping
-    /// the cursor on the entry it was on.
-    private mutating func merge(_ batch: [Entry]) {
-        let needle = filter.lowercased()
-        let incoming = batch
-            .filter { showHidden || !$0.isHidden }
-            .filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
-            .sorted(by: sort.less)
-        guard !incoming.isEmpty else { return }
-        var merged: [Entry] = []
-        merged.reserveCapacity(entries.count + incoming.count)
-        var i = 0, j = 0, newCursor = cursor
-        while i < entries.count || j < incoming.count {
-            if j < incoming.count && (i == entries.count || sort.less(incoming[j], entries[i])) {
-                if i <= cursor && !entries.isEmpty && i < entries.count { newCursor += 1 }
-                merged.append(incoming[j])
-                j += 1
-            } else {
-                merged.append(entries[i])
-                i += 1
-            }
-        }
-        entries = merged
-        moveCursor(to: newCursor)
+    /// Adds the store's new chunks (a listing batch) to the shown order by merging (no full re-sort
+    /// per batch), keeping the cursor on the entry it was on.
+    private mutating func merge(chunks: Range<Int>) {
+        var incoming = store.shownHandles(inChunks: chunks, showHidden: showHidden, needle: Array(filter.lowercased().utf8))
+        store.sort(&incoming, by: sort)
+        let merged = store.merge(incoming, into: order, by: sort, cursor: cursor)
+        order = merged.order
+        moveCursor(to: cursorFollowsEntry ? merged.cursor : cursor)
     }
 
     private mutating func moveCursor(to index: Int) {
-        cursor = entries.isEmpty ? 0 : min(max(index, 0), entries.count - 1)
+        cursor = order.isEmpty ? 0 : min(max(index, 0), order.count - 1)
         scrollToCursor()
     }
 
@@ -249,7 +244,7 @@ public struct BrowserState: Sendable, Equatable {
             let rows = layout.bodyRows
             if cursor < top { top = cursor }
             if cursor >= top + rows { top = cursor - rows + 1 }
-            top = max(0, min(top, max(0, entries.count - rows)))
+            top = max(0, min(top, max(0, order.count - rows)))
         } else {
             let row = cursor / layout.gridColumns
             if row < top { top = row }
@@ -262,6 +257,6 @@ public struct BrowserState: Sendable, Equatable {
     public var visibleRange: Range<Int> {
         let first = view == .list ? top : top * layout.gridColumns
         let count = layout.pageSize(view)
-        return min(first, entries.count)..<min(first + count, entries.count)
+        return min(first, order.count)..<min(first + count, order.count)
     }
 }

@@ -126,8 +126,7 @@ public final class BrowserApp {
             case .list(let folder, let ticket):
                 listing?.cancel()
                 let inbox = self.inbox
-                listing = lister.list(folder) { items, complete, failure in
-                    let entries = items.map { Entry(nameBytes: $0.nameBytes, isDirectory: $0.isDirectory, isSymbolicLink: $0.isSymbolicLink, size: $0.size, modified: $0.modified) }
+                listing = lister.list(folder) { entries, complete, failure in
                     if let failure {
                         inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: true)))
                         inbox.post(.action(.listingFailed(ticket: ticket, reason: failure)))

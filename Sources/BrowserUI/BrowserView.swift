@@ -1,4 +1,5 @@
 import BrowserCore
+import FileSystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -238,7 +239,7 @@ final class BrowserView {
 
     private func drawStatus(_ state: BrowserState) {
         let layout = state.layout
-        let folders = state.entries.filter(\.isDirectory).count
+        let folders = state.entries.folderCount
         var left = " \(state.entries.isEmpty ? 0 : state.cursor + 1)/\(state.entries.count)  \(folders) folders, \(state.entries.count - folders) files"
         if !state.listingComplete { left += "  reading…" }
         left += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\(mode.rawValue)]"

@@ -29,7 +29,8 @@ final class PictureService: Sendable {
     }
 
     private func start(_ key: PictureKey) -> Task<Void, Never> {
-        let request = ThumbnailRequest(path: key.path, size: Double(key.side), types: key.iconOnly ? [.icon] : [.icon, .lowQuality, .thumbnail])
+        var request = ThumbnailRequest(path: key.path, size: Double(key.side), types: key.iconOnly ? [.icon] : [.icon, .lowQuality, .thumbnail])
+        request.maximumIconSide = 256
         let generator = self.generator, inbox = self.inbox
         return Task.detached(priority: .userInitiated) { [weak self] in
             do {

@@ -6,17 +6,26 @@ import Glibc
 /// network file, or a pipe, may hand over less than asked). The read side of `FileDescriptorWriter`.
 public enum FileDescriptorReader {
     /// Up to `limit` bytes (fewer at end of file), or nil on a read error (errno says why).
-    public static func read(_ fd: Int32, upTo limit: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: max(0, limit))
+    /// Memory grows with what arrives, not with `limit`: a 64 MiB limit on a 3 KiB file costs 3 KiB.
+    public static func read(_ fd: Int32, upTo limit: Int, expected: Int = 64 << 10) -> [UInt8]? {
+        var bytes = [UInt8]()
         var done = 0
+        var capacity = min(max(0, limit), max(4096, expected))
         while done < limit {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, limit - done) }
+            if done == capacity {
+                capacity = min(limit, capacity * 2)
+            }
+            if bytes.count < capacity {
+                bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
+            }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, capacity - done) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return nil }
             if count == 0 { break }
             done += count
         }
-        return Array(bytes[0..<done])
+        bytes.removeSubrange(done...)
+        return bytes
     }
 
     /// Up to `limit` bytes from the start of the file at `path`, or nil when it cannot be opened or read.
@@ -24,6 +33,9 @@ public enum FileDescriptorReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        return read(fd, upTo: limit)
+        var info = stat()
+        // One more byte than the size, so that the read that finds the end needs no new buffer.
+        let expected = fstat(fd, &info) == 0 && info.st_size > 0 ? Int(info.st_size) + 1 : 64 << 10
+        return read(fd, upTo: limit, expected: expected)
     }
 }

@@ -13,16 +13,20 @@ public enum IconRenderer {
 
     /// The icon for `kind`, a square of `side` pixels with a transparent background.
     public static func icon(for kind: ContentKind, side: Int) -> PixelImage {
-        let key = Key(kind: kind, side: side)
-        if let icon = drawn.withLock({ $0[key] }) { return icon }
         // Icons are placeholders: drawn at most 256 px (16 samples a pixel is not free) and scaled up.
-        let small = draw(kind, side: min(side, 256))
-        let icon = small.width == side ? small : small.resized(to: PixelSize(width: side, height: side))
-        drawn.withLock { cache in
-            if cache.count > 256 { cache.removeAll() }
-            cache[key] = icon
+        // Only the drawn ones are kept (at most 256 KB each); scaled-up copies are made per call.
+        let key = Key(kind: kind, side: min(side, 256))
+        let small: PixelImage
+        if let icon = drawn.withLock({ $0[key] }) {
+            small = icon
+        } else {
+            small = draw(kind, side: key.side)
+            drawn.withLock { cache in
+                if cache.count > 64 { cache.removeAll() }
+                cache[key] = small
+            }
         }
-        return icon
+        return small.width == side ? small : small.resized(to: PixelSize(width: side, height: side))
     }
 
     private static func draw(_ kind: ContentKind, side: Int) -> PixelImage {

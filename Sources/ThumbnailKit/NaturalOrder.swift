@@ -33,18 +33,24 @@ public enum NaturalOrder {
     /// A precomputed key for `compareKeys`: the name folded to lower case, as UTF-8.
     public static func key(_ name: String) -> [UInt8] { Array(name.lowercased().utf8) }
 
-    /// The key for a name given as bytes; shares the bytes' storage when they are already lower-case
-    /// ASCII (most file names), so a huge listing does not hold every name twice.
-    public static func key(bytes: [UInt8], name: String) -> [UInt8] {
-        if bytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return bytes }
-        return key(name)
+    /// The same order as `compare` on keys made by `key(_:)`, without allocating.
+    public static func compareKeys(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in compareFolded(x, y) } }
     }
 
-    /// The same order as `compare` on keys made by `key(_:)`, without allocating: for sorting
-    /// folders of 100,000 entries on the fly.
-    public static func compareKeys(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var i = 0, j = 0
+    /// `compare` on UTF-8 names or keys in place, folding ASCII capitals on the fly (a key made by
+    /// `key(_:)` is already folded, and folding again changes nothing): for sorting folders of
+    /// 100,000 entries without touching the heap.
+    @inlinable
+    public static func compareFolded(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        // Names in one folder often share a long prefix (`IMG_20240612_…`): skip the identical bytes
+        // at once, backing up to the start of a run of digits so numbers still compare whole.
+        var common = 0
+        let shorter = min(a.count, b.count)
+        while common < shorter && a[common] == b[common] { common += 1 }
+        while common > 0 && a[common - 1] >= zero && a[common - 1] <= nine { common -= 1 }
+        var i = common, j = common
         while i < a.count && j < b.count {
             let x = a[i], y = b[j]
             if x >= zero && x <= nine && y >= zero && y <= nine {
@@ -65,11 +71,52 @@ public enum NaturalOrder {
                 j = jEnd
                 continue
             }
-            if x != y { return x < y ? -1 : 1 }
+            let fx = folded(x), fy = folded(y)
+            if fx != fy { return fx < fy ? -1 : 1 }
             i += 1
             j += 1
         }
         if i == a.count && j == b.count { return 0 }
         return i == a.count ? -1 : 1
+    }
+
+    /// An ASCII capital as its small letter; every other byte as it is.
+    @inlinable @inline(__always)
+    public static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    /// The start of a name as a number that orders like `compareFolded` wherever two numbers
+    /// differ (equal numbers say nothing: compare the names then). Digit runs are written as their
+    /// significant length and digits, so `a2` < `a10` holds for the numbers too.
+    public static func prefixKey(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var key: UInt64 = 0, used = 0, i = 0
+        func emit(_ byte: UInt8) {
+            if used < 8 {
+                key = key << 8 | UInt64(byte)
+                used += 1
+            }
+        }
+        let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        scan: while i < name.count && used < 8 {
+            let byte = name[i]
+            guard byte >= zero && byte <= nine else {
+                emit(folded(byte))
+                i += 1
+                continue
+            }
+            var end = i
+            while end < name.count && name[end] >= zero && name[end] <= nine { end += 1 }
+            var start = i
+            while start < end - 1 && name[start] == zero { start += 1 }
+            // Runs of ten or more significant digits: the byte after "9" sorts them above any
+            // shorter number, and the key stops (the rest is left to the full comparison).
+            guard end - start <= 9 else {
+                emit(zero + 10)
+                break scan
+            }
+            emit(zero + UInt8(end - start))
+            for index in start..<end { emit(name[index]) }
+            i = end
+        }
+        return used == 8 ? key : key << (8 * UInt64(8 - used))
     }
 }

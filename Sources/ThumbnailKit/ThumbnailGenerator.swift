@@ -78,7 +78,7 @@ public final class ThumbnailGenerator: Sendable {
         }
 
         if types.contains(.icon) {
-            let side = max(box.width, box.height)
+            let side = min(max(box.width, box.height), request.maximumIconSide ?? .max)
             deliver(Representation(type: .icon, image: IconRenderer.icon(for: contentType.kind, side: side), source: "icon", contentType: contentType))
         }
         let wanted = types.subtracting([.icon])
@@ -86,6 +86,9 @@ public final class ThumbnailGenerator: Sendable {
         guard !isFolder else {
             if delivered == nil { throw ThumbnailError(.unsupported, "a folder has only an icon") }
             return
+        }
+        if status.st_size == 0 && (status.st_mode & S_IFMT) == S_IFREG {
+            throw ThumbnailError(.noPreview, "the file is empty", contentType: contentType)
         }
         if let cache {
             if let failure = cache.knownFailure(for: request) {

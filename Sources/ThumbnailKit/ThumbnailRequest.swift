@@ -19,6 +19,9 @@ public struct ThumbnailRequest: Sendable, Hashable {
     public var contentType: ContentType?
     /// Whether to collect file facts (dimensions, duration, camera…) on the way; off saves a little work in batches.
     public var wantsFacts = true
+    /// Caps the icon's side in pixels: a placeholder that the screen scales anyway need not cost
+    /// megabytes (a 1024 px icon is 4 MB of pixels). Nil: the icon fills the box like any other.
+    public var maximumIconSide: Int?
 
     public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
                 minimumDimension: Double? = nil, contentType: ContentType? = nil) {

@@ -15,15 +15,25 @@ struct VectorCanvas {
         let px0 = max(0, Int(bounds.x0 * side) - 1), px1 = min(n - 1, Int(bounds.x1 * side) + 1)
         let py0 = max(0, Int(bounds.y0 * side) - 1), py1 = min(n - 1, Int(bounds.y1 * side) + 1)
         guard px0 <= px1, py0 <= py1 else { return }
+        // At icon sizes every feature is several pixels wide, so a pixel whose four corner samples
+        // agree is wholly in or out; only edge pixels need all sixteen samples.
+        let adaptive = n >= 64
         for py in py0...py1 {
             for px in px0...px1 {
+                func sample(_ sx: Int, _ sy: Int) -> Bool {
+                    contains((Double(px) + (Double(sx) + 0.5) / 4) / side, (Double(py) + (Double(sy) + 0.5) / 4) / side)
+                }
                 var hits = 0
-                for sy in 0..<4 {
-                    for sx in 0..<4 {
-                        let u = (Double(px) + (Double(sx) + 0.5) / 4) / side
-                        let v = (Double(py) + (Double(sy) + 0.5) / 4) / side
-                        if contains(u, v) { hits += 1 }
+                if adaptive {
+                    let corners = (sample(0, 0) ? 1 : 0) + (sample(3, 0) ? 1 : 0) + (sample(0, 3) ? 1 : 0) + (sample(3, 3) ? 1 : 0)
+                    if corners == 0 { continue }
+                    if corners == 4 {
+                        blend(color, coverage: 1, x: px, y: py)
+                        continue
                     }
+                }
+                for sy in 0..<4 {
+                    for sx in 0..<4 where sample(sx, sy) { hits += 1 }
                 }
                 if hits > 0 { blend(color, coverage: Double(hits) / 16, x: px, y: py) }
             }
@@ -64,11 +74,12 @@ struct VectorCanvas {
         let below = Double(image.pixels[offset + 3]) / 255
         let outAlpha = alpha + below * (1 - alpha)
         guard outAlpha > 0 else { return }
-        let channels = [color.red, color.green, color.blue]
-        for channel in 0..<3 {
-            let top = Double(channels[channel]), bottom = Double(image.pixels[offset + channel])
-            image.pixels[offset + channel] = UInt8(clamping: Int(((top * alpha + bottom * below * (1 - alpha)) / outAlpha).rounded()))
+        func mixed(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
+            UInt8(clamping: Int(((Double(top) * alpha + Double(bottom) * below * (1 - alpha)) / outAlpha).rounded()))
         }
+        image.pixels[offset] = mixed(color.red, image.pixels[offset])
+        image.pixels[offset + 1] = mixed(color.green, image.pixels[offset + 1])
+        image.pixels[offset + 2] = mixed(color.blue, image.pixels[offset + 2])
         image.pixels[offset + 3] = UInt8(clamping: Int((outAlpha * 255).rounded()))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserUI
+import CSystem
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -31,6 +32,9 @@ struct BrowseCommand: ParsableCommand {
     var choosedir: String?
 
     func run() throws {
+        // One malloc arena: the listing thread allocates what the UI thread keeps and frees, and
+        // per-thread arenas would hold megabytes of freed, fragmented memory for a huge folder.
+        _ = CSystem_limit_malloc_arenas(1)
         let config = UserConfig.load()
         for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         let graphicsName = graphics ?? config.values["graphics"] ?? "auto"

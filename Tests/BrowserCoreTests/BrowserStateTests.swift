@@ -1,5 +1,6 @@
 import Testing
 @testable import BrowserCore
+import FileSystemKit
 import ThumbnailKit
 
 @Suite struct BrowserStateTests {
@@ -8,7 +9,7 @@ import ThumbnailKit
         let effects = state.start()
         #expect(effects == [.list(folder: "/home/me", ticket: 1)])
         let entries = names.map { Entry(name: $0, size: $0.count) } + folders.map { Entry(name: $0, isDirectory: true) }
-        state.apply(.listed(ticket: 1, entries: entries, complete: true))
+        state.apply(.listed(ticket: 1, entries: EntryStore(entries), complete: true))
         return state
     }
 
@@ -67,11 +68,11 @@ import ThumbnailKit
         let effects = state.apply(.open)
         #expect(effects == [.list(folder: "/home/me/Photos", ticket: 2)])
         #expect(state.entries.isEmpty)
-        state.apply(.listed(ticket: 1, entries: [Entry(name: "late")], complete: true))
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "late")]), complete: true))
         #expect(state.entries.isEmpty, "answers for an old ticket are dropped")
         let up = state.apply(.parent)
         #expect(up == [.list(folder: "/home/me", ticket: 3)])
-        state.apply(.listed(ticket: 3, entries: [Entry(name: "x.txt"), Entry(name: "Photos", isDirectory: true), Entry(name: "a", isDirectory: true)], complete: true))
+        state.apply(.listed(ticket: 3, entries: EntryStore([Entry(name: "x.txt"), Entry(name: "Photos", isDirectory: true), Entry(name: "a", isDirectory: true)]), complete: true))
         #expect(state.selected?.name == "Photos")
     }
 
@@ -84,7 +85,7 @@ import ThumbnailKit
         var state = BrowserState(folder: "/")
         _ = state.start()
         #expect(state.apply(.parent) == [])
-        state.apply(.listed(ticket: 1, entries: [Entry(name: "etc", isDirectory: true)], complete: true))
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "etc", isDirectory: true)]), complete: true))
         #expect(state.apply(.open) == [.list(folder: "/etc", ticket: 2)])
     }
 
@@ -137,19 +138,27 @@ import ThumbnailKit
     @Test func batchesMergeIntoSortedOrderAndTheCursorStaysOnItsEntry() {
         var state = BrowserState(folder: "/x", layout: ScreenLayout(rows: 10, columns: 100))
         _ = state.start()
-        state.apply(.listed(ticket: 1, entries: ["f10", "f30", "f50"].map { Entry(name: $0) }, complete: false))
+        state.apply(.listed(ticket: 1, entries: EntryStore(["f10", "f30", "f50"].map { Entry(name: $0) }), complete: false))
         state.apply(.moveDown(1))
         #expect(state.selected?.name == "f30")
-        state.apply(.listed(ticket: 1, entries: ["f40", "f2", "f20", "F1"].map { Entry(name: $0) }, complete: true))
+        state.apply(.listed(ticket: 1, entries: EntryStore(["f40", "f2", "f20", "F1"].map { Entry(name: $0) }), complete: true))
         #expect(state.entries.map(\.name) == ["F1", "f2", "f10", "f20", "f30", "f40", "f50"])
         #expect(state.selected?.name == "f30")
+    }
+
+    @Test func anUntouchedCursorStaysOnTheFirstRowWhileTheListingStreamsIn() {
+        var state = BrowserState(folder: "/x", layout: ScreenLayout(rows: 10, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: 1, entries: EntryStore(["m", "n"].map { Entry(name: $0) }), complete: false))
+        state.apply(.listed(ticket: 1, entries: EntryStore(["a", "b"].map { Entry(name: $0) }), complete: true))
+        #expect(state.cursor == 0 && state.selected?.name == "a")
     }
 
     @Test func aHundredThousandEntriesSortInNaturalOrder() {
         var state = BrowserState(folder: "/x")
         _ = state.start()
         for start in stride(from: 0, to: 100_000, by: 2000) {
-            state.apply(.listed(ticket: 1, entries: (start..<(start + 2000)).reversed().map { Entry(name: "file\($0).txt") }, complete: start + 2000 == 100_000))
+            state.apply(.listed(ticket: 1, entries: EntryStore((start..<(start + 2000)).reversed().map { Entry(name: "file\($0).txt") }), complete: start + 2000 == 100_000))
         }
         #expect(state.entries.count == 100_000)
         #expect(state.entries.first?.name == "file0.txt" && state.entries[10].name == "file10.txt" && state.entries.last?.name == "file99999.txt")

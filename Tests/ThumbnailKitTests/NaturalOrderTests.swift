@@ -19,3 +19,21 @@ import Testing
         #expect(NaturalOrder.less("photo", "photo 2"))
     }
 }
+
+@Suite struct NaturalPrefixKeyTests {
+    private func key(_ name: String) -> UInt64 { Array(name.utf8).withUnsafeBufferPointer { NaturalOrder.prefixKey($0) } }
+
+    @Test func prefixKeysNeverContradictTheFullComparison() {
+        let names = ["a", "A2", "a10", "a02", "a2b", "b", "x-1", "x_1", "x:1", "x9", "x12345678901", "x12345678902", "x:", "z9z", "z10z", "",
+                     "007", "7", "IMG_0001.jpg", "img_0001.JPG", "IMG_0010.jpg", "file000123.txt", "file000124.txt", "file99999.txt", "file100000.txt",
+                     "photo", "photo 2", "photo2", "photo10", "0", "00", "1234567890", "999999999"]
+        for a in names {
+            for b in names {
+                let (ka, kb) = (key(a), key(b))
+                guard ka != kb else { continue }
+                let full = Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { y in NaturalOrder.compareFolded(x, y) } }
+                #expect(full != 0 && (ka < kb) == (full < 0), "\(a) vs \(b)")
+            }
+        }
+    }
+}

@@ -1,10 +1,11 @@
 import ThumbnailKit
 
-/// One item of a folder listing, as the browser shows it.
+/// One item of a folder listing, as the browser shows it. Made on demand from an `EntryStore`
+/// for the rows on screen; a folder's listing is kept packed, not as an array of these.
 public struct Entry: Sendable, Equatable {
     /// The name as bytes (file names need not be UTF-8).
     public let nameBytes: [UInt8]
-    /// The name decoded for sorting and filtering (invalid UTF-8 replaced).
+    /// The name decoded for display and messages (invalid UTF-8 replaced).
     public let name: String
     public let isDirectory: Bool
     public let isSymbolicLink: Bool
@@ -12,8 +13,6 @@ public struct Entry: Sendable, Equatable {
     /// Modification time, seconds since 1970.
     public let modified: Int
     public let kind: ContentKind
-    /// Precomputed natural-order key (folded name), so sorting huge folders stays fast.
-    public let sortKey: [UInt8]
 
     public init(nameBytes: [UInt8], isDirectory: Bool, isSymbolicLink: Bool = false, size: Int, modified: Int, kind: ContentKind? = nil) {
         self.nameBytes = nameBytes
@@ -22,8 +21,7 @@ public struct Entry: Sendable, Equatable {
         self.isSymbolicLink = isSymbolicLink
         self.size = size
         self.modified = modified
-        self.kind = kind ?? (isDirectory ? .folder : (ContentTypeTable.type(forFileName: String(decoding: nameBytes, as: UTF8.self))?.kind ?? .unknown))
-        self.sortKey = NaturalOrder.key(bytes: nameBytes, name: name)
+        self.kind = kind ?? (isDirectory ? .folder : (ContentTypeTable.type(forFileName: name)?.kind ?? .unknown))
     }
 
     /// Convenience for tests and callers with a String name.
@@ -44,7 +42,6 @@ public struct Entry: Sendable, Equatable {
 
     /// The file's path inside `folder`.
     public func path(in folder: String) -> String {
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        return folder == "/" ? "/" + name : folder + "/" + name
+        folder == "/" ? "/" + name : folder + "/" + name
     }
 }
