@@ -30,6 +30,9 @@ public struct BrowserState: Sendable, Equatable {
     /// Whether the cursor is on an entry the user chose (by moving, or coming up from a folder); until
     /// then it stays on the first row while a listing streams in, as a user opening a folder expects.
     private var cursorFollowsEntry = false
+    /// Whether the user jumped to the end (`G`) while the listing was still arriving: the cursor
+    /// then stays on the last entry as more come in.
+    private var cursorFollowsEnd = false
 
     public init(folder: String, layout: ScreenLayout = ScreenLayout()) {
         self.folder = folder
@@ -52,6 +55,7 @@ public struct BrowserState: Sendable, Equatable {
         switch action {
         case .moveDown, .moveUp, .moveLeft, .moveRight, .pageDown, .pageUp, .home, .end, .click, .scroll:
             cursorFollowsEntry = true
+            cursorFollowsEnd = action == .end
         default: break
         }
         switch action {
@@ -146,6 +150,7 @@ public struct BrowserState: Sendable, Equatable {
         listingError = nil
         pendingSelection = name
         cursorFollowsEntry = false
+        cursorFollowsEnd = false
         return [.list(folder: path, ticket: ticket)]
     }
 
@@ -230,7 +235,7 @@ public struct BrowserState: Sendable, Equatable {
         store.sort(&incoming, by: sort)
         let merged = store.merge(incoming, into: order, by: sort, cursor: cursor)
         order = merged.order
-        moveCursor(to: cursorFollowsEntry ? merged.cursor : cursor)
+        moveCursor(to: cursorFollowsEnd ? order.count - 1 : cursorFollowsEntry ? merged.cursor : cursor)
     }
 
     private mutating func moveCursor(to index: Int) {

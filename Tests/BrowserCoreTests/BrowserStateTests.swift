@@ -154,6 +154,15 @@ import ThumbnailKit
         #expect(state.cursor == 0 && state.selected?.name == "a")
     }
 
+    @Test func jumpingToTheEndDuringTheListingStaysAtTheEnd() {
+        var state = BrowserState(folder: "/x", layout: ScreenLayout(rows: 10, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: 1, entries: EntryStore(["a", "b"].map { Entry(name: $0) }), complete: false))
+        state.apply(.end)
+        state.apply(.listed(ticket: 1, entries: EntryStore(["c", "d"].map { Entry(name: $0) }), complete: true))
+        #expect(state.selected?.name == "d")
+    }
+
     @Test func aHundredThousandEntriesSortInNaturalOrder() {
         var state = BrowserState(folder: "/x")
         _ = state.start()
