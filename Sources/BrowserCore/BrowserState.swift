@@ -90,7 +90,7 @@ public struct BrowserState: Sendable, Equatable {
         case .closeOverlay: overlay = nil
         case .quit: return [.quit(folder: folder)]
         case .resize(let rows, let columns):
-            layout = ScreenLayout(rows: rows, columns: columns)
+            layout = layout.resized(rows: rows, columns: columns)
             scrollToCursor()
         case .click(let row, let column): return click(row: row, column: column)
         case .scroll(let delta): moveCursor(to: cursor + delta * (view == .grid ? layout.gridColumns : 3))

@@ -8,9 +8,18 @@ public struct ScreenLayout: Sendable, Equatable {
     public static let tileWidth = 18
     public static let tileHeight = 9
 
-    public init(rows: Int = 24, columns: Int = 80) {
+    /// The preview pane's share of the width, in percent (config.toml's `preview_width`).
+    public var previewPercent: Int
+
+    public init(rows: Int = 24, columns: Int = 80, previewPercent: Int = 55) {
         self.rows = max(rows, 3)
         self.columns = max(columns, 10)
+        self.previewPercent = min(max(previewPercent, 20), 80)
+    }
+
+    /// The same layout on a screen of another size.
+    public func resized(rows: Int, columns: Int) -> ScreenLayout {
+        ScreenLayout(rows: rows, columns: columns, previewPercent: previewPercent)
     }
 
     /// Rows between the header and the status line.
@@ -19,7 +28,7 @@ public struct ScreenLayout: Sendable, Equatable {
 
     /// The preview pane shows only when there is room for it.
     public var hasPreview: Bool { columns >= 60 }
-    public var listWidth: Int { hasPreview ? max(30, columns * 45 / 100) : columns }
+    public var listWidth: Int { hasPreview ? min(columns - 20, max(30, columns * (100 - previewPercent) / 100)) : columns }
     public var previewLeft: Int { listWidth + 1 }
     public var previewWidth: Int { hasPreview ? columns - listWidth - 1 : 0 }
 

@@ -30,7 +30,7 @@ public final class BrowserApp {
 
     public init(options: BrowserOptions) {
         self.options = options
-        self.state = BrowserState(folder: options.folder)
+        self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
         self.screen = CursesScreen(useColor: options.useColor)
         self.pool = WorkerPool(stderrPath: options.logFile)
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
@@ -38,7 +38,7 @@ public final class BrowserApp {
         let environment = ProcessEnvironmentReader.all()
         let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
                                        deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
-        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, mode: mode, cell: TerminalProbe.cellSize())
+        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, mode: mode, cell: TerminalProbe.cellSize(), keys: options.keys)
     }
 
     /// Runs until the user quits; returns the folder the user was in.
@@ -93,7 +93,7 @@ public final class BrowserApp {
             apply(.resize(rows: screen.rows, columns: screen.columns))
             return
         }
-        guard let action = KeyBindings.action(for: key, state: state) else { return }
+        guard let action = KeyBindings.action(for: key, state: state, keys: options.keys) else { return }
         apply(action)
     }
 

@@ -11,8 +11,13 @@ public struct BrowserOptions: Sendable {
     public var chooseDirFile: String?
     /// Where workers' library chatter goes (never the screen).
     public var logFile: String?
+    /// Which key does what (defaults plus config.toml's `[keys]`).
+    public var keys: KeyMap
+    /// The preview pane's share of the width, in percent.
+    public var previewPercent: Int
 
-    public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?) {
+    public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
+                keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder
         self.graphics = graphics
         self.theme = theme
@@ -20,5 +25,7 @@ public struct BrowserOptions: Sendable {
         self.useColor = useColor
         self.chooseDirFile = chooseDirFile
         self.logFile = logFile
+        self.keys = keys
+        self.previewPercent = previewPercent
     }
 }

@@ -14,6 +14,7 @@ final class BrowserView {
     let lsColors: LSColors
     let mode: GraphicsMode
     let cell: (width: Int, height: Int)
+    private let helpLines: [String]
     let placements: PicturePlacements
 
     private var pictures: [PictureKey: Representation] = [:]
@@ -23,7 +24,8 @@ final class BrowserView {
     private var sequences: [String: (bytes: [UInt8], columns: Int, rows: Int)] = [:]
     private var lastWanted: Set<PictureKey> = []
 
-    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, mode: GraphicsMode, cell: (width: Int, height: Int)) {
+    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, mode: GraphicsMode, cell: (width: Int, height: Int), keys: KeyMap = .standard) {
+        self.helpLines = HelpText.lines(for: keys)
         self.screen = screen
         self.theme = theme
         self.lsColors = lsColors
@@ -250,7 +252,7 @@ final class BrowserView {
     }
 
     private func drawHelp(_ layout: ScreenLayout) {
-        let lines = HelpText.lines
+        let lines = helpLines
         let width = min(layout.columns - 2, (lines.map(\.count).max() ?? 40) + 4)
         let height = min(layout.rows - 2, lines.count + 2)
         let top = max(1, (layout.rows - height) / 2), left = max(1, (layout.columns - width) / 2)
@@ -346,21 +348,44 @@ final class BrowserView {
     }
 }
 
-/// The help overlay's lines.
+/// The help overlay's lines, naming the keys as the user's key map binds them.
 enum HelpText {
-    static let lines = [
-        "qlbrowse keys",
-        "",
-        "j k ↓ ↑        move            g G Home End   first / last",
-        "h ← Backspace  parent folder   l → Enter      open",
-        "PgUp PgDn      page            space          Quick Look",
-        "/              filter (Enter keeps, Esc clears)",
-        "v              list / thumbnail grid",
-        "s              sort: name, size, time, kind",
-        ".              hidden files    e              extensions",
-        "?              this help       q              quit",
-        "",
-        "In Quick Look: ← → previous / next, space or Esc closes.",
-        "Mouse: wheel scrolls, click selects.",
+    private static let descriptions: [(KeyMap.Command, String)] = [
+        (.down, "move down"), (.up, "move up"), (.left, "parent folder (grid: left)"), (.right, "open (grid: right)"),
+        (.parent, "parent folder"), (.open, "open folder or file"), (.top, "first"), (.bottom, "last"),
+        (.pageDown, "page down"), (.pageUp, "page up"), (.quickLook, "Quick Look"), (.filter, "filter (Enter keeps, Esc clears)"),
+        (.view, "list / thumbnail grid"), (.sort, "sort: name, size, time, kind"), (.hidden, "hidden files"),
+        (.extensions, "extensions"), (.help, "this help"), (.quit, "quit"),
     ]
+
+    static func lines(for keys: KeyMap) -> [String] {
+        var lines = ["qlbrowse keys", ""]
+        for (command, text) in descriptions {
+            let names = keys.keys(for: command).map(displayName)
+            guard !names.isEmpty else { continue }
+            let left = names.joined(separator: " ")
+            lines.append(left + String(repeating: " ", count: max(1, 20 - left.count)) + text)
+        }
+        lines += ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
+                  "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
+        return lines
+    }
+
+    private static func displayName(_ key: String) -> String {
+        switch key {
+        case "down": return "↓"
+        case "up": return "↑"
+        case "left": return "←"
+        case "right": return "→"
+        case "pgdn": return "PgDn"
+        case "pgup": return "PgUp"
+        case "home": return "Home"
+        case "end": return "End"
+        case "enter": return "Enter"
+        case "backspace": return "Backspace"
+        case "space": return "space"
+        case "tab": return "Tab"
+        default: return key.hasPrefix("ctrl-") ? "^" + key.dropFirst(5).uppercased() : key
+        }
+    }
 }

@@ -2,34 +2,46 @@ import BrowserCore
 import CNcurses
 
 /// Turns keys into browser actions, depending on what the user is doing (typing a filter, in
-/// the grid, in an overlay). vi keys and arrows both work.
+/// the grid, in an overlay). Which key means which command comes from the `KeyMap`; Esc and
+/// Ctrl-C always keep their meaning, so a config can never lock the user in.
 enum KeyBindings {
-    static func action(for key: KeyInput, state: BrowserState) -> BrowserAction? {
+    static func action(for key: KeyInput, state: BrowserState, keys: KeyMap = .standard) -> BrowserAction? {
         switch key {
         case .resize: return nil
         case .wheel(let delta): return .scroll(delta)
         case .click(let row, let column): return .click(row: row, column: column)
-        case .function(let code): return functionKey(code, state: state)
-        case .character(let value):
-            if state.isTypingFilter { return filterKey(value) }
-            return characterKey(value, state: state)
+        case .character(let value) where state.isTypingFilter: return filterKey(value)
+        case .function(let code) where state.isTypingFilter:
+            if code == KEY_BACKSPACE { return .filterBackspace }
+            if code == KEY_ENTER { return .filterAccept }
+        case .character(27): return state.overlay != nil ? .closeOverlay : (state.filter.isEmpty ? nil : .filterCancel)
+        case .character(3): return .quit
+        default: break
         }
+        return keys.command(for: key).map { action(for: $0, state: state) }
     }
 
-    private static func functionKey(_ code: Int32, state: BrowserState) -> BrowserAction? {
-        let step = state.view == .grid && state.overlay == nil ? state.layout.gridColumns : 1
-        switch code {
-        case KEY_DOWN: return .moveDown(step)
-        case KEY_UP: return .moveUp(step)
-        case KEY_LEFT: return .moveLeft
-        case KEY_RIGHT: return .moveRight
-        case KEY_NPAGE: return .pageDown
-        case KEY_PPAGE: return .pageUp
-        case KEY_HOME: return .home
-        case KEY_END: return .end
-        case KEY_BACKSPACE: return state.isTypingFilter ? .filterBackspace : .parent
-        case KEY_ENTER: return state.isTypingFilter ? .filterAccept : .open
-        default: return nil
+    static func action(for command: KeyMap.Command, state: BrowserState) -> BrowserAction {
+        let grid = state.view == .grid && state.overlay == nil
+        switch command {
+        case .down: return .moveDown(grid ? state.layout.gridColumns : 1)
+        case .up: return .moveUp(grid ? state.layout.gridColumns : 1)
+        case .left: return grid ? .moveLeft : (state.overlay == .quickLook ? .moveLeft : .parent)
+        case .right: return grid ? .moveRight : (state.overlay == .quickLook ? .moveRight : .open)
+        case .parent: return .parent
+        case .open: return state.overlay == .quickLook ? .closeOverlay : .open
+        case .top: return .home
+        case .bottom: return .end
+        case .pageDown: return .pageDown
+        case .pageUp: return .pageUp
+        case .filter: return .startFilter
+        case .hidden: return .toggleHidden
+        case .sort: return .cycleSort
+        case .extensions: return .toggleExtensions
+        case .view: return .toggleView
+        case .quickLook: return .quickLook
+        case .help: return .help
+        case .quit: return state.overlay != nil ? .closeOverlay : .quit
         }
     }
 
@@ -40,35 +52,6 @@ enum KeyBindings {
         case 127, 8: return .filterBackspace
         case 0..<32: return nil
         default: return Unicode.Scalar(value).map { .filterInput(String(Character($0))) }
-        }
-    }
-
-    private static func characterKey(_ value: UInt32, state: BrowserState) -> BrowserAction? {
-        let grid = state.view == .grid && state.overlay == nil
-        switch value {
-        case 27: return state.overlay != nil ? .closeOverlay : (state.filter.isEmpty ? nil : .filterCancel)
-        case 13, 10: return state.overlay == .quickLook ? .closeOverlay : .open
-        case 127, 8: return .parent
-        case 32: return .quickLook
-        case 3: return .quit
-        default: break
-        }
-        guard let scalar = Unicode.Scalar(value) else { return nil }
-        switch Character(scalar) {
-        case "j": return .moveDown(grid ? state.layout.gridColumns : 1)
-        case "k": return .moveUp(grid ? state.layout.gridColumns : 1)
-        case "h": return grid ? .moveLeft : .parent
-        case "l": return grid ? .moveRight : .open
-        case "g": return .home
-        case "G": return .end
-        case "/": return .startFilter
-        case ".": return .toggleHidden
-        case "s": return .cycleSort
-        case "e": return .toggleExtensions
-        case "v": return .toggleView
-        case "?": return .help
-        case "q": return state.overlay != nil ? .closeOverlay : .quit
-        default: return nil
         }
     }
 }

@@ -48,10 +48,23 @@ struct BrowseCommand: ParsableCommand {
         guard isatty(0) == 1 && isatty(1) == 1 else {
             throw ValidationError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
         }
+        var keys = KeyMap.standard
+        for binding in config.keyBindings {
+            if let problem = keys.bind(binding.key, to: binding.command) {
+                StandardStream.write("qlbrowse: \(UserConfig.folder)/config.toml:\(binding.line): \(TerminalText.escaped(problem))\n", to: 2)
+            }
+        }
+        var previewPercent = 55
+        if let text = config.values["preview_width"] {
+            guard let percent = Int(text.hasSuffix("%") ? String(text.dropLast()) : text), (20...80).contains(percent) else {
+                throw ValidationError("preview_width in config.toml takes a percentage from 20 to 80 (not \(TerminalText.escaped(text)))")
+            }
+            previewPercent = percent
+        }
         let noColor = ProcessEnvironment.variable("NO_COLOR").map { !$0.isEmpty } ?? false
         let log = ProcessEnvironment.stateFolder + "/qlbrowse.log"
         let options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
-                                     useColor: !noColor, chooseDirFile: choosedir, logFile: log)
+                                     useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = dup(2)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

@@ -2,11 +2,14 @@
 import Glibc
 #endif
 
-/// `$XDG_CONFIG_HOME/qlbrowse/config.toml`: flat `key = "value"` lines (theme, graphics).
+/// `$XDG_CONFIG_HOME/qlbrowse/config.toml`: `key = "value"` lines (theme, graphics,
+/// preview_width, prefer_external) and a `[keys]` table of `"key" = "command"` lines.
 struct UserConfig {
-    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external"]
+    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width"]
 
     var values: [String: String] = [:]
+    /// The `[keys]` table, in file order.
+    var keyBindings: [(key: String, command: String, line: Int)] = []
     var problems: [String] = []
 
     static var folder: String {
@@ -27,19 +30,52 @@ struct UserConfig {
 
     static func parse(_ text: String, path: String) -> UserConfig {
         var config = UserConfig()
+        var section = ""
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let trimmed = line.filter { $0 != "\r" }.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters() }
-            if trimmed.count == 1 && trimmed[0].isEmpty || trimmed.isEmpty || trimmed[0].hasPrefix("[") { continue }
-            guard trimmed.count == 2, knownKeys.contains(trimmed[0]) else {
+            let cleaned = String(raw.filter { $0 != "\r" })
+            let line = Self.withoutComment(cleaned)
+            let trimmed = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters() }
+            if trimmed.isEmpty || trimmed.count == 1 && trimmed[0].isEmpty { continue }
+            if trimmed.count == 1 && trimmed[0].hasPrefix("[") && trimmed[0].hasSuffix("]") {
+                section = trimmed[0].dropFirst().dropLast().trimmingCharacters()
+                if section != "keys" { config.problems.append("\(path):\(number + 1): unknown table [\(TerminalText.escaped(section))] ignored") }
+                continue
+            }
+            guard trimmed.count == 2 else {
                 config.problems.append("\(path):\(number + 1): ignored: \(TerminalText.escaped(String(raw)))")
                 continue
             }
-            var value = trimmed[1]
-            if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            config.values[trimmed[0]] = value
+            let key = Self.unquoted(trimmed[0]), value = Self.unquoted(trimmed[1])
+            switch section {
+            case "keys":
+                config.keyBindings.append((key, value, number + 1))
+            case "" where knownKeys.contains(key):
+                config.values[key] = value
+            default:
+                if section.isEmpty || section == "keys" {
+                    config.problems.append("\(path):\(number + 1): ignored: \(TerminalText.escaped(String(raw)))")
+                }
+            }
         }
         return config
+    }
+}
+
+extension UserConfig {
+    /// The line up to a `#` that is not inside quotes (`"#" = "filter"` binds the # key).
+    static func withoutComment(_ line: String) -> String {
+        var inQuotes = false
+        var result = ""
+        for character in line {
+            if character == "\"" { inQuotes.toggle() }
+            if character == "#" && !inQuotes { break }
+            result.append(character)
+        }
+        return result
+    }
+
+    static func unquoted(_ text: String) -> String {
+        text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
     }
 }
 

@@ -57,6 +57,34 @@ import Testing
         session.send("q")
     }
 
+    @Test func keysAndPreviewWidthComeFromTheConfigFile() throws {
+        let folder = try library()
+        let config = TestEnvironment.temporaryFolder("qlbrowse-config")
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: config) }
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("qlbrowse"), withIntermediateDirectories: true)
+        try """
+        preview_width = 30   # percent
+        [keys]
+        "x" = "quit"
+        q = "none"
+        "ctrl-n" = "down"
+        "#" = "help"
+        """.write(to: config.appendingPathComponent("qlbrowse/config.toml"), atomically: true, encoding: .utf8)
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' '\(folder.path)'", environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(session.waitFor { $0.contains("sort:name") }, "\(session.screen())")
+        // The list takes 70 % of 120 columns: its border is at column 84.
+        #expect(session.lines()[2].count > 84 && Array(session.lines()[2])[84] == "│", "\(session.screen())")
+        session.send("C-n")
+        #expect(session.waitFor { $0.contains("2/8") }, "\(session.screen())")
+        session.send("#")
+        #expect(session.waitFor { $0.contains("x                   quit") }, "the help names the user's keys:\n\(session.screen())")
+        session.send("Escape")
+        session.send("q")
+        #expect(!session.waitFor(1) { $0.contains("EXITED") }, "q was unbound")
+        session.send("x")
+        #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
+
     @Test func entersAFolderAndComesBackToIt() throws {
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }

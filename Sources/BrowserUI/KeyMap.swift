@@ -1,0 +1,89 @@
+import CNcurses
+
+/// Which key runs which command: vi keys and arrows by default, with the user's `[keys]` table
+/// from config.toml on top (`"x" = "quit"`, `"ctrl-d" = "page-down"`, `"q" = "none"` to unbind).
+public struct KeyMap: Sendable, Equatable {
+    /// What a key can do; the names are the ones config.toml uses.
+    public enum Command: String, CaseIterable, Sendable {
+        case down, up, left, right, parent, open, top, bottom
+        case pageDown = "page-down", pageUp = "page-up"
+        case filter, hidden, sort, extensions, view
+        case quickLook = "quick-look", help, quit
+    }
+
+    private(set) var bindings: [String: Command]
+
+    public static let standard = KeyMap(bindings: [
+        "j": .down, "down": .down, "k": .up, "up": .up,
+        "h": .left, "left": .left, "l": .right, "right": .right,
+        "backspace": .parent, "enter": .open,
+        "g": .top, "home": .top, "G": .bottom, "end": .bottom,
+        "pgdn": .pageDown, "pgup": .pageUp, "ctrl-f": .pageDown, "ctrl-b": .pageUp,
+        "/": .filter, ".": .hidden, "s": .sort, "e": .extensions, "v": .view,
+        "space": .quickLook, "?": .help, "q": .quit,
+    ])
+
+    /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,
+    /// home, end, ctrl-a … ctrl-z) to `command`, or unbinds it with "none". Returns a problem to
+    /// report, or nil.
+    public mutating func bind(_ key: String, to command: String) -> String? {
+        guard Self.isKeyName(key) else { return "unknown key \"\(key)\" (a character, or space, enter, backspace, tab, arrows, pgup, pgdn, home, end, ctrl-a…ctrl-z)" }
+        if command == "none" {
+            bindings[key] = nil
+            return nil
+        }
+        guard let known = Command(rawValue: command) else {
+            return "unknown command \"\(command)\" for key \"\(key)\" (one of: \(Command.allCases.map(\.rawValue).joined(separator: ", ")), none)"
+        }
+        bindings[key] = known
+        return nil
+    }
+
+    func command(for key: KeyInput) -> Command? { Self.name(of: key).flatMap { bindings[$0] } }
+
+    /// The keys bound to `command`, for the help screen.
+    public func keys(for command: Command) -> [String] {
+        bindings.filter { $0.value == command }.map(\.key).sorted { (Self.order($0), $0) < (Self.order($1), $1) }
+    }
+
+    private static let specialNames: [String] = ["space", "enter", "backspace", "tab", "up", "down", "left", "right", "pgup", "pgdn", "home", "end"]
+
+    private static func order(_ name: String) -> Int { name.count == 1 ? 0 : name.hasPrefix("ctrl-") ? 2 : 1 }
+
+    static func isKeyName(_ name: String) -> Bool {
+        if name.count == 1 { return name.unicodeScalars.first.map { $0.value >= 0x21 && $0.value != 0x7F } ?? false }
+        if specialNames.contains(name) { return true }
+        if name.hasPrefix("ctrl-"), name.count == 6, let letter = name.last, letter.isASCII, letter.isLowercase { return true }
+        return false
+    }
+
+    /// The config name of a key press, or nil for keys that cannot be bound.
+    static func name(of key: KeyInput) -> String? {
+        switch key {
+        case .function(let code):
+            switch code {
+            case KEY_DOWN: return "down"
+            case KEY_UP: return "up"
+            case KEY_LEFT: return "left"
+            case KEY_RIGHT: return "right"
+            case KEY_NPAGE: return "pgdn"
+            case KEY_PPAGE: return "pgup"
+            case KEY_HOME: return "home"
+            case KEY_END: return "end"
+            case KEY_BACKSPACE: return "backspace"
+            case KEY_ENTER: return "enter"
+            default: return nil
+            }
+        case .character(let value):
+            switch value {
+            case 13, 10: return "enter"
+            case 127, 8: return "backspace"
+            case 9: return "tab"
+            case 32: return "space"
+            case 1...26: return "ctrl-" + String(UnicodeScalar(UInt8(value) + 0x60))
+            default: return Unicode.Scalar(value).map { String(Character($0)) }
+            }
+        default: return nil
+        }
+    }
+}
