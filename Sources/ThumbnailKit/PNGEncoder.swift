@@ -41,7 +41,7 @@ public enum PNGEncoder {
         var out = [UInt8](repeating: 0, count: Int(bound))
         let status = out.withUnsafeMutableBufferPointer { target in
             data.withUnsafeBufferPointer { source in
-                compress2(target.baseAddress, &bound, source.baseAddress, uLong(data.count), 3)
+                compress2(target.baseAddress, &bound, source.baseAddress, uLong(data.count), 1)
             }
         }
         precondition(status == Z_OK, "zlib compress2 failed with \(status)")

@@ -82,7 +82,8 @@ public struct ThumbnailBatch: Sendable {
                     next += 1
                     group.addTask { continuation.yield(.file(path: path, outcome: await process(path))) }
                 }
-                while next < files.count && next < jobs && !Task.isCancelled { start() }
+                // Twice as many files in flight as workers, so no worker waits while a result is stored.
+                while next < files.count && next < jobs * 2 && !Task.isCancelled { start() }
                 for await _ in group where next < files.count && !Task.isCancelled { start() }
             }
             continuation.finish()

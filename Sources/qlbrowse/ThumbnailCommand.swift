@@ -101,7 +101,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let reporter = ThumbnailReporter(json: json)
         let names = OutputNames(folder: output, format: format.imageFormat)
         let outputPaths = files.map { names.path(for: $0) }
-        let width = jobs
+        // Twice as many files in flight as workers: while this process encodes and writes one
+        // file's result, the worker already decodes the next instead of waiting for it.
+        let width = jobs * 2
         let failures = await withTaskGroup(of: Bool.self) { group in
             var next = 0
             var failed = 0
