@@ -16,6 +16,14 @@ public enum BrowserAction: Sendable, Equatable {
     case listed(ticket: Int, entries: EntryStore, complete: Bool)
     case listingFailed(ticket: Int, reason: String)
     case showMessage(String)
+    /// The mount table or a volume's state changed.
+    case volumesChanged([VolumeMonitor.Status])
+    /// The listing of the current folder has not answered for a while.
+    case listingStalled(ticket: Int, volume: String)
+    /// The volume under the current folder is gone; go to `fallback`, a folder off that volume.
+    case volumeGone(label: String, fallback: String)
+    /// `V`: the volumes view on or off.
+    case toggleVolumes
 }
 
 /// Work the UI must do for the state: list a folder, open a file, leave.
@@ -29,4 +37,6 @@ public enum BrowserEffect: Sendable, Equatable {
 public enum Overlay: Sendable, Equatable {
     case quickLook
     case help
+    /// Every mounted volume; Enter opens one.
+    case volumes
 }

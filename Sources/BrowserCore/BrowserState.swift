@@ -25,6 +25,14 @@ public struct BrowserState: Sendable, Equatable {
     public private(set) var message: String?
     public private(set) var layout = ScreenLayout()
     public private(set) var ticket = 0
+    /// Every mounted volume, as the monitor last saw it.
+    public private(set) var volumes: [VolumeMonitor.Status] = []
+    /// The cursor in the volumes view.
+    public private(set) var volumeCursor = 0
+    /// The volume whose listing is awaited after it stopped answering (shown with a spinner).
+    public private(set) var waitingFor: String?
+    /// A notice that stays until the user goes elsewhere ("photos was disconnected").
+    public private(set) var banner: String?
     /// The name to put the cursor on when the listing arrives (the folder we came up from).
     private var pendingSelection: [UInt8]?
     /// Whether the cursor is on an entry the user chose (by moving, or coming up from a folder); until
@@ -41,6 +49,9 @@ public struct BrowserState: Sendable, Equatable {
 
     /// The entries shown: hidden files and the filter applied, sorted.
     public var entries: EntryList { EntryList(store: store, order: order) }
+    /// The volume the current folder is on.
+    public var currentVolume: Volume? { Volume.containing(folder, in: volumes.map(\.volume)) }
+
     public var selected: Entry? { order.indices.contains(cursor) ? entries[cursor] : nil }
     public var selectedPath: String? { selected.map { $0.path(in: folder) } }
 
@@ -96,6 +107,7 @@ public struct BrowserState: Sendable, Equatable {
         case .scroll(let delta): moveCursor(to: cursor + delta * (view == .grid ? layout.gridColumns : 3))
         case .listed(let ticket, let batch, let complete):
             guard ticket == self.ticket else { return [] }  // an old folder's late answer
+            waitingFor = nil
             let firstChunk = store.chunkCount
             let repacked = store.append(contentsOf: batch)
             listingComplete = complete
@@ -108,10 +120,24 @@ public struct BrowserState: Sendable, Equatable {
             if complete { pendingSelection = nil }
         case .listingFailed(let ticket, let reason):
             guard ticket == self.ticket else { return [] }
+            waitingFor = nil
             listingError = reason
             listingComplete = true
             message = reason
         case .showMessage(let text): message = text
+        case .volumesChanged(let statuses):
+            volumes = statuses
+            volumeCursor = min(volumeCursor, max(0, statuses.count - 1))
+        case .listingStalled(let ticket, let volume):
+            if ticket == self.ticket && !listingComplete { waitingFor = volume }
+        case .volumeGone(let label, let fallback):
+            let effects = enter(fallback, select: nil)
+            banner = "\(label) was disconnected"
+            overlay = nil
+            return effects
+        case .toggleVolumes:
+            overlay = .volumes
+            if let current = currentVolume, let index = volumes.firstIndex(where: { $0.volume == current }) { volumeCursor = index }
         case .filterCancel:
             filter = ""
             refresh(keeping: selected?.nameBytes)
@@ -149,6 +175,8 @@ public struct BrowserState: Sendable, Equatable {
         listingComplete = false
         listingError = nil
         pendingSelection = name
+        waitingFor = nil
+        banner = nil
         cursorFollowsEntry = false
         cursorFollowsEnd = false
         return [.list(folder: path, ticket: ticket)]
@@ -195,6 +223,7 @@ public struct BrowserState: Sendable, Equatable {
     }
 
     private mutating func applyInOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
+        if overlay == .volumes { return applyInVolumes(action) }
         switch action {
         case .closeOverlay, .quickLook:
             overlay = nil
@@ -214,6 +243,25 @@ public struct BrowserState: Sendable, Equatable {
         default:
             return nil
         }
+    }
+
+    private mutating func applyInVolumes(_ action: BrowserAction) -> [BrowserEffect]? {
+        let shown = volumes.count
+        switch action {
+        case .moveDown(_), .moveRight: volumeCursor = min(volumeCursor + 1, max(0, shown - 1))
+        case .moveUp(_), .moveLeft: volumeCursor = max(volumeCursor - 1, 0)
+        case .home: volumeCursor = 0
+        case .end: volumeCursor = max(0, shown - 1)
+        case .closeOverlay, .toggleVolumes, .quit, .parent: overlay = nil
+        case .open:
+            guard volumes.indices.contains(volumeCursor) else { return [] }
+            let volume = volumes[volumeCursor]
+            overlay = nil
+            if !volume.isResponding { message = "\(volume.volume.label) is not responding; opening it anyway" }
+            return enter(volume.volume.mountPoint, select: nil)
+        default: return nil
+        }
+        return []
     }
 
     // MARK: Derived entries

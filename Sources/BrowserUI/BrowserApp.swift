@@ -20,6 +20,13 @@ public final class BrowserApp {
     private let inbox = Inbox()
     private let lister = DirectoryLister()
     private var listing: DirectoryLister.Listing?
+    private var volumeMonitor: VolumeMonitor?
+    /// The state before the current folder's listing began: Esc while waiting on a stuck volume goes back to it.
+    private var beforeNavigation: BrowserState?
+    /// When the current listing last delivered (monotonic nanoseconds), to notice a stalled one.
+    private var lastListingProgress: Int64 = 0
+    /// A listing silent this long shows "waiting for <volume>…".
+    private let stallNotice: Int64 = 300_000_000
     private let pool: WorkerPool
     private let pictures: PictureService
     private let view: BrowserView
@@ -52,8 +59,15 @@ public final class BrowserApp {
             Task { await pool.shutdown() }
         }
         watchSignals()
+        let inbox = self.inbox
+        let monitor = VolumeMonitor { statuses in inbox.post(.action(.volumesChanged(statuses))) }
+        volumeMonitor = monitor
+        defer { monitor.stop() }
+        // The first mount table is read before the first listing, so that it runs on the right volume.
+        state.apply(.volumesChanged(monitor.volumes))
         apply(.resize(rows: screen.rows, columns: screen.columns))
         perform(state.start())
+        if options.startInVolumes { apply(.toggleVolumes) }
         var needsDraw = true
         while running {
             for message in inbox.drain() { handle(message); needsDraw = true }
@@ -68,8 +82,11 @@ public final class BrowserApp {
                 requestPictures()
                 needsDraw = false
             }
+            if noticeStalledListing() { needsDraw = true }
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 2, 250)
+            // While a listing is under way, wake often: to notice a stall, and to turn the spinner.
+            _ = poll(&fds, 2, state.listingComplete ? 250 : 100)
+            if state.waitingFor != nil { needsDraw = true }
         }
         return state.folder
     }
@@ -93,13 +110,51 @@ public final class BrowserApp {
             apply(.resize(rows: screen.rows, columns: screen.columns))
             return
         }
+        if key == .character(27), let volume = state.waitingFor, let previous = beforeNavigation {
+            // Esc while a stuck volume is awaited: give up on it and go back to where the user was.
+            listing?.cancel()
+            listing = nil
+            state = previous
+            beforeNavigation = nil
+            // A folder left before its listing ended is listed again.
+            if !state.listingComplete { perform(state.start()) }
+            apply(.showMessage("stopped waiting for \(volume)"))
+            return
+        }
         guard let action = KeyBindings.action(for: key, state: state, keys: options.keys) else { return }
         apply(action)
     }
 
+    /// Tells the state when the current listing has been silent too long; true when it changed.
+    private func noticeStalledListing() -> Bool {
+        guard !state.listingComplete, state.waitingFor == nil, VolumeIO.now() - lastListingProgress > stallNotice else { return false }
+        let volume = state.currentVolume?.label ?? state.folder
+        apply(.listingStalled(ticket: state.ticket, volume: volume))
+        return state.waitingFor != nil
+    }
+
     private func handle(_ message: UIMessage) {
         switch message {
+        case .action(.volumesChanged(let statuses)):
+            let before = state.currentVolume
+            apply(.volumesChanged(statuses))
+            // The volume under the current folder left the mount table: unplugged or unmounted.
+            // Or it is still listed but dead underneath (FUSE daemon or server gone).
+            if let before, before.mountPoint != "/",
+               !statuses.contains(where: { $0.volume.mountPoint == before.mountPoint && !$0.isDisconnected }) {
+                leaveVanished(before)
+            }
+        case .action(.listed(let ticket, let entries, let complete)):
+            if ticket == state.ticket { lastListingProgress = VolumeIO.now() }
+            apply(.listed(ticket: ticket, entries: entries, complete: complete))
         case .action(let action): apply(action)
+        case .listingFailed(let ticket, let failure):
+            guard ticket == state.ticket else { return }
+            if failure.meansVolumeGone, let volume = state.currentVolume, volume.mountPoint != "/" {
+                leaveVanished(volume)
+            } else {
+                apply(.listingFailed(ticket: ticket, reason: failure.message))
+            }
         case .picture(let key, let representation):
             if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.store(representation, for: key)
@@ -111,9 +166,19 @@ public final class BrowserApp {
         }
     }
 
+    /// The volume under the current folder is gone: say so and move to the folder it was mounted
+    /// in (on another volume, so reachable).
+    private func leaveVanished(_ volume: Volume) {
+        let parent = String(volume.mountPoint[..<(volume.mountPoint.lastIndex(of: "/") ?? volume.mountPoint.startIndex)])
+        apply(.volumeGone(label: volume.label, fallback: parent.isEmpty ? "/" : parent))
+    }
+
     private func apply(_ action: BrowserAction) {
         let wasQuickLook = state.overlay == .quickLook
-        perform(state.apply(action))
+        let before = state
+        let effects = state.apply(action)
+        if effects.contains(where: { if case .list = $0 { return true } else { return false } }) { beforeNavigation = before }
+        perform(effects)
         if state.overlay == .quickLook, let entry = state.selected, entry.kind == .text, let path = state.selectedPath, !view.hasText(for: path) {
             pictures.readText(path)
         }
@@ -126,10 +191,12 @@ public final class BrowserApp {
             case .list(let folder, let ticket):
                 listing?.cancel()
                 let inbox = self.inbox
-                listing = lister.list(folder) { entries, complete, failure in
+                lastListingProgress = VolumeIO.now()
+                let volume = Volume.containing(folder, in: state.volumes.map(\.volume))?.mountPoint ?? "/"
+                listing = lister.list(folder, volume: volume) { entries, complete, failure in
                     if let failure {
                         inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: true)))
-                        inbox.post(.action(.listingFailed(ticket: ticket, reason: failure)))
+                        inbox.post(.listingFailed(ticket: ticket, failure))
                     } else {
                         inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: complete)))
                     }
@@ -163,7 +230,13 @@ public final class BrowserApp {
     }
 
     private func requestPictures() {
-        let (keys, done) = view.wantedPictures(for: state)
+        var (keys, done) = view.wantedPictures(for: state)
+        // Nothing is asked of a volume that is not answering: its files keep their icons.
+        let silent = Set(state.volumes.filter { !$0.isResponding }.map(\.volume.mountPoint))
+        if !silent.isEmpty {
+            let volumes = state.volumes.map(\.volume)
+            keys = keys.filter { key in Volume.containing(key.path, in: volumes).map { !silent.contains($0.mountPoint) } ?? true }
+        }
         if tracing { StandardStreamTrace.line("want \(keys.map(\.path)) done \(done.count)") }
         pictures.want(keys, done: done)
     }

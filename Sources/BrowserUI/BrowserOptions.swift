@@ -15,6 +15,8 @@ public struct BrowserOptions: Sendable {
     public var keys: KeyMap
     /// The preview pane's share of the width, in percent.
     public var previewPercent: Int
+    /// Open on the volumes view (`--volumes`).
+    public var startInVolumes = false
 
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {

@@ -15,6 +15,7 @@ final class BrowserView {
     let mode: GraphicsMode
     let cell: (width: Int, height: Int)
     private let helpLines: [String]
+    private var spinnerFrame = 0
     let placements: PicturePlacements
 
     private var pictures: [PictureKey: Representation] = [:]
@@ -106,7 +107,7 @@ final class BrowserView {
 
     func draw(_ state: BrowserState) {
         placements.beginFrame()
-        hidePixelPictures = state.overlay == .help
+        hidePixelPictures = state.overlay == .help || state.overlay == .volumes
         screen.erase()
         let layout = state.layout
         if state.overlay == .quickLook {
@@ -116,6 +117,7 @@ final class BrowserView {
             if state.view == .grid { drawGrid(state) } else { drawList(state) }
             drawStatus(state)
             if state.overlay == .help { drawHelp(layout) }
+            if state.overlay == .volumes { drawVolumes(state) }
         }
         screen.refresh()
         let removed = placements.removed
@@ -131,6 +133,45 @@ final class BrowserView {
         var title = " " + TerminalText.escaped(state.folder)
         if !state.filter.isEmpty || state.isTypingFilter { title += "   /" + TerminalText.escaped(state.filter) + (state.isTypingFilter ? "▏" : "") }
         screen.text(title, row: 0, column: 0, width: state.layout.columns, style: style, fill: true)
+        // Volume notices sit at the header's right end: a spinner while a volume is awaited, a
+        // banner when one went away.
+        var notice: (String, String)?
+        if let volume = state.waitingFor {
+            spinnerFrame += 1
+            let spinner = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")[spinnerFrame % 10]
+            notice = (" \(spinner) waiting for \(TerminalText.escaped(volume))… (Esc goes back) ", "message")
+        } else if let banner = state.banner {
+            notice = (" \(TerminalText.escaped(banner)) ", "error")
+        }
+        if let (text, part) = notice {
+            let width = min(text.count, state.layout.columns / 2)
+            screen.text(text, row: 0, column: state.layout.columns - width, width: width, style: theme.style(part).on(style), fill: true)
+        }
+    }
+
+    private func drawVolumes(_ state: BrowserState) {
+        let layout = state.layout
+        var lines: [(String, Bool)] = []
+        for (index, status) in state.volumes.enumerated() {
+            let volume = status.volume
+            let size = status.totalBytes.map { "\(Self.humanSize(Int(clamping: status.freeBytes ?? 0))) free of \(Self.humanSize(Int(clamping: $0)))" } ?? ""
+            let health = status.isResponding ? "" : "  not responding"
+            let flags = volume.isReadOnly ? " ro" : ""
+            let line = String(volume.kind.rawValue.padding(9)) + TerminalText.escaped(volume.label).padding(18) + " "
+                + TerminalText.escaped(volume.mountPoint).padding(30) + " " + volume.fsType.padding(13) + flags + " " + size + health
+            lines.append((line, index == state.volumeCursor))
+        }
+        if lines.isEmpty { lines = [("(no volumes found in /proc/self/mountinfo)", false)] }
+        let width = min(layout.columns - 2, max(60, (lines.map(\.0.count).max() ?? 40) + 4))
+        let height = min(layout.rows - 2, lines.count + 4)
+        let top = max(1, (layout.rows - height) / 2), left = max(0, (layout.columns - width) / 2)
+        let style = theme.style("help")
+        screen.fill(row: top, column: left, width: width, height: height, style: style)
+        screen.text(" Volumes   Enter opens · Esc closes", row: top, column: left, width: width, style: theme.style("header"), fill: true)
+        let first = max(0, state.volumeCursor - (height - 4) + 1)
+        for (offset, (line, selected)) in lines.dropFirst(first).prefix(height - 3).enumerated() {
+            screen.text(line, row: top + 2 + offset, column: left + 1, width: width - 2, style: selected ? theme.style("selection") : style, fill: selected)
+        }
     }
 
     private func drawList(_ state: BrowserState) {
@@ -355,7 +396,7 @@ enum HelpText {
         (.parent, "parent folder"), (.open, "open folder or file"), (.top, "first"), (.bottom, "last"),
         (.pageDown, "page down"), (.pageUp, "page up"), (.quickLook, "Quick Look"), (.filter, "filter (Enter keeps, Esc clears)"),
         (.view, "list / thumbnail grid"), (.sort, "sort: name, size, time, kind"), (.hidden, "hidden files"),
-        (.extensions, "extensions"), (.help, "this help"), (.quit, "quit"),
+        (.extensions, "extensions"), (.volumes, "volumes: disks, sticks, shares"), (.help, "this help"), (.quit, "quit"),
     ]
 
     static func lines(for keys: KeyMap) -> [String] {
@@ -387,5 +428,12 @@ enum HelpText {
         case "tab": return "Tab"
         default: return key.hasPrefix("ctrl-") ? "^" + key.dropFirst(5).uppercased() : key
         }
+    }
+}
+
+extension String {
+    /// The text cut or padded with spaces to `width` characters.
+    func padding(_ width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }

@@ -42,6 +42,7 @@ enum KeyBindings {
         case .quickLook: return .quickLook
         case .help: return .help
         case .quit: return state.overlay != nil ? .closeOverlay : .quit
+        case .volumes: return state.overlay == .volumes ? .closeOverlay : .toggleVolumes
         }
     }
 

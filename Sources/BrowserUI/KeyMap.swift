@@ -8,7 +8,7 @@ public struct KeyMap: Sendable, Equatable {
         case down, up, left, right, parent, open, top, bottom
         case pageDown = "page-down", pageUp = "page-up"
         case filter, hidden, sort, extensions, view
-        case quickLook = "quick-look", help, quit
+        case quickLook = "quick-look", help, quit, volumes
     }
 
     private(set) var bindings: [String: Command]
@@ -20,7 +20,7 @@ public struct KeyMap: Sendable, Equatable {
         "g": .top, "home": .top, "G": .bottom, "end": .bottom,
         "pgdn": .pageDown, "pgup": .pageUp, "ctrl-f": .pageDown, "ctrl-b": .pageUp,
         "/": .filter, ".": .hidden, "s": .sort, "e": .extensions, "v": .view,
-        "space": .quickLook, "?": .help, "q": .quit,
+        "space": .quickLook, "?": .help, "q": .quit, "V": .volumes,
     ])
 
     /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,

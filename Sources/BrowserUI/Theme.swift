@@ -12,6 +12,13 @@ public struct Theme: Sendable, Equatable {
         public var underline = false
         public var dim = false
 
+        /// This style drawn over `base`: where it has no background of its own, `base`'s shows.
+        public func on(_ base: Style) -> Style {
+            var style = self
+            if style.background < 0 { style.background = base.background }
+            return style
+        }
+
         public init(foreground: Int32 = -1, background: Int32 = -1, bold: Bool = false, reverse: Bool = false) {
             self.foreground = foreground
             self.background = background

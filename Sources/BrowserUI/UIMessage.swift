@@ -1,5 +1,6 @@
 import BrowserCore
 import Dispatch
+import FileSystemKit
 import Synchronization
 import ThumbnailKit
 #if canImport(Glibc)
@@ -12,6 +13,7 @@ enum UIMessage: Sendable {
     case picture(PictureKey, Representation)
     case pictureFailed(PictureKey, String)
     case textPreview(path: String, lines: [String])
+    case listingFailed(ticket: Int, DirectoryLister.Failure)
     case interrupt
 }
 

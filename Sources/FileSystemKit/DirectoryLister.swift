@@ -6,7 +6,20 @@ import Glibc
 
 /// Lists a folder off the UI thread, in batches, so the first screen of a huge folder paints
 /// before the listing ends. Each listing can be cancelled; a cancelled one reports nothing more.
+/// Listings run through `VolumeIO`, on a thread of their own per call: a listing stuck on a dead
+/// share is abandoned, never waited for, and other volumes list as usual.
 public final class DirectoryLister: Sendable {
+    /// Why a listing failed.
+    public struct Failure: Sendable, Equatable {
+        public let message: String
+        /// The errno, or 0 when the volume refused new work (calls stuck on it).
+        public let code: Int32
+
+        /// Whether the error means the volume itself is gone (unplugged, unmounted, server down),
+        /// not just this folder.
+        public var meansVolumeGone: Bool { [ENOTCONN, EIO, ESTALE, ENODEV, ECONNABORTED, EHOSTDOWN, ENXIO].contains(code) }
+    }
+
     /// A running listing.
     public final class Listing: Sendable {
         fileprivate let cancelled = Atomic<Bool>(false)
@@ -14,21 +27,28 @@ public final class DirectoryLister: Sendable {
         public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
     }
 
-    private let queue = DispatchQueue(label: "qlbrowse.listing", attributes: .concurrent)
+    private let io: VolumeIO
     /// Items in the second batch (the first is small so the screen fills at once; later ones double).
     private let batchSize: Int
+    /// Seconds without progress after which a listing counts as stuck (its volume "not responding").
+    private let stallDeadline: Double
 
-    public init(batchSize: Int = 25_000) {
+    public init(io: VolumeIO = .shared, batchSize: Int = 25_000, stallDeadline: Double = 10) {
+        self.io = io
         self.batchSize = batchSize
+        self.stallDeadline = stallDeadline
     }
 
-    /// Lists `folder`; `deliver` gets packed batches, the last with `complete: true`, or a failure reason.
-    public func list(_ folder: String, deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: String?) -> Void) -> Listing {
+    /// Lists `folder` on `volume` (its mount point); `deliver` gets packed batches, the last with
+    /// `complete: true`, or a failure.
+    @discardableResult
+    public func list(_ folder: String, volume: String, deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: Failure?) -> Void) -> Listing {
         let listing = Listing()
         let batchSize = self.batchSize
-        queue.async {
+        io.run(volume: volume, deadline: stallDeadline, { heartbeat in
             guard let directory = opendir(folder) else {
-                deliver(EntryStore(), true, "cannot open \(TerminalTextShim.escape(folder)): \(String(cString: strerror(errno)))")
+                let code = errno
+                if !listing.isCancelled { deliver(EntryStore(), true, Failure(message: "cannot open \(TerminalTextShim.escape(folder)): \(String(cString: strerror(code)))", code: code)) }
                 return
             }
             defer { closedir(directory) }
@@ -36,12 +56,14 @@ public final class DirectoryLister: Sendable {
             var limit = 200
             var batch = EntryBatch(expectedEntries: limit)
             var kinds = KindGuesser()
+            var lastDelivery = VolumeIO.now()
             while true {
                 if listing.isCancelled { return }
                 errno = 0
                 guard let entry = readdir(directory) else {
                     let code = errno
-                    deliver(EntryStore(batch), true, code == 0 ? nil : "reading \(TerminalTextShim.escape(folder)) failed: \(String(cString: strerror(code)))")
+                    if listing.isCancelled { return }
+                    deliver(EntryStore(batch), true, code == 0 ? nil : Failure(message: "reading \(TerminalTextShim.escape(folder)) failed: \(String(cString: strerror(code)))", code: code))
                     return
                 }
                 withUnsafePointer(to: entry.pointee.d_name) { pointer in
@@ -60,14 +82,24 @@ public final class DirectoryLister: Sendable {
                                      modified: found ? Int(info.st_mtim.tv_sec) : 0, kind: kinds.kind(of: name, isDirectory: isDirectory))
                     }
                 }
-                if batch.count >= limit {
+                if batch.count & 63 == 0 { heartbeat.beat() }
+                // A slow volume's entries show as they come: a batch goes out when full, or after
+                // 200 ms of slow arrivals.
+                let slow = batch.count & 15 == 0 && VolumeIO.now() - lastDelivery > 200_000_000
+                if batch.count >= limit || slow {
+                    lastDelivery = VolumeIO.now()
                     deliver(EntryStore(batch), false, nil)
                     // Batches grow (200, then 25,000, 50,000, …) so that even huge folders make few chunks.
                     limit = limit == 200 ? batchSize : min(limit * 2, EntryStore.chunkCapacity)
                     batch = EntryBatch(expectedEntries: limit)
                 }
             }
-        }
+        }, completion: { outcome in
+            // A stuck listing says nothing more: the UI shows it is waiting and lets the user leave.
+            if case .refused = outcome, !listing.isCancelled {
+                deliver(EntryStore(), true, Failure(message: "\(TerminalTextShim.escape(volume)) is not responding", code: 0))
+            }
+        })
         return listing
     }
 }

@@ -31,6 +31,9 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("On quit, write the folder you were in to FILE (for cd-on-quit shell functions).", valueName: "FILE"))
     var choosedir: String?
 
+    @Flag(help: "Open on the volumes view: every mounted disk, stick and share (V in the browser).")
+    var volumes = false
+
     func run() throws {
         // One malloc arena: the listing thread allocates what the UI thread keeps and frees, and
         // per-thread arenas would hold megabytes of freed, fragmented memory for a huge folder.
@@ -63,8 +66,9 @@ struct BrowseCommand: ParsableCommand {
         }
         let noColor = ProcessEnvironment.variable("NO_COLOR").map { !$0.isEmpty } ?? false
         let log = ProcessEnvironment.stateFolder + "/qlbrowse.log"
-        let options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
+        var options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
+        options.startInVolumes = volumes
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = dup(2)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

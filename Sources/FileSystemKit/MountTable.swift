@@ -1,0 +1,50 @@
+/// The kernel's table of mounted filesystems (`/proc/self/mountinfo`), parsed.
+public enum MountTable {
+    /// One line of mountinfo: where a filesystem is mounted, what it is, where it comes from.
+    public struct Mount: Sendable, Equatable {
+        public let id: Int
+        public let parentID: Int
+        /// "major:minor" of the device (for FUSE, the connection number is the minor).
+        public let device: String
+        public let mountPoint: String
+        public let options: [String]
+        public let fsType: String
+        public let source: String
+        public let superOptions: [String]
+
+        public var isReadOnly: Bool { options.contains("ro") || superOptions.contains("ro") }
+    }
+
+    /// The mounts listed in mountinfo `text`; malformed lines are skipped.
+    public static func parse(_ text: String) -> [Mount] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
+            guard fields.count >= 10, let id = Int(fields[0]), let parent = Int(fields[1]),
+                  let separator = fields[6...].firstIndex(of: "-"), separator + 2 < fields.count else { return nil }
+            return Mount(id: id, parentID: parent, device: fields[2], mountPoint: unescape(fields[4]),
+                         options: fields[5].split(separator: ",").map(String.init), fsType: fields[separator + 1],
+                         source: unescape(fields[separator + 2]),
+                         superOptions: separator + 3 < fields.count ? fields[separator + 3].split(separator: ",").map(String.init) : [])
+        }
+    }
+
+    /// mountinfo writes space, tab, newline and backslash in paths as octal escapes (`\040`).
+    static func unescape(_ field: String) -> String {
+        guard field.contains("\\") else { return field }
+        var bytes: [UInt8] = []
+        let utf8 = Array(field.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,
+               let value = UInt8(String(decoding: utf8[(index + 1)...(index + 3)], as: UTF8.self), radix: 8) {
+                bytes.append(value)
+                index += 4
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
