@@ -193,7 +193,10 @@ public final class BrowserApp {
                 let inbox = self.inbox
                 lastListingProgress = VolumeIO.now()
                 let volume = Volume.containing(folder, in: state.volumes.map(\.volume))?.mountPoint ?? "/"
-                listing = lister.list(folder, volume: volume) { entries, complete, failure in
+                let prefix = folder == "/" ? "/" : folder + "/"
+                let mounted = Set(state.volumes.map(\.volume.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+                    .map { Array($0.dropFirst(prefix.count).utf8) })
+                listing = lister.list(folder, volume: volume, mountPoints: mounted) { entries, complete, failure in
                     if let failure {
                         inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: true)))
                         inbox.post(.listingFailed(ticket: ticket, failure))

@@ -40,9 +40,11 @@ public final class DirectoryLister: Sendable {
     }
 
     /// Lists `folder` on `volume` (its mount point); `deliver` gets packed batches, the last with
-    /// `complete: true`, or a failure.
+    /// `complete: true`, or a failure. Entries named in `mountPoints` (other volumes mounted in this
+    /// folder) are shown as folders without a stat: a stat would ask that volume, and a hung
+    /// share must not hang the listing of the folder it is mounted in.
     @discardableResult
-    public func list(_ folder: String, volume: String, deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: Failure?) -> Void) -> Listing {
+    public func list(_ folder: String, volume: String, mountPoints: Set<[UInt8]> = [], deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: Failure?) -> Void) -> Listing {
         let listing = Listing()
         let batchSize = self.batchSize
         io.run(volume: volume, deadline: stallDeadline, { heartbeat in
@@ -70,6 +72,10 @@ public final class DirectoryLister: Sendable {
                     pointer.withMemoryRebound(to: CChar.self, capacity: 256) { cName in
                         let name = UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: strlen(cName))
                         if name.count == 1 && name[0] == 46 || name.count == 2 && name[0] == 46 && name[1] == 46 { return }
+                        if !mountPoints.isEmpty && mountPoints.contains(Array(name)) {
+                            batch.append(name: name, isDirectory: true, isSymbolicLink: false, size: 0, modified: 0, kind: .folder)
+                            return
+                        }
                         var info = stat()
                         let found = fstatat(fd, cName, &info, AT_SYMLINK_NOFOLLOW) == 0
                         let isLink = found && (info.st_mode & S_IFMT) == S_IFLNK

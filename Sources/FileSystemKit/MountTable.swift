@@ -13,6 +13,17 @@ public enum MountTable {
         public let superOptions: [String]
 
         public var isReadOnly: Bool { options.contains("ro") || superOptions.contains("ro") }
+
+        public init(id: Int, parentID: Int, device: String, mountPoint: String, options: [String], fsType: String, source: String, superOptions: [String]) {
+            self.id = id
+            self.parentID = parentID
+            self.device = device
+            self.mountPoint = mountPoint
+            self.options = options
+            self.fsType = fsType
+            self.source = source
+            self.superOptions = superOptions
+        }
     }
 
     /// The mounts listed in mountinfo `text`; malformed lines are skipped.

@@ -1,0 +1,125 @@
+import Testing
+@testable import BrowserCore
+import FileSystemKit
+
+@Suite struct MountTableTests {
+    static let sample = """
+    22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw
+    23 22 0:21 / /proc rw,nosuid shared:5 - proc proc rw
+    24 22 0:5 / /dev rw,nosuid shared:2 - devtmpfs udev rw,size=8000k
+    40 22 8:17 / /media/me/USB\\040STICK rw,nosuid,nodev shared:30 - vfat /dev/sdb1 rw,fmask=0022
+    41 22 0:50 / /mnt/photos rw,relatime shared:31 - cifs //nas/photos rw,vers=3.0
+    42 22 0:51 / /home/me/remote rw,nosuid shared:32 - fuse.sshfs me@host:/srv ro
+    43 22 0:52 / /run/user/1000/doc rw - fuse.portal portal rw
+    44 22 0:53 / /tmp/mnt rw - fuse.faultfs faultfs rw,user_id=0
+    garbage line
+    """
+
+    @Test func linesParseWithEscapedPaths() {
+        let mounts = MountTable.parse(Self.sample)
+        #expect(mounts.count == 8)
+        #expect(mounts[3].mountPoint == "/media/me/USB STICK" && mounts[3].fsType == "vfat" && mounts[3].source == "/dev/sdb1")
+        #expect(mounts[5].superOptions == ["ro"] && mounts[5].isReadOnly && !mounts[4].isReadOnly)
+        #expect(mounts[0].device == "259:2")
+    }
+
+    @Test func volumesAreClassifiedFromWhatTheKernelSays() {
+        let kinds = MountTable.parse(Self.sample).map { VolumeClassifier.kind(of: $0, isRemovableDevice: $0.device == "8:17") }
+        #expect(kinds == [.local, .hidden, .hidden, .removable, .network, .network, .hidden, .network])
+        let share = MountTable.parse(Self.sample)[4]
+        #expect(VolumeClassifier.label(of: share, kind: .network) == "photos on nas")
+        let usbDiskWithoutFATButRemovableFlag = MountTable.Mount(id: 1, parentID: 0, device: "8:33", mountPoint: "/media/x", options: [], fsType: "ext4", source: "/dev/sdc1", superOptions: [])
+        #expect(VolumeClassifier.kind(of: usbDiskWithoutFATButRemovableFlag, isRemovableDevice: true) == .removable)
+    }
+
+    @Test func theVolumeOfAPathIsTheLongestMountPointAboveIt() {
+        let volumes = ["/", "/mnt/photos", "/mnt/photos2"].map { Volume(mountPoint: $0, fsType: "x", source: "x", device: "0:1", kind: .local, isReadOnly: false, label: $0) }
+        #expect(Volume.containing("/mnt/photos/2024/a.jpg", in: volumes)?.mountPoint == "/mnt/photos")
+        #expect(Volume.containing("/mnt/photos2", in: volumes)?.mountPoint == "/mnt/photos2")
+        #expect(Volume.containing("/mnt/photosX", in: volumes)?.mountPoint == "/")
+    }
+}
+
+@Suite struct VolumeStateTests {
+    private func volume(_ mountPoint: String, kind: Volume.Kind = .network) -> VolumeMonitor.Status {
+        VolumeMonitor.Status(volume: Volume(mountPoint: mountPoint, fsType: "cifs", source: "//nas/x", device: "0:9", kind: kind, isReadOnly: false, label: "x on nas"))
+    }
+
+    @Test func aStalledListingShowsWaitingUntilEntriesArrive() {
+        var state = BrowserState(folder: "/mnt/share")
+        _ = state.start()
+        state.apply(.listingStalled(ticket: 1, volume: "x on nas"))
+        #expect(state.waitingFor == "x on nas")
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "a")]), complete: false))
+        #expect(state.waitingFor == nil)
+        state.apply(.listingStalled(ticket: 0, volume: "old"))
+        #expect(state.waitingFor == nil, "a stall of an earlier listing is ignored")
+    }
+
+    @Test func aGoneVolumeLeavesWithABannerUntilTheUserMovesOn() {
+        var state = BrowserState(folder: "/mnt/share/deep")
+        _ = state.start()
+        let effects = state.apply(.volumeGone(label: "x on nas", fallback: "/mnt"))
+        #expect(effects == [.list(folder: "/mnt", ticket: 2)])
+        #expect(state.banner == "x on nas was disconnected" && state.folder == "/mnt")
+        state.apply(.listed(ticket: 2, entries: EntryStore([Entry(name: "share", isDirectory: true)]), complete: true))
+        _ = state.apply(.open)
+        #expect(state.banner == nil)
+    }
+
+    @Test func theVolumesViewOpensAVolume() {
+        var state = BrowserState(folder: "/home")
+        _ = state.start()
+        state.apply(.volumesChanged([volume("/", kind: .local), volume("/mnt/share")]))
+        state.apply(.toggleVolumes)
+        #expect(state.overlay == .volumes && state.volumeCursor == 0)
+        state.apply(.moveDown(1))
+        let effects = state.apply(.open)
+        #expect(effects == [.list(folder: "/mnt/share", ticket: 2)] && state.overlay == nil)
+    }
+}
+
+@Suite struct VolumeIOTests {
+    @Test func aStuckCallTimesOutAndItsVolumeTakesNoMoreUntilItReturns() async throws {
+        let io = VolumeIO(maximumAbandoned: 4)
+        let release = DispatchSemaphoreBox()
+        let outcome = await withCheckedContinuation { continuation in
+            io.run(volume: "/mnt/dead", deadline: 0.2, { release.wait(); return 1 }, completion: { continuation.resume(returning: "\($0)") })
+        }
+        #expect(outcome == "timedOut")
+        #expect(!io.isResponding("/mnt/dead") && io.abandonedCount == 1)
+        let refused = await withCheckedContinuation { continuation in
+            io.run(volume: "/mnt/dead", deadline: 1, { 2 }, completion: { continuation.resume(returning: "\($0)") })
+        }
+        #expect(refused == "refused")
+        let other = await withCheckedContinuation { continuation in
+            io.run(volume: "/", deadline: 1, { 3 }, completion: { continuation.resume(returning: "\($0)") })
+        }
+        #expect(other == "done(3)", "other volumes carry on")
+        release.signal()
+        for _ in 0..<100 where !io.isResponding("/mnt/dead") { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(io.isResponding("/mnt/dead") && io.abandonedCount == 0)
+    }
+
+    @Test func aHeartbeatKeepsALongCallAlive() async {
+        let io = VolumeIO()
+        let outcome = await withCheckedContinuation { continuation in
+            io.run(volume: "/slow", deadline: 0.15, { heartbeat in
+                for _ in 0..<6 { usleep(50_000); heartbeat.beat() }
+                return "listed"
+            }, completion: { continuation.resume(returning: "\($0)") })
+        }
+        #expect(outcome == "done(\"listed\")")
+    }
+}
+
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class DispatchSemaphoreBox: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func wait() { semaphore.wait() }
+    func signal() { semaphore.signal() }
+}

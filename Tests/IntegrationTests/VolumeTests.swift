@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// The browser on real FUSE mounts that hang, vanish, come and go (Tests/Support/faultfs.py),
+/// driven in a pseudo-terminal and read from the rendered screen.
+@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: "/dev/fuse"), "needs FUSE (/dev/fuse)"))
+struct VolumeTests {
+    @Test func hungAndVanishingVolumesNeverFreezeTheBrowser() throws {
+        let work = TestEnvironment.temporaryFolder("qlbrowse-volumes")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let script = TestEnvironment.root.appendingPathComponent("Tests/Support/hung-volume.py").path
+        let result = TestEnvironment.run("/usr/bin/python3", [script, TestEnvironment.qlbrowse, work.appendingPathComponent("run").path])
+        print(result.stdout)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        for check in ["volumes view shows a fresh FUSE mount", "drops it after unmount", "waiting for mnt", "Esc goes back",
+                      "every key answered", "banner and the view leaves it", "q quits cleanly"] {
+            #expect(result.stdout.contains("PASS") && result.stdout.split(separator: "\n").contains { $0.hasPrefix("PASS") && $0.contains(check) },
+                    "\(check): \(result.stdout)")
+        }
+    }
+}

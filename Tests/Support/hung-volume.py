@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""The browser against a real FUSE volume that hangs and vanishes, measured as a user sees it.
+
+usage: hung-volume.py QLBROWSE WORKDIR
+
+Mounts faultfs (Tests/Support/faultfs.py) at WORKDIR/mnt beside a local folder WORKDIR/local,
+runs qlbrowse in a pseudo-terminal on WORKDIR, and checks, reading the rendered screen (pyte):
+  1. with the volume hung, entering it shows "waiting for mnt" within 1 s, and Esc goes back;
+  2. while the hung call is still stuck, browsing the local folder answers every key:
+     time from key to the first screen update, p99 <= 100 ms over 100 keys;
+  3. the volume vanishing (its daemon dies) while the user is in it gives the banner
+     "mnt was disconnected" and the view moves out of it; the browser keeps running;
+  4. q quits cleanly.
+Prints one line per check and the latency figures; exit status 0 when all pass. The mount is
+always torn down (faultfs_ctl.unmount aborts a hung connection first).
+"""
+import faulthandler, fcntl, os, pty, select, shutil, signal, struct, sys, termios, time
+faulthandler.register(signal.SIGUSR1)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import faultfs_ctl  # noqa: E402
+import pyte  # noqa: E402  Debian's python3-pyte
+
+COLS, ROWS = 120, 30
+
+
+class Browser:
+    def __init__(self, command, env):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', ROWS, COLS, COLS * 10, ROWS * 20))
+            os.environ.update(env)
+            os.execvp(command[0], command)
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def text(self):
+        return '\n'.join(self.screen.display)
+
+    def pump(self, seconds, quiet=None):
+        """Reads for up to `seconds` (or, with `quiet`, until that long passes without output once
+        something came); returns the time the first bytes came, or None."""
+        first = None
+        end = time.time() + seconds
+        while time.time() < end:
+            wait = max(0, end - time.time()) if first is None or quiet is None else min(quiet, max(0, end - time.time()))
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                break
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except OSError:
+                break
+            if not chunk:
+                break
+            if first is None:
+                first = time.time()
+            self.stream.feed(chunk)
+        return first
+
+    def wait_for(self, text, seconds):
+        """Seconds until `text` is on screen, or None."""
+        start = time.time()
+        while time.time() - start < seconds:
+            if text in self.text():
+                return time.time() - start
+            self.pump(0.05)
+        return time.time() - start if text in self.text() else None
+
+    def send(self, keys):
+        os.write(self.fd, keys)
+
+    def finish(self, seconds=5):
+        end = time.time() + seconds
+        while time.time() < end:
+            self.pump(0.1)
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                return status
+        os.kill(self.pid, signal.SIGKILL)
+        return os.waitpid(self.pid, 0)[1]
+
+
+def main():
+    qlbrowse, work = sys.argv[1], os.path.abspath(sys.argv[2])
+    shutil.rmtree(work, ignore_errors=True)
+    for folder in ('local', 'src/inner', '.cache', '.state'):
+        os.makedirs(os.path.join(work, folder))
+    for index in range(300):
+        with open(os.path.join(work, 'local', 'note%03d.txt' % index), 'w') as handle:
+            handle.write('note %d\n' % index)
+    for index in range(20):
+        with open(os.path.join(work, 'src', 'remote%02d.txt' % index), 'w') as handle:
+            handle.write('remote %d\n' % index)
+    mount = os.path.join(work, 'mnt')
+    results = []
+    browser = None
+    try:
+        env = {'TERM': 'xterm-256color', 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'XDG_CACHE_HOME': work + '/.cache',
+               'XDG_STATE_HOME': work + '/.state', 'XDG_CONFIG_HOME': work + '/.config'}
+        # 0. The volumes view follows the mount table by itself.
+        os.makedirs(mount)
+        browser = Browser([qlbrowse, '--graphics', 'symbols', '--volumes', work], env)
+        opened = browser.wait_for('Volumes', 10) is not None
+        mounted_at = time.time()
+        faultfs_ctl.mount(os.path.join(work, 'src'), mount)
+        appeared = browser.wait_for('fuse.faultfs', 5)
+        if appeared is not None:
+            appeared = time.time() - mounted_at
+        results.append(('volumes view shows a fresh FUSE mount within 2 s', opened and appeared is not None and appeared <= 2,
+                        'after %s s' % (None if appeared is None else round(appeared, 2))))
+        faultfs_ctl.unmount(mount)
+        unmounted_at = time.time()
+        gone = None
+        while time.time() - unmounted_at < 5:
+            browser.pump(0.05)
+            if 'fuse.faultfs' not in browser.text():
+                gone = time.time() - unmounted_at
+                break
+        results.append(('and drops it after unmount within 2 s', gone is not None and gone <= 2, 'after %s s' % (None if gone is None else round(gone, 2))))
+        browser.send(b'\x1bq')
+        browser.finish()
+
+        faultfs_ctl.mount(os.path.join(work, 'src'), mount)
+        browser = Browser([qlbrowse, '--graphics', 'symbols', work], env)
+        started = browser.wait_for('sort:name', 10) is not None and browser.wait_for('local/', 5) is not None
+        results.append(('browser starts and lists WORKDIR', started, ''))
+
+        # 1. Hang the volume, then enter it (folders first: local/, mnt/, src/).
+        faultfs_ctl.set_faults(mount, hang=True)
+        browser.send(b'j')
+        browser.pump(0.3)
+        browser.send(b'\r')
+        shown = browser.wait_for('waiting for mnt', 3)
+        results.append(('hung volume: "waiting for mnt" within 1 s', shown is not None and shown <= 1.0, 'after %s s' % (None if shown is None else round(shown, 2))))
+        browser.send(b'\x1b')
+        back = browser.wait_for('stopped waiting for mnt', 2)
+        results.append(('Esc goes back to where the user was', back is not None and ' %s' % work in browser.text(), ''))
+
+        # 2. Browse the local folder while the stuck call is still stuck.
+        browser.send(b'g')
+        browser.pump(0.3)
+        browser.send(b'\r')
+        entered = browser.wait_for('note000.txt', 3) is not None
+        samples = []
+        for index in range(100):
+            sent = time.time()
+            browser.send(b'j' if index % 10 != 9 else b'k')
+            first = browser.pump(1.0, quiet=0.02)
+            if first is not None:
+                samples.append((first - sent) * 1000)
+        samples.sort()
+        p50 = samples[len(samples) // 2] if samples else float('nan')
+        p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] if samples else float('nan')
+        answered = len(samples) == 100
+        results.append(('local browsing while the volume hangs: every key answered, p99 <= 100 ms',
+                        entered and answered and p99 <= 100, '%d/100 answered, p50 %.1f ms, p99 %.1f ms, max %.1f ms'
+                        % (len(samples), p50, p99, samples[-1] if samples else float('nan'))))
+
+        # 3. Let the volume answer again, go in, and have its daemon die underneath.
+        faultfs_ctl.set_faults(mount, hang=False)
+        browser.send(b'h')
+        browser.pump(0.5)
+        browser.send(b'gj\r')
+        inside = browser.wait_for('remote00.txt', 15) is not None
+        faultfs_ctl.set_faults(mount, vanish=True)
+        banner = browser.wait_for('mnt was disconnected', 8)
+        moved = banner is not None and ' %s ' % work in browser.text().splitlines()[0] + ' '
+        results.append(('vanished volume: banner and the view leaves it', inside and banner is not None and moved,
+                        'banner after %s s' % (None if banner is None else round(banner, 2))))
+
+        browser.send(b'q')
+        status = browser.finish()
+        results.append(('q quits cleanly', status == 0, 'wait status %d' % status))
+        browser = None
+    finally:
+        if browser is not None:
+            os.kill(browser.pid, signal.SIGKILL)
+            os.waitpid(browser.pid, 0)
+        faultfs_ctl.unmount(mount)
+    for label, ok, detail in results:
+        print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
+    shutil.rmtree(work, ignore_errors=True)
+    return 0 if all(ok for _, ok, _ in results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
