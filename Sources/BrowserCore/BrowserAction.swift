@@ -24,11 +24,23 @@ public enum BrowserAction: Sendable, Equatable {
     case volumeGone(label: String, fallback: String)
     /// `V`: the volumes view on or off.
     case toggleVolumes
+    /// `T`: thumbnail the folder under the cursor (or the current one) in the background.
+    case startBatch
+    /// Thumbnail into the personal cache only (false) or also into `.sh_thumbnails` (true), after `T` asked.
+    case confirmBatch(shared: Bool)
+    /// `J`: the jobs panel on or off.
+    case toggleJobs
+    /// Cancel the job under the jobs panel's cursor.
+    case cancelJob
+    /// A job's progress or end.
+    case jobChanged(JobStatus)
 }
 
 /// Work the UI must do for the state: list a folder, open a file, leave.
 public enum BrowserEffect: Sendable, Equatable {
     case list(folder: String, ticket: Int)
+    case startBatch(folder: String, shared: Bool)
+    case cancelJob(id: Int)
     case openFile(path: String, kind: String)
     case quit(folder: String)
 }
@@ -39,4 +51,8 @@ public enum Overlay: Sendable, Equatable {
     case help
     /// Every mounted volume; Enter opens one.
     case volumes
+    /// Running and finished jobs; `c` cancels one, Enter starts a stopped one again.
+    case jobs
+    /// `T` on a removable or network volume asks where thumbnails go.
+    case confirmBatch(folder: String)
 }

@@ -33,6 +33,10 @@ public struct BrowserState: Sendable, Equatable {
     public private(set) var waitingFor: String?
     /// A notice that stays until the user goes elsewhere ("photos was disconnected").
     public private(set) var banner: String?
+    /// Background jobs, oldest first.
+    public private(set) var jobs: [JobStatus] = []
+    /// The cursor in the jobs panel.
+    public private(set) var jobCursor = 0
     /// The name to put the cursor on when the listing arrives (the folder we came up from).
     private var pendingSelection: [UInt8]?
     /// Whether the cursor is on an entry the user chose (by moving, or coming up from a folder); until
@@ -135,6 +139,14 @@ public struct BrowserState: Sendable, Equatable {
             banner = "\(label) was disconnected"
             overlay = nil
             return effects
+        case .startBatch: return startBatch()
+        case .confirmBatch: break
+        case .toggleJobs:
+            overlay = .jobs
+            jobCursor = max(0, jobs.count - 1)
+        case .cancelJob: break
+        case .jobChanged(let job):
+            if let index = jobs.firstIndex(where: { $0.id == job.id }) { jobs[index] = job } else { jobs.append(job) }
         case .toggleVolumes:
             overlay = .volumes
             if let current = currentVolume, let index = volumes.firstIndex(where: { $0.volume == current }) { volumeCursor = index }
@@ -224,6 +236,8 @@ public struct BrowserState: Sendable, Equatable {
 
     private mutating func applyInOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
         if overlay == .volumes { return applyInVolumes(action) }
+        if overlay == .jobs { return applyInJobs(action) }
+        if case .confirmBatch(let folder) = overlay { return applyInConfirmBatch(action, folder: folder) }
         switch action {
         case .closeOverlay, .quickLook:
             overlay = nil
@@ -262,6 +276,49 @@ public struct BrowserState: Sendable, Equatable {
         default: return nil
         }
         return []
+    }
+
+    private mutating func applyInJobs(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .moveDown(_), .moveRight: jobCursor = min(jobCursor + 1, max(0, jobs.count - 1))
+        case .moveUp(_), .moveLeft: jobCursor = max(jobCursor - 1, 0)
+        case .closeOverlay, .toggleJobs, .quit, .parent: overlay = nil
+        case .cancelJob:
+            guard jobs.indices.contains(jobCursor), jobs[jobCursor].phase.isActive else { return [] }
+            return [.cancelJob(id: jobs[jobCursor].id)]
+        case .open:
+            // A stopped job starts again; what it cached already is skipped.
+            guard jobs.indices.contains(jobCursor), !jobs[jobCursor].phase.isActive else { return [] }
+            message = "resuming \(jobs[jobCursor].folder)"
+            return [.startBatch(folder: jobs[jobCursor].folder, shared: jobs[jobCursor].writesShared)]
+        default: return nil
+        }
+        return []
+    }
+
+    private mutating func applyInConfirmBatch(_ action: BrowserAction, folder: String) -> [BrowserEffect]? {
+        switch action {
+        case .confirmBatch(let shared):
+            overlay = nil
+            message = "thumbnailing \(folder)" + (shared ? " (also into .sh_thumbnails)" : "")
+            return [.startBatch(folder: folder, shared: shared)]
+        case .closeOverlay, .quit:
+            overlay = nil
+            return []
+        default: return []
+        }
+    }
+
+    /// `T`: the folder under the cursor, or the current one. On a stick or a share, first ask
+    /// whether thumbnails should also go into the shared `.sh_thumbnails` there.
+    private mutating func startBatch() -> [BrowserEffect] {
+        let folder = selected.flatMap { $0.isDirectory ? $0.path(in: self.folder) : nil } ?? self.folder
+        if let kind = Volume.containing(folder, in: volumes.map(\.volume))?.kind, kind == .removable || kind == .network {
+            overlay = .confirmBatch(folder: folder)
+            return []
+        }
+        message = "thumbnailing \(folder)"
+        return [.startBatch(folder: folder, shared: false)]
     }
 
     // MARK: Derived entries

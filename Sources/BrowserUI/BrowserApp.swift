@@ -21,6 +21,7 @@ public final class BrowserApp {
     private let lister = DirectoryLister()
     private var listing: DirectoryLister.Listing?
     private var volumeMonitor: VolumeMonitor?
+    private let jobs: JobRunner
     /// The state before the current folder's listing began: Esc while waiting on a stuck volume goes back to it.
     private var beforeNavigation: BrowserState?
     /// When the current listing last delivered (monotonic nanoseconds), to notice a stalled one.
@@ -42,6 +43,7 @@ public final class BrowserApp {
         self.pool = WorkerPool(stderrPath: options.logFile)
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, inbox: inbox)
+        self.jobs = JobRunner(inbox: inbox, logFile: options.logFile)
         let environment = ProcessEnvironmentReader.all()
         let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
                                        deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
@@ -55,8 +57,8 @@ public final class BrowserApp {
         defer {
             view.placements.clearAll()
             screen.stop()
-            let pool = self.pool
-            Task { await pool.shutdown() }
+            let pool = self.pool, jobs = self.jobs
+            Task { await jobs.shutdown(); await pool.shutdown() }
         }
         watchSignals()
         let inbox = self.inbox
@@ -136,9 +138,15 @@ public final class BrowserApp {
     private func handle(_ message: UIMessage) {
         switch message {
         case .action(.volumesChanged(let statuses)):
-            let before = state.currentVolume
+            let before = state.currentVolume, statusesBefore = state.volumes
             apply(.volumesChanged(statuses))
             // The volume under the current folder left the mount table: unplugged or unmounted.
+            // Jobs on a volume that left stop, with a report of what was done.
+            for job in state.jobs where job.phase.isActive {
+                guard let volume = Volume.containing(job.folder, in: statusesBefore.map(\.volume)), volume.mountPoint != "/",
+                      !statuses.contains(where: { $0.volume.mountPoint == volume.mountPoint && !$0.isDisconnected }) else { continue }
+                jobs.stop(job.id, reason: "\(volume.label) was disconnected")
+            }
             // Or it is still listed but dead underneath (FUSE daemon or server gone).
             if let before, before.mountPoint != "/",
                !statuses.contains(where: { $0.volume.mountPoint == before.mountPoint && !$0.isDisconnected }) {
@@ -204,6 +212,10 @@ public final class BrowserApp {
                         inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: complete)))
                     }
                 }
+            case .startBatch(let folder, let shared):
+                jobs.start(folder: folder, shared: shared)
+            case .cancelJob(let id):
+                jobs.stop(id)
             case .openFile(let path, let kind):
                 open(path, kind: kind)
             case .quit:

@@ -107,7 +107,7 @@ final class BrowserView {
 
     func draw(_ state: BrowserState) {
         placements.beginFrame()
-        hidePixelPictures = state.overlay == .help || state.overlay == .volumes
+        hidePixelPictures = state.overlay != nil && state.overlay != .quickLook
         screen.erase()
         let layout = state.layout
         if state.overlay == .quickLook {
@@ -118,6 +118,8 @@ final class BrowserView {
             drawStatus(state)
             if state.overlay == .help { drawHelp(layout) }
             if state.overlay == .volumes { drawVolumes(state) }
+            if state.overlay == .jobs { drawJobs(state) }
+            if case .confirmBatch(let folder) = state.overlay { drawConfirmBatch(folder, layout: layout) }
         }
         screen.refresh()
         let removed = placements.removed
@@ -147,6 +149,59 @@ final class BrowserView {
             let width = min(text.count, state.layout.columns / 2)
             screen.text(text, row: 0, column: state.layout.columns - width, width: width, style: theme.style(part).on(style), fill: true)
         }
+    }
+
+    /// A box in the middle of the screen with a title bar and lines; the selected line highlighted.
+    private func drawBox(title: String, lines: [String], selected: Int?, layout: ScreenLayout, minimumWidth: Int = 60) {
+        let width = min(layout.columns - 2, max(minimumWidth, (lines.map(\.count).max() ?? 40) + 4))
+        let height = min(layout.rows - 2, lines.count + 4)
+        let top = max(1, (layout.rows - height) / 2), left = max(0, (layout.columns - width) / 2)
+        let style = theme.style("help")
+        screen.fill(row: top, column: left, width: width, height: height, style: style)
+        screen.text(title, row: top, column: left, width: width, style: theme.style("header"), fill: true)
+        let first = max(0, (selected ?? 0) - (height - 4) + 1)
+        for (offset, line) in lines.enumerated().dropFirst(first).prefix(height - 3) {
+            let isSelected = offset == selected
+            screen.text(line, row: top + 2 + offset - first, column: left + 1, width: width - 2, style: isSelected ? theme.style("selection") : style, fill: isSelected)
+        }
+    }
+
+    private func drawJobs(_ state: BrowserState) {
+        let lines = state.jobs.isEmpty ? ["No jobs yet: T on a folder thumbnails it in the background."] : state.jobs.map(Self.jobLine)
+        drawBox(title: " Jobs   c cancels · Enter starts a stopped one again · Esc closes", lines: lines,
+                selected: state.jobs.isEmpty ? nil : state.jobCursor, layout: state.layout, minimumWidth: 70)
+    }
+
+    private func drawConfirmBatch(_ folder: String, layout: ScreenLayout) {
+        drawBox(title: " Thumbnail this folder?", lines: [
+            TerminalText.escaped(folder), "",
+            "Enter   into your thumbnail cache",
+            "s       also into .sh_thumbnails beside the files (other machines see them)",
+            "Esc     cancel",
+        ], selected: nil, layout: layout)
+    }
+
+    /// A job in one line: bar, counts, rate, time left, or how it ended.
+    static func jobLine(_ job: JobStatus) -> String {
+        let name = TerminalText.escaped(job.folder).padding(28)
+        let bar = job.fraction.map { fraction -> String in
+            let filled = Int((fraction * 20).rounded())
+            return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] " + String(Int(fraction * 100)) + "%"
+        } ?? "[ finding files…     ]"
+        let counts = "\(job.processed)/\(job.total.map(String.init) ?? "?")"
+        switch job.phase {
+        case .walking, .running:
+            let left = job.secondsLeft.map { " ETA " + Self.duration($0) } ?? ""
+            return "\(name) \(bar) \(counts)  \(String(format1: job.rate)) files/s\(left)"
+        case .finished: return "\(name) done: \(job.report)"
+        case .cancelled: return "\(name) cancelled: \(job.report)"
+        case .interrupted(let reason): return "\(name) stopped (\(TerminalText.escaped(reason))): \(job.report)"
+        }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
     }
 
     private func drawVolumes(_ state: BrowserState) {
@@ -286,6 +341,12 @@ final class BrowserView {
         var left = " \(state.entries.isEmpty ? 0 : state.cursor + 1)/\(state.entries.count)  \(folders) folders, \(state.entries.count - folders) files"
         if !state.listingComplete { left += "  reading…" }
         left += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\(mode.rawValue)]"
+        // Running jobs in a few characters: "T 45% 120/260" (J shows the panel).
+        let active = state.jobs.filter(\.phase.isActive)
+        if let job = active.last {
+            left += "  T " + (job.fraction.map { "\(Int($0 * 100))% " } ?? "") + "\(job.processed)/\(job.total.map(String.init) ?? "?")"
+            if active.count > 1 { left += " +\(active.count - 1)" }
+        }
         let right = state.message.map(TerminalText.escaped) ?? "v grid  space preview  / filter  ? help  q quit "
         screen.text(left, row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("status"), fill: true)
         let start = max(left.count + 2, layout.columns - right.count)
@@ -396,7 +457,8 @@ enum HelpText {
         (.parent, "parent folder"), (.open, "open folder or file"), (.top, "first"), (.bottom, "last"),
         (.pageDown, "page down"), (.pageUp, "page up"), (.quickLook, "Quick Look"), (.filter, "filter (Enter keeps, Esc clears)"),
         (.view, "list / thumbnail grid"), (.sort, "sort: name, size, time, kind"), (.hidden, "hidden files"),
-        (.extensions, "extensions"), (.volumes, "volumes: disks, sticks, shares"), (.help, "this help"), (.quit, "quit"),
+        (.extensions, "extensions"), (.volumes, "volumes: disks, sticks, shares"),
+        (.batch, "thumbnail a folder in the background"), (.jobs, "jobs panel"), (.cancel, "cancel a job (jobs panel)"), (.help, "this help"), (.quit, "quit"),
     ]
 
     static func lines(for keys: KeyMap) -> [String] {
@@ -435,5 +497,13 @@ extension String {
     /// The text cut or padded with spaces to `width` characters.
     func padding(_ width: Int) -> String {
         count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
+    }
+}
+
+extension String {
+    /// A number with one decimal, without Foundation.
+    init(format1 value: Double) {
+        let tenths = Int((value * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -22,6 +22,11 @@ enum KeyBindings {
     }
 
     static func action(for command: KeyMap.Command, state: BrowserState) -> BrowserAction {
+        // `T` on a stick or share asks: Enter for the personal cache, s to also share the thumbnails there.
+        if case .confirmBatch = state.overlay {
+            if command == .open { return .confirmBatch(shared: false) }
+            if command == .sort { return .confirmBatch(shared: true) }
+        }
         let grid = state.view == .grid && state.overlay == nil
         switch command {
         case .down: return .moveDown(grid ? state.layout.gridColumns : 1)
@@ -43,6 +48,9 @@ enum KeyBindings {
         case .help: return .help
         case .quit: return state.overlay != nil ? .closeOverlay : .quit
         case .volumes: return state.overlay == .volumes ? .closeOverlay : .toggleVolumes
+        case .batch: return .startBatch
+        case .jobs: return state.overlay == .jobs ? .closeOverlay : .toggleJobs
+        case .cancel: return .cancelJob
         }
     }
 

@@ -9,6 +9,7 @@ public struct KeyMap: Sendable, Equatable {
         case pageDown = "page-down", pageUp = "page-up"
         case filter, hidden, sort, extensions, view
         case quickLook = "quick-look", help, quit, volumes
+        case batch = "thumbnail-folder", jobs, cancel
     }
 
     private(set) var bindings: [String: Command]
@@ -20,7 +21,7 @@ public struct KeyMap: Sendable, Equatable {
         "g": .top, "home": .top, "G": .bottom, "end": .bottom,
         "pgdn": .pageDown, "pgup": .pageUp, "ctrl-f": .pageDown, "ctrl-b": .pageUp,
         "/": .filter, ".": .hidden, "s": .sort, "e": .extensions, "v": .view,
-        "space": .quickLook, "?": .help, "q": .quit, "V": .volumes,
+        "space": .quickLook, "?": .help, "q": .quit, "V": .volumes, "T": .batch, "J": .jobs, "c": .cancel,
     ])
 
     /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,

@@ -4,6 +4,15 @@ public struct ThumbnailError: Error, Sendable, CustomStringConvertible, Equatabl
     /// The broad reason, for callers that act on it (the cache records failures, the UI picks a message).
     public enum Code: String, Sendable, Codable {
         case unreadable, unsupported, corrupt, encrypted, noPreview, tooLarge, timedOut, crashed, cancelled, workerUnavailable, writeFailed
+
+        /// Whether the failure comes from the file's content (worth remembering in the cache), not
+        /// from the moment: unreadable (I/O error, a vanished share), cancelled, no worker, no space.
+        public var isAboutTheContent: Bool {
+            switch self {
+            case .unsupported, .corrupt, .encrypted, .noPreview, .tooLarge, .timedOut, .crashed: return true
+            case .unreadable, .cancelled, .workerUnavailable, .writeFailed: return false
+            }
+        }
     }
 
     public let code: Code

@@ -127,7 +127,9 @@ public final class ThumbnailGenerator: Sendable {
                 }
             }
         } catch let error as ThumbnailError {
-            if error.code != .cancelled && !Task.isCancelled { cache?.recordFailure(error, for: request) }
+            // Only what the file's content caused is remembered: an I/O error, a timeout or a lost
+            // worker says nothing about the file (a share may be back tomorrow) and is retried.
+            if error.code.isAboutTheContent && !Task.isCancelled { cache?.recordFailure(error, for: request) }
             throw ThumbnailError(error.code, error.reason, contentType: error.contentType ?? contentType)
         }
         try Task.checkCancellation()

@@ -1,0 +1,97 @@
+import BrowserCore
+import Synchronization
+import ThumbnailKit
+
+/// Runs the browser's background jobs: `T` thumbnails a folder through `ThumbnailBatch` while
+/// browsing goes on. Jobs have their own worker (the browser's pictures keep theirs), report
+/// progress to the UI about ten times a second, and stop promptly when cancelled or when their
+/// volume goes away, saying what was done and what was not.
+final class JobRunner: Sendable {
+    private let pool: WorkerPool
+    private let inbox: Inbox
+    /// Why a job was stopped, set before its task is cancelled.
+    private final class StopReason: Sendable {
+        let text = Mutex<String?>(nil)
+    }
+
+    private let running = Mutex<[Int: (task: Task<Void, Never>, stopReason: StopReason)]>([:])
+    private let nextID = Atomic<Int>(1)
+
+    init(inbox: Inbox, logFile: String?) {
+        self.inbox = inbox
+        // One worker: the batch runs beside the browser's own workers, not in their queue.
+        self.pool = WorkerPool(size: 1, stderrPath: logFile)
+    }
+
+    /// Starts thumbnailing `folder` (recursively); returns the job's id.
+    @discardableResult
+    func start(folder: String, shared: Bool) -> Int {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
+        let stopReason = StopReason()
+        let inbox = self.inbox, pool = self.pool
+        let task = Task.detached(priority: .utility) { [weak self] in
+            let cache = ThumbnailCache(writesShared: shared)
+            let generator = ThumbnailGenerator(pool: pool, cache: cache)
+            let batch = ThumbnailBatch(generator: generator, cache: cache, box: PixelSize(width: 256, height: 256), jobs: 1)
+            var status = JobStatus(id: id, folder: folder, writesShared: shared)
+            let start = ContinuousClock.now
+            var lastReport = start
+            inbox.post(.action(.jobChanged(status)))
+            for await event in batch.run([folder]) {
+                switch event {
+                case .found(let total):
+                    status.total = total
+                    status.phase = .running
+                case .file(_, .generated): status.generated += 1
+                case .file(_, .alreadyCached): status.alreadyCached += 1
+                case .file(_, .failed(let error)) where error.code == .cancelled: break
+                case .file(_, .failed): status.failed += 1
+                case .file(_, .skipped): status.skipped += 1
+                }
+                let now = ContinuousClock.now
+                if now - lastReport > .milliseconds(100) {
+                    lastReport = now
+                    status.elapsed = Self.seconds(now - start)
+                    inbox.post(.action(.jobChanged(status)))
+                }
+            }
+            status.elapsed = Self.seconds(ContinuousClock.now - start)
+            if let reason = stopReason.text.withLock({ $0 }) {
+                status.phase = reason == "cancelled" ? .cancelled : .interrupted(reason)
+            } else {
+                status.phase = Task.isCancelled ? .cancelled : .finished
+            }
+            inbox.post(.action(.jobChanged(status)))
+            inbox.post(.action(.showMessage(Self.summary(status))))
+            _ = self?.running.withLock { $0.removeValue(forKey: id) }
+        }
+        running.withLock { $0[id] = (task, stopReason) }
+        return id
+    }
+
+    /// Stops a job; `reason` is "cancelled" for the user's wish, or what happened ("photos was disconnected").
+    func stop(_ id: Int, reason: String = "cancelled") {
+        guard let job = running.withLock({ $0.removeValue(forKey: id) }) else { return }
+        job.stopReason.text.withLock { $0 = $0 ?? reason }
+        job.task.cancel()
+    }
+
+    func shutdown() async {
+        for id in running.withLock({ Array($0.keys) }) { stop(id) }
+        await pool.shutdown()
+    }
+
+    static func summary(_ status: JobStatus) -> String {
+        let name = status.folder.split(separator: "/").last.map(String.init) ?? status.folder
+        switch status.phase {
+        case .finished: return "thumbnailed \(name): \(status.report)"
+        case .cancelled: return "cancelled \(name): \(status.report)"
+        case .interrupted(let reason): return "\(reason): \(name) stopped, \(status.report)"
+        case .walking, .running: return ""
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
