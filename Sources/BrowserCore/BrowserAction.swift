@@ -36,6 +36,17 @@ public enum BrowserAction: Sendable, Equatable {
     case jobChanged(JobStatus)
 }
 
+extension BrowserAction {
+    /// Whether the action comes from the user (a key, the mouse, the terminal's size), not from
+    /// background work reporting in.
+    public var isFromUser: Bool {
+        switch self {
+        case .listed, .listingFailed, .showMessage, .volumesChanged, .listingStalled, .volumeGone, .jobChanged: return false
+        default: return true
+        }
+    }
+}
+
 /// Work the UI must do for the state: list a folder, open a file, leave.
 public enum BrowserEffect: Sendable, Equatable {
     case list(folder: String, ticket: Int)

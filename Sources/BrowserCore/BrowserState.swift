@@ -64,7 +64,8 @@ public struct BrowserState: Sendable, Equatable {
 
     @discardableResult
     public mutating func apply(_ action: BrowserAction) -> [BrowserEffect] {
-        message = nil
+        // A message lasts until the user does something; background news does not wipe it.
+        if action.isFromUser { message = nil }
         if isTypingFilter, let effects = applyFilterTyping(action) { return effects }
         if overlay != nil, let effects = applyInOverlay(action) { return effects }
         switch action {

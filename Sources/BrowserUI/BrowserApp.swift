@@ -156,6 +156,8 @@ public final class BrowserApp {
             if ticket == state.ticket { lastListingProgress = VolumeIO.now() }
             apply(.listed(ticket: ticket, entries: entries, complete: complete))
         case .action(let action): apply(action)
+        case .volumeLost(let mountPoint):
+            if let volume = state.currentVolume, volume.mountPoint == mountPoint, mountPoint != "/" { leaveVanished(volume) }
         case .listingFailed(let ticket, let failure):
             guard ticket == state.ticket else { return }
             if failure.meansVolumeGone, let volume = state.currentVolume, volume.mountPoint != "/" {
@@ -177,6 +179,9 @@ public final class BrowserApp {
     /// The volume under the current folder is gone: say so and move to the folder it was mounted
     /// in (on another volume, so reachable).
     private func leaveVanished(_ volume: Volume) {
+        for job in state.jobs where job.phase.isActive && volume.contains(job.folder) {
+            jobs.stop(job.id, reason: "\(volume.label) was disconnected")
+        }
         let parent = String(volume.mountPoint[..<(volume.mountPoint.lastIndex(of: "/") ?? volume.mountPoint.startIndex)])
         apply(.volumeGone(label: volume.label, fallback: parent.isEmpty ? "/" : parent))
     }

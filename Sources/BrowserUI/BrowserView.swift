@@ -349,7 +349,8 @@ final class BrowserView {
         }
         let right = state.message.map(TerminalText.escaped) ?? "v grid  space preview  / filter  ? help  q quit "
         screen.text(left, row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("status"), fill: true)
-        let start = max(left.count + 2, layout.columns - right.count)
+        // A message may cover the right part of the counts; the position stays readable.
+        let start = max(min(left.count + 2, 24), layout.columns - right.count)
         screen.text(right, row: layout.rows - 1, column: start, width: layout.columns - start, style: state.message == nil ? theme.style("status") : theme.style("message"))
     }
 

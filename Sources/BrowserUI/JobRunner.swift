@@ -1,4 +1,5 @@
 import BrowserCore
+import FileSystemKit
 import Synchronization
 import ThumbnailKit
 
@@ -38,6 +39,7 @@ final class JobRunner: Sendable {
             var lastReport = start
             inbox.post(.action(.jobChanged(status)))
             for await event in batch.run([folder]) {
+                if stopReason.text.withLock({ $0 }) != nil { break }
                 switch event {
                 case .found(let total):
                     status.total = total
@@ -45,6 +47,16 @@ final class JobRunner: Sendable {
                 case .file(_, .generated): status.generated += 1
                 case .file(_, .alreadyCached): status.alreadyCached += 1
                 case .file(_, .failed(let error)) where error.code == .cancelled: break
+                case .file(_, .failed(let error)) where error.code == .unreadable:
+                    // A read error may mean the volume went away: then the job stops rather than
+                    // failing every remaining file.
+                    if let (gone, mountPoint) = await Self.goneReason(folder) {
+                        stopReason.text.withLock { $0 = $0 ?? gone }
+                        // The browser may be showing that volume: it should leave it too.
+                        inbox.post(.volumeLost(mountPoint: mountPoint))
+                        break
+                    }
+                    status.failed += 1
                 case .file(_, .failed): status.failed += 1
                 case .file(_, .skipped): status.skipped += 1
                 }
@@ -86,8 +98,28 @@ final class JobRunner: Sendable {
         switch status.phase {
         case .finished: return "thumbnailed \(name): \(status.report)"
         case .cancelled: return "cancelled \(name): \(status.report)"
-        case .interrupted(let reason): return "\(reason): \(name) stopped, \(status.report)"
+        case .interrupted(let reason):
+            let notDone = status.total.map { $0 - status.processed } ?? 0
+            return "\(reason): \(name) stopped with \(status.generated + status.alreadyCached) done, \(notDone) not done (J)"
         case .walking, .running: return ""
+        }
+    }
+
+    /// Why the job's folder cannot be reached any more ("photos was disconnected"), or nil when it can.
+    private static func goneReason(_ folder: String) async -> (String, String)? {
+        let volume = Volume.containing(folder, in: VolumeMonitor.currentVolumes())
+        let label = volume?.label ?? folder, mountPoint = volume?.mountPoint ?? "/"
+        return await withCheckedContinuation { continuation in
+            VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 2, { () -> Int32 in
+                var info = stat()
+                return stat(folder, &info) == 0 ? 0 : errno
+            }, completion: { outcome in
+                switch outcome {
+                case .done(0): continuation.resume(returning: nil)
+                case .done: continuation.resume(returning: ("\(label) was disconnected", mountPoint))
+                case .timedOut, .refused: continuation.resume(returning: ("\(label) is not responding", mountPoint))
+                }
+            })
         }
     }
 
@@ -95,3 +127,7 @@ final class JobRunner: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif

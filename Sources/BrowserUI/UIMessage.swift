@@ -14,6 +14,8 @@ enum UIMessage: Sendable {
     case pictureFailed(PictureKey, String)
     case textPreview(path: String, lines: [String])
     case listingFailed(ticket: Int, DirectoryLister.Failure)
+    /// Background work found the volume mounted at this point gone or dead.
+    case volumeLost(mountPoint: String)
     case interrupt
 }
 

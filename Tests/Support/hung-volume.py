@@ -58,14 +58,16 @@ class Browser:
             self.stream.feed(chunk)
         return first
 
-    def wait_for(self, text, seconds):
-        """Seconds until `text` is on screen, or None."""
+    def wait_for(self, text, seconds, row=None):
+        """Seconds until `text` is on screen (on `row` when given), or None."""
+        def shown():
+            return text in (self.screen.display[row] if row is not None else self.text())
         start = time.time()
         while time.time() - start < seconds:
-            if text in self.text():
+            if shown():
                 return time.time() - start
             self.pump(0.05)
-        return time.time() - start if text in self.text() else None
+        return time.time() - start if shown() else None
 
     def send(self, keys):
         os.write(self.fd, keys)
@@ -81,6 +83,22 @@ class Browser:
         return os.waitpid(self.pid, 0)[1]
 
 
+def cache_damage(root):
+    """Cache files that are not whole PNGs (or temporaries), and failure entries."""
+    partial, remembered = [], []
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            if '/fail/' in path:
+                remembered.append(path)
+                continue
+            with open(path, 'rb') as handle:
+                data = handle.read()
+            if not name.endswith('.png') or not data.startswith(b'\x89PNG') or not data.endswith(b'IEND\xaeB`\x82'):
+                partial.append(path)
+    return partial, remembered
+
+
 def main():
     qlbrowse, work = sys.argv[1], os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
@@ -92,6 +110,9 @@ def main():
     for index in range(20):
         with open(os.path.join(work, 'src', 'remote%02d.txt' % index), 'w') as handle:
             handle.write('remote %d\n' % index)
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '.fixtures', 'small', 'landscape.jpg')
+    for index in range(60):
+        shutil.copy(fixture, os.path.join(work, 'src', 'photo%02d.jpg' % index))
     mount = os.path.join(work, 'mnt')
     results = []
     browser = None
@@ -157,17 +178,46 @@ def main():
                         entered and answered and p99 <= 100, '%d/100 answered, p50 %.1f ms, p99 %.1f ms, max %.1f ms'
                         % (len(samples), p50, p99, samples[-1] if samples else float('nan'))))
 
-        # 3. Let the volume answer again, go in, and have its daemon die underneath.
+        # 3. Let the volume answer again, go in, start thumbnailing it (slow reads), and have its
+        #    daemon die underneath in the middle of the job.
         faultfs_ctl.set_faults(mount, hang=False)
         browser.send(b'h')
         browser.pump(0.5)
         browser.send(b'gj\r')
-        inside = browser.wait_for('remote00.txt', 15) is not None
+        inside = browser.wait_for('photo00.jpg', 15) is not None
+        faultfs_ctl.set_faults(mount, read_delay_ms=10)
+        browser.send(b'GT')  # on a file: the current folder
+        asked = browser.wait_for('Thumbnail this folder?', 3) is not None
+        browser.send(b'\r')
+        running = browser.wait_for('/80', 10) is not None  # 60 photos and 20 notes, in the status line
+        time.sleep(1.0)
         faultfs_ctl.set_faults(mount, vanish=True)
-        banner = browser.wait_for('mnt was disconnected', 8)
+        banner = browser.wait_for('mnt was disconnected', 8, row=0)
         moved = banner is not None and ' %s ' % work in browser.text().splitlines()[0] + ' '
         results.append(('vanished volume: banner and the view leaves it', inside and banner is not None and moved,
                         'banner after %s s' % (None if banner is None else round(banner, 2))))
+        reported = browser.wait_for('not done', 5) is not None
+        browser.send(b'J')
+        panel = browser.wait_for('stopped (mnt was disconnected)', 3) is not None
+        report = [line.strip() for line in browser.text().splitlines() if 'stopped (mnt was disconnected)' in line]
+        browser.send(b'\x1b')
+        results.append(('batch job on it: asked where thumbnails go, stopped with a report of what was and was not done',
+                        asked and running and reported and panel, report[0] if report else 'asked %s running %s reported %s panel %s: %s' % (asked, running, reported, panel, browser.text().splitlines()[-1])))
+        # The volume comes back; the stopped job resumes from the jobs panel, skipping what is cached.
+        faultfs_ctl.unmount(mount)
+        faultfs_ctl.mount(os.path.join(work, 'src'), mount)
+        browser.send(b'J')
+        browser.pump(0.3)
+        browser.send(b'\r')
+        resumed = browser.wait_for('thumbnailed mnt', 60)
+        line = [l.strip() for l in browser.text().splitlines() if 'thumbnailed mnt' in l]
+        made_before = int(report[0].split('): ')[1].split(' made')[0]) if report else -1
+        results.append(('after remounting, the job resumes and skips what was cached', resumed is not None and made_before > 0
+                        and ('%d already cached' % made_before) in (line[0] if line else ''), line[0] if line else browser.text().splitlines()[-1]))
+        browser.send(b'\x1b')
+        partial, remembered = cache_damage(work + '/.cache/thumbnails')
+        results.append(('nothing partial in the cache, no file remembered as failed', not partial and not remembered,
+                        '%d partial, %d failure entries' % (len(partial), len(remembered))))
 
         browser.send(b'q')
         status = browser.finish()
