@@ -290,7 +290,7 @@ public struct BrowserState: Sendable, Equatable {
         case .open:
             // A stopped job starts again; what it cached already is skipped.
             guard jobs.indices.contains(jobCursor), !jobs[jobCursor].phase.isActive else { return [] }
-            message = "resuming \(jobs[jobCursor].folder)"
+            message = "resuming \(Self.lastComponent(jobs[jobCursor].folder))"
             return [.startBatch(folder: jobs[jobCursor].folder, shared: jobs[jobCursor].writesShared)]
         default: return nil
         }
@@ -301,7 +301,7 @@ public struct BrowserState: Sendable, Equatable {
         switch action {
         case .confirmBatch(let shared):
             overlay = nil
-            message = "thumbnailing \(folder)" + (shared ? " (also into .sh_thumbnails)" : "")
+            message = "thumbnailing \(Self.lastComponent(folder))" + (shared ? " (also into .sh_thumbnails)" : "") + " · J shows jobs"
             return [.startBatch(folder: folder, shared: shared)]
         case .closeOverlay, .quit:
             overlay = nil
@@ -318,8 +318,12 @@ public struct BrowserState: Sendable, Equatable {
             overlay = .confirmBatch(folder: folder)
             return []
         }
-        message = "thumbnailing \(folder)"
+        message = "thumbnailing \(Self.lastComponent(folder)) · J shows jobs"
         return [.startBatch(folder: folder, shared: false)]
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     // MARK: Derived entries

@@ -44,6 +44,10 @@ final class JobRunner: Sendable {
                 case .found(let total):
                     status.total = total
                     status.phase = .running
+                    // Nothing found may mean the folder cannot be read (a share still coming back).
+                    if total == 0, let (gone, _) = await Self.goneReason(folder) {
+                        stopReason.text.withLock { $0 = $0 ?? gone }
+                    }
                 case .file(_, .generated): status.generated += 1
                 case .file(_, .alreadyCached): status.alreadyCached += 1
                 case .file(_, .failed(let error)) where error.code == .cancelled: break
@@ -110,9 +114,13 @@ final class JobRunner: Sendable {
         let volume = Volume.containing(folder, in: VolumeMonitor.currentVolumes())
         let label = volume?.label ?? folder, mountPoint = volume?.mountPoint ?? "/"
         return await withCheckedContinuation { continuation in
+            // A listing, not a stat: smbnetfs answers a stat of a folder from its cache after the
+            // server is gone, but a listing reaches the server.
             VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 2, { () -> Int32 in
-                var info = stat()
-                return stat(folder, &info) == 0 ? 0 : errno
+                guard let directory = opendir(folder) else { return errno }
+                defer { closedir(directory) }
+                errno = 0
+                return readdir(directory) != nil || errno == 0 ? 0 : errno
             }, completion: { outcome in
                 switch outcome {
                 case .done(0): continuation.resume(returning: nil)

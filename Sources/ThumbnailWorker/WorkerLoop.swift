@@ -146,7 +146,20 @@ final class Decoder: @unchecked Sendable {
                 firstError = firstError ?? error
             }
         }
-        reply(failure(message.id, firstError ?? Self.unsupported(type), contentType: type, path: path))
+        reply(failure(message.id, Self.blameTheVolume(firstError, path: path) ?? Self.unsupported(type), contentType: type, path: path))
+    }
+
+    /// A decoder that could not read (a share's server went away mid-file) reports the content as
+    /// broken; if the file cannot be read now, the honest reason is the read error, which the
+    /// cache does not remember against the file.
+    private static func blameTheVolume(_ error: ThumbnailError?, path: String) -> ThumbnailError? {
+        guard let error, error.code == .corrupt || error.code == .noPreview else { return error }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var byte: UInt8 = 0
+        let failure = fd < 0 ? errno : (pread(fd, &byte, 1, 0) < 0 ? errno : 0)
+        if fd >= 0 { close(fd) }
+        guard failure != 0 else { return error }
+        return ThumbnailError(.unreadable, "cannot read the file: \(String(cString: strerror(failure)))", contentType: error.contentType)
     }
 
     private static func unsupported(_ type: ContentType) -> ThumbnailError {

@@ -123,3 +123,48 @@ final class DispatchSemaphoreBox: Sendable {
     func wait() { semaphore.wait() }
     func signal() { semaphore.signal() }
 }
+
+@Suite struct JobStateTests {
+    private func state(on kind: Volume.Kind) -> BrowserState {
+        var state = BrowserState(folder: "/mnt/share")
+        _ = state.start()
+        let volume = Volume(mountPoint: "/mnt/share", fsType: "cifs", source: "//nas/share", device: "0:9", kind: kind, isReadOnly: false, label: "share")
+        state.apply(.volumesChanged([VolumeMonitor.Status(volume: volume)]))
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "2024", isDirectory: true), Entry(name: "a.jpg")]), complete: true))
+        return state
+    }
+
+    @Test func onALocalDiskTStartsAtOnceOnTheFolderUnderTheCursor() {
+        var local = state(on: .local)
+        #expect(local.apply(.startBatch) == [.startBatch(folder: "/mnt/share/2024", shared: false)])
+        local.apply(.moveDown(1))
+        #expect(local.apply(.startBatch) == [.startBatch(folder: "/mnt/share", shared: false)], "on a file: the current folder")
+    }
+
+    @Test func onAShareTAsksWhetherToWriteSharedThumbnails() {
+        var share = state(on: .network)
+        #expect(share.apply(.startBatch).isEmpty && share.overlay == .confirmBatch(folder: "/mnt/share/2024"))
+        #expect(share.apply(.confirmBatch(shared: true)) == [.startBatch(folder: "/mnt/share/2024", shared: true)] && share.overlay == nil)
+        _ = share.apply(.startBatch)
+        #expect(share.apply(.closeOverlay).isEmpty && share.overlay == nil, "Esc starts nothing")
+    }
+
+    @Test func theJobsPanelCancelsRunningAndResumesStoppedJobs() {
+        var state = state(on: .local)
+        var running = JobStatus(id: 1, folder: "/mnt/share/2024", writesShared: false)
+        running.phase = .running
+        var stopped = JobStatus(id: 2, folder: "/mnt/share", writesShared: true)
+        stopped.phase = .interrupted("share was disconnected")
+        stopped.total = 10
+        stopped.generated = 4
+        state.apply(.jobChanged(running))
+        state.apply(.jobChanged(stopped))
+        state.apply(.toggleJobs)
+        #expect(state.overlay == .jobs && state.jobCursor == 1)
+        #expect(state.apply(.cancelJob).isEmpty, "a stopped job cannot be cancelled")
+        #expect(state.apply(.open) == [.startBatch(folder: "/mnt/share", shared: true)])
+        state.apply(.moveUp(1))
+        #expect(state.apply(.cancelJob) == [.cancelJob(id: 1)])
+        #expect(stopped.report == "4 made, 0 already cached, 6 not done")
+    }
+}

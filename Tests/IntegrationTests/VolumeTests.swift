@@ -18,4 +18,15 @@ struct VolumeTests {
                     "\(check): \(result.stdout)")
         }
     }
+
+    @Test(.enabled(if: ["/usr/sbin/smbd", "/usr/bin/smbnetfs"].allSatisfy { FileManager.default.fileExists(atPath: $0) }, "needs samba and smbnetfs"))
+    func theSMBServerStoppedMidBatch() throws {
+        let work = TestEnvironment.temporaryFolder("qlbrowse-smb")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let script = TestEnvironment.root.appendingPathComponent("Tests/Support/smb-batch.py").path
+        let result = TestEnvironment.run("/usr/bin/python3", [script, TestEnvironment.qlbrowse, work.appendingPathComponent("run").path])
+        print(result.stdout)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.count == 6, "\(result.stdout)")
+    }
 }

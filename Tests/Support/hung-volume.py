@@ -14,89 +14,12 @@ runs qlbrowse in a pseudo-terminal on WORKDIR, and checks, reading the rendered 
 Prints one line per check and the latency figures; exit status 0 when all pass. The mount is
 always torn down (faultfs_ctl.unmount aborts a hung connection first).
 """
-import faulthandler, fcntl, os, pty, select, shutil, signal, struct, sys, termios, time
-faulthandler.register(signal.SIGUSR1)
+import os, shutil, signal, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultfs_ctl  # noqa: E402
-import pyte  # noqa: E402  Debian's python3-pyte
+from ptybrowser import Browser, cache_damage  # noqa: E402
 
-COLS, ROWS = 120, 30
-
-
-class Browser:
-    def __init__(self, command, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', ROWS, COLS, COLS * 10, ROWS * 20))
-            os.environ.update(env)
-            os.execvp(command[0], command)
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.ByteStream(self.screen)
-
-    def text(self):
-        return '\n'.join(self.screen.display)
-
-    def pump(self, seconds, quiet=None):
-        """Reads for up to `seconds` (or, with `quiet`, until that long passes without output once
-        something came); returns the time the first bytes came, or None."""
-        first = None
-        end = time.time() + seconds
-        while time.time() < end:
-            wait = max(0, end - time.time()) if first is None or quiet is None else min(quiet, max(0, end - time.time()))
-            ready, _, _ = select.select([self.fd], [], [], wait)
-            if not ready:
-                break
-            try:
-                chunk = os.read(self.fd, 1 << 16)
-            except OSError:
-                break
-            if not chunk:
-                break
-            if first is None:
-                first = time.time()
-            self.stream.feed(chunk)
-        return first
-
-    def wait_for(self, text, seconds, row=None):
-        """Seconds until `text` is on screen (on `row` when given), or None."""
-        def shown():
-            return text in (self.screen.display[row] if row is not None else self.text())
-        start = time.time()
-        while time.time() - start < seconds:
-            if shown():
-                return time.time() - start
-            self.pump(0.05)
-        return time.time() - start if shown() else None
-
-    def send(self, keys):
-        os.write(self.fd, keys)
-
-    def finish(self, seconds=5):
-        end = time.time() + seconds
-        while time.time() < end:
-            self.pump(0.1)
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
-                return status
-        os.kill(self.pid, signal.SIGKILL)
-        return os.waitpid(self.pid, 0)[1]
-
-
-def cache_damage(root):
-    """Cache files that are not whole PNGs (or temporaries), and failure entries."""
-    partial, remembered = [], []
-    for folder, _, names in os.walk(root):
-        for name in names:
-            path = os.path.join(folder, name)
-            if '/fail/' in path:
-                remembered.append(path)
-                continue
-            with open(path, 'rb') as handle:
-                data = handle.read()
-            if not name.endswith('.png') or not data.startswith(b'\x89PNG') or not data.endswith(b'IEND\xaeB`\x82'):
-                partial.append(path)
-    return partial, remembered
 
 
 def main():
@@ -202,7 +125,7 @@ def main():
         report = [line.strip() for line in browser.text().splitlines() if 'stopped (mnt was disconnected)' in line]
         browser.send(b'\x1b')
         results.append(('batch job on it: asked where thumbnails go, stopped with a report of what was and was not done',
-                        asked and running and reported and panel, report[0] if report else 'asked %s running %s reported %s panel %s: %s' % (asked, running, reported, panel, browser.text().splitlines()[-1])))
+                        asked and running and reported and panel, '%s (asked %s, running %s, reported %s, panel %s)' % (report[0] if report else browser.text().splitlines()[-1], asked, running, reported, panel)))
         # The volume comes back; the stopped job resumes from the jobs panel, skipping what is cached.
         faultfs_ctl.unmount(mount)
         faultfs_ctl.mount(os.path.join(work, 'src'), mount)

@@ -10,6 +10,7 @@ usage: testvolumes.py smb start ROOT      start smbd and smbnetfs, wait until th
                                           seen may still answer from its cache
        testvolumes.py smb pause ROOT      SIGSTOP it; listings block 3 s (smb_timeout; at times
                                           9 s: smbnetfs retries), then EIO
+       testvolumes.py smb restart ROOT    start the server again after stop (same share)
        testvolumes.py smb resume ROOT     SIGCONT it; EIO goes on up to 3 s (smbnetfs' cache)
        testvolumes.py smb teardown ROOT   kill all, unmount, remove ROOT; safe to repeat
        testvolumes.py fat mount ROOT [SIZE_MB]   make ROOT/stick.img (label STICK, 64 MB), mount it
@@ -187,6 +188,13 @@ def smb_stop(root):
         kill(pid)  # TERM + CONT, KILL if still there after 2 s
 
 
+def smb_restart(root, timeout=20):
+    """The server comes back (after smb stop), with the same share; smbnetfs stays mounted."""
+    root = outside_path(root)
+    subprocess.run([tool('smbd'), '-D', '-s', os.path.join(root, 'smb.conf')], check=True)
+    wait('smbd on 127.0.0.1:445', port_open, timeout, os.path.join(root, 'smbd.log'))
+
+
 def smb_teardown(root):
     """Leaves no server, smbnetfs or mount for root, and removes it. True when clean."""
     root = outside_path(root)
@@ -296,8 +304,8 @@ def main(argv):
             sys.exit(0 if selftest() else 1)
         elif (kind, cmd) == ('smb', 'start') and len(args) == 1:
             print(smb_start(args[0]))
-        elif kind == 'smb' and cmd in ('stop', 'pause', 'resume') and len(args) == 1:
-            {'stop': smb_stop, 'pause': smb_pause, 'resume': smb_resume}[cmd](args[0])
+        elif kind == 'smb' and cmd in ('stop', 'pause', 'resume', 'restart') and len(args) == 1:
+            {'stop': smb_stop, 'pause': smb_pause, 'resume': smb_resume, 'restart': smb_restart}[cmd](args[0])
         elif (kind, cmd) == ('fat', 'mount') and len(args) in (1, 2):
             print(fat_mount(args[0], *map(int, args[1:])))
         elif kind in ('smb', 'fat') and cmd == 'teardown' and len(args) == 1:
