@@ -34,6 +34,8 @@ public enum BrowserAction: Sendable, Equatable {
     case cancelJob
     /// A job's progress or end.
     case jobChanged(JobStatus)
+    /// What a volume allows, as probed.
+    case capabilitiesFound(mountPoint: String, VolumeCapabilities)
 }
 
 extension BrowserAction {
@@ -41,7 +43,7 @@ extension BrowserAction {
     /// background work reporting in.
     public var isFromUser: Bool {
         switch self {
-        case .listed, .listingFailed, .showMessage, .volumesChanged, .listingStalled, .volumeGone, .jobChanged: return false
+        case .listed, .listingFailed, .showMessage, .volumesChanged, .listingStalled, .volumeGone, .jobChanged, .capabilitiesFound: return false
         default: return true
         }
     }

@@ -33,6 +33,8 @@ public struct BrowserState: Sendable, Equatable {
     public private(set) var waitingFor: String?
     /// A notice that stays until the user goes elsewhere ("photos was disconnected").
     public private(set) var banner: String?
+    /// What each volume allows (by mount point), once probed.
+    public private(set) var capabilities: [String: VolumeCapabilities] = [:]
     /// Background jobs, oldest first.
     public private(set) var jobs: [JobStatus] = []
     /// The cursor in the jobs panel.
@@ -142,6 +144,7 @@ public struct BrowserState: Sendable, Equatable {
             return effects
         case .startBatch: return startBatch()
         case .confirmBatch: break
+        case .capabilitiesFound(let mountPoint, let found): capabilities[mountPoint] = found
         case .toggleJobs:
             overlay = .jobs
             jobCursor = max(0, jobs.count - 1)
@@ -236,8 +239,8 @@ public struct BrowserState: Sendable, Equatable {
     }
 
     private mutating func applyInOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
-        if overlay == .volumes { return applyInVolumes(action) }
-        if overlay == .jobs { return applyInJobs(action) }
+        if overlay == .volumes, action.isFromUser { return applyInVolumes(action) }
+        if overlay == .jobs, action.isFromUser { return applyInJobs(action) }
         if case .confirmBatch(let folder) = overlay { return applyInConfirmBatch(action, folder: folder) }
         switch action {
         case .closeOverlay, .quickLook:

@@ -186,7 +186,21 @@ public final class BrowserApp {
         apply(.volumeGone(label: volume.label, fallback: parent.isEmpty ? "/" : parent))
     }
 
+    /// Asks the volume under the volumes view's cursor what it allows (reads only, no trial file).
+    private func probeSelectedVolume() {
+        guard state.overlay == .volumes, state.volumes.indices.contains(state.volumeCursor) else { return }
+        let volume = state.volumes[state.volumeCursor].volume
+        guard state.capabilities[volume.mountPoint] == nil else { return }
+        let inbox = self.inbox
+        VolumeIO.shared.run(volume: volume.mountPoint, deadline: 2, {
+            VolumeCapabilities.probe(folder: volume.mountPoint, fsType: volume.fsType, trial: false)
+        }, completion: { outcome in
+            if case .done(let found) = outcome { inbox.post(.action(.capabilitiesFound(mountPoint: volume.mountPoint, found))) }
+        })
+    }
+
     private func apply(_ action: BrowserAction) {
+        defer { probeSelectedVolume() }
         let wasQuickLook = state.overlay == .quickLook
         let before = state
         let effects = state.apply(action)

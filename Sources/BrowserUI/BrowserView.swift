@@ -212,11 +212,16 @@ final class BrowserView {
             let size = status.totalBytes.map { "\(Self.humanSize(Int(clamping: status.freeBytes ?? 0))) free of \(Self.humanSize(Int(clamping: $0)))" } ?? ""
             let health = status.isResponding ? "" : "  not responding"
             let flags = volume.isReadOnly ? " ro" : ""
-            let line = String(volume.kind.rawValue.padding(9)) + TerminalText.escaped(volume.label).padding(18) + " "
+            let line = String(volume.kind.rawValue.padding(10)) + TerminalText.escaped(volume.label).padding(18) + " "
                 + TerminalText.escaped(volume.mountPoint).padding(30) + " " + volume.fsType.padding(13) + flags + " " + size + health
             lines.append((line, index == state.volumeCursor))
         }
         if lines.isEmpty { lines = [("(no volumes found in /proc/self/mountinfo)", false)] }
+        if state.volumes.indices.contains(state.volumeCursor) {
+            let selected = state.volumes[state.volumeCursor].volume
+            lines.append(("", false))
+            lines.append(("\(TerminalText.escaped(selected.label)): " + (state.capabilities[selected.mountPoint]?.summary ?? "…"), false))
+        }
         let width = min(layout.columns - 2, max(60, (lines.map(\.0.count).max() ?? 40) + 4))
         let height = min(layout.rows - 2, lines.count + 4)
         let top = max(1, (layout.rows - height) / 2), left = max(0, (layout.columns - width) / 2)

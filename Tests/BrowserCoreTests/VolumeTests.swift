@@ -168,3 +168,29 @@ final class DispatchSemaphoreBox: Sendable {
         #expect(stopped.report == "4 made, 0 already cached, 6 not done")
     }
 }
+
+@Suite struct VolumeCapabilitiesTests {
+    @Test func fatRulesComeFromTheFilesystemType() {
+        let fat = VolumeCapabilities.probe(folder: "/nonexistent-qlbrowse", fsType: "fuse.fusefat", trial: false)
+        #expect(fat.maximumFileSize == 4 * 1024 * 1024 * 1024 - 1 && fat.supportsSymlinks == false)
+        #expect(fat.problem(withName: "a:b.txt")?.contains(":") == true)
+        #expect(fat.problem(withName: "plain.txt") == nil)
+        #expect(fat.problem(withName: String(repeating: "x", count: 300))?.contains("longer") == true)
+        #expect(fat.summary.contains("files ≤ 4 GiB"))
+    }
+
+    @Test func aTrialSettlesCaseAndSymlinksOnARealFolder() throws {
+        let folder = "/tmp/qlbrowse-capabilities-\(getpid())"
+        mkdir(folder, 0o700)
+        defer { rmdir(folder) }
+        let found = VolumeCapabilities.probe(folder: folder, fsType: "ext4", trial: true)
+        #expect(found.isCaseInsensitive == false && found.supportsSymlinks == true && !found.isReadOnly)
+        let leftovers = try #require(opendir(folder))
+        var names: [String] = []
+        while let entry = readdir(leftovers) {
+            names.append(withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) })
+        }
+        closedir(leftovers)
+        #expect(names.sorted() == [".", ".."], "the trial files are removed")
+    }
+}
