@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
 
         // Folder listing off the UI thread, and the packed entry store it fills.
-        .target(name: "FileSystemKit", dependencies: ["ThumbnailKit"]),
+        .target(name: "FileSystemKit", dependencies: ["ThumbnailKit", "CSystem"]),
         // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
         .target(name: "BrowserCore", dependencies: ["FileSystemKit", "ThumbnailKit"]),
         // Terminal capability probe and image encoding through chafa.
@@ -61,6 +61,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit"]),
+        .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ThumbnailKit"]),
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
         .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI"]),

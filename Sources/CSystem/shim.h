@@ -58,3 +58,17 @@ static inline int CSystem_spawn_addchdir(posix_spawn_file_actions_t *actions, co
 #include <malloc.h>
 /// Caps glibc's per-thread malloc arenas (each reserves 64 MiB of address space).
 static inline int CSystem_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <stdio.h>
+/// renameat2(RENAME_NOREPLACE) by system call (glibc only declares it under _GNU_SOURCE):
+/// a rename that fails with EEXIST instead of replacing what appeared at the destination.
+static inline int CSystem_rename_noreplace(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */);
+}
+
+/// copy_file_range from the current offsets (reflinks, server-side copies where the filesystem can).
+static inline long CSystem_copy_file_range(int in, int out, unsigned long length) {
+    return (long)syscall(SYS_copy_file_range, in, (void *)0, out, (void *)0, length, 0u);
+}

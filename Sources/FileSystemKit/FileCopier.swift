@@ -1,0 +1,182 @@
+import CSystem
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Copies one regular file so that the destination never holds a partial file under its final
+/// name: the bytes go to a hidden temporary in the destination folder (same volume, so the last
+/// step is an atomic rename), through `copy_file_range` (reflinks and server-side copies where
+/// the filesystem can), with mode, times and extended attributes carried over.
+public enum FileCopier {
+    /// Why a copy stopped.
+    public enum Failure: Error, Sendable, Equatable {
+        case cancelled
+        /// errno and what was being done.
+        case system(Int32, String)
+        /// The copy's size differs from the source's.
+        case sizeMismatch(expected: Int64, found: Int64)
+
+        public var message: String {
+            switch self {
+            case .cancelled: return "cancelled"
+            case .system(let code, let what): return "\(what): \(String(cString: strerror(code)))"
+            case .sizeMismatch(let expected, let found): return "the copy has \(found) bytes, the source \(expected)"
+            }
+        }
+
+        public var code: Int32 {
+            if case .system(let code, _) = self { return code }
+            return 0
+        }
+    }
+
+    /// Checks between chunks: cancel, pause, progress.
+    public struct Control: Sendable {
+        public let isCancelled: @Sendable () -> Bool
+        /// Blocks while the user has the job paused.
+        public let waitWhilePaused: @Sendable () -> Void
+        /// Bytes copied since the last call.
+        public let progress: @Sendable (Int64) -> Void
+
+        public init(isCancelled: @escaping @Sendable () -> Bool, waitWhilePaused: @escaping @Sendable () -> Void = {}, progress: @escaping @Sendable (Int64) -> Void = { _ in }) {
+            self.isCancelled = isCancelled
+            self.waitWhilePaused = waitWhilePaused
+            self.progress = progress
+        }
+    }
+
+    /// The hidden temporary name a copy of `name` is written under, in the destination folder.
+    public static func temporaryName(for name: String) -> String {
+        ".\(name).qlbrowse-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
+    }
+
+    /// Copies `source` to `destination` (which must not be written by anyone else meanwhile).
+    /// `replace`: an existing destination is replaced atomically; otherwise the rename refuses
+    /// to overwrite. `durable`: fsync before the rename (a move deletes the source afterwards).
+    /// On any failure the temporary is removed; if even that fails (the volume is gone) its path
+    /// is in `leftover`.
+    public static func copy(_ source: String, to destination: String, replace: Bool, durable: Bool, control: Control,
+                            leftover: inout String?) throws(Failure) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .system(errno, "cannot open \(source)") }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw .system(errno, "cannot read \(source)") }
+        let folder = String(destination[..<(destination.lastIndex(of: "/") ?? destination.startIndex)])
+        let name = String(destination[destination.index(after: destination.lastIndex(of: "/") ?? destination.startIndex)...])
+        let temporary = (folder.isEmpty ? "" : folder) + "/" + temporaryName(for: name)
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw .system(errno, "cannot create a file in \(folder)") }
+        var closed = false
+        func discard() {
+            if !closed { close(output); closed = true }
+            if unlink(temporary) != 0 && errno != ENOENT { leftover = temporary }
+        }
+        do throws(Failure) {
+            try pump(from: input, to: output, size: Int64(info.st_size), control: control)
+            var written = stat()
+            guard fstat(output, &written) == 0 else { throw .system(errno, "cannot check the copy") }
+            guard written.st_size == info.st_size else { throw .sizeMismatch(expected: Int64(info.st_size), found: Int64(written.st_size)) }
+            carryMetadata(from: input, to: output, info: info)
+            if durable && fsync(output) != 0 { throw .system(errno, "cannot flush the copy to disk") }
+            closed = true
+            guard close(output) == 0 else { throw .system(errno, "cannot finish the copy") }
+            if control.isCancelled() { throw .cancelled }
+            try place(temporary, at: destination, replace: replace)
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Moves the finished temporary into place, atomically.
+    static func place(_ temporary: String, at destination: String, replace: Bool) throws(Failure) {
+        if replace {
+            guard rename(temporary, destination) == 0 else { throw .system(errno, "cannot put the copy in place") }
+            return
+        }
+        // RENAME_NOREPLACE: a file that appeared meanwhile is never overwritten.
+        let status = CSystem_rename_noreplace(temporary, destination)
+        if status == 0 { return }
+        let code = errno
+        guard code == EINVAL || code == ENOSYS else { throw .system(code, "cannot put the copy in place") }
+        // Filesystems without RENAME_NOREPLACE (some FUSE ones): link and unlink, which also refuses to overwrite.
+        if link(temporary, destination) == 0 {
+            unlink(temporary)
+            return
+        }
+        var existing = stat()
+        if lstat(destination, &existing) == 0 { throw .system(EEXIST, "cannot put the copy in place") }
+        guard rename(temporary, destination) == 0 else { throw .system(errno, "cannot put the copy in place") }
+    }
+
+    /// The bytes: copy_file_range where the kernel can, read/write where it cannot.
+    private static func pump(from input: Int32, to output: Int32, size: Int64, control: Control) throws(Failure) {
+        var remaining = size
+        var useRange = true
+        var buffer: [UInt8] = []
+        let chunk = 8 << 20
+        while true {
+            if control.isCancelled() { throw .cancelled }
+            control.waitWhilePaused()
+            if useRange {
+                let copied = CSystem_copy_file_range(input, output, UInt(chunk))
+                if copied > 0 {
+                    remaining -= Int64(copied)
+                    control.progress(Int64(copied))
+                    continue
+                }
+                if copied == 0 { break }
+                let code = errno
+                if code == EINTR { continue }
+                if [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(code) {
+                    useRange = false
+                    buffer = [UInt8](repeating: 0, count: 1 << 20)
+                    continue
+                }
+                throw .system(code, "copying failed")
+            }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(errno, "reading failed")
+            }
+            if count == 0 { break }
+            var done = 0
+            while done < count {
+                let wrote = buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, count - done) }
+                if wrote < 0 {
+                    if errno == EINTR { continue }
+                    throw .system(errno, "writing failed")
+                }
+                done += wrote
+            }
+            remaining -= Int64(count)
+            control.progress(Int64(count))
+        }
+        _ = remaining
+    }
+
+    /// Mode, access and modification times, and extended attributes where the target takes them.
+    static func carryMetadata(from input: Int32, to output: Int32, info: stat) {
+        fchmod(output, info.st_mode & 0o7777)
+        var times = [info.st_atim, info.st_mtim]
+        futimens(output, &times)
+        let listSize = flistxattr(input, nil, 0)
+        guard listSize > 0 else { return }
+        var names = [CChar](repeating: 0, count: listSize)
+        let got = flistxattr(input, &names, listSize)
+        guard got > 0 else { return }
+        var start = 0
+        while start < got {
+            let name = String(cString: Array(names[start...]))
+            start += name.utf8.count + 1
+            let valueSize = fgetxattr(input, name, nil, 0)
+            guard valueSize >= 0 else { continue }
+            var value = [UInt8](repeating: 0, count: max(1, valueSize))
+            let read = fgetxattr(input, name, &value, valueSize)
+            if read >= 0 { _ = fsetxattr(output, name, value, read, 0) }  // ENOTSUP on FAT: nothing to carry
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import FileSystemKit
+import ThumbnailKit
+
+/// File operations on real folders: each item all or nothing, names never clobbered unasked.
+@Suite struct FileOperationTests {
+    private func folder(_ name: String = "ops") -> String {
+        let path = NSTemporaryDirectory() + "qlbrowse-\(name)-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func write(_ text: String, _ path: String) { try? text.write(toFile: path, atomically: false, encoding: .utf8) }
+    private func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+    private func names(_ path: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+    private func run(_ operation: FileOperation, answer: FileOperation.ConflictChoice = .keepBoth, all: Bool = false) -> FileOperation.Report {
+        operation.run(trash: nil, resolve: { _ in (answer, all) }, progress: { _ in })
+    }
+
+    @Test func copiesKeepBothNamesAndNeverClobberUnasked() {
+        let root = folder(), source = root + "/src", target = root + "/dst"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        mkdir(source, 0o755); mkdir(target, 0o755); mkdir(source + "/album", 0o755)
+        write("new", source + "/photo.jpg"); write("old", target + "/photo.jpg"); write("inner", source + "/album/a.txt")
+        let report = run(FileOperation(kind: .copy, sources: [source + "/photo.jpg", source + "/album"], destination: target))
+        #expect(report.done.count == 2 && report.notDone.isEmpty)
+        #expect(names(target) == ["album", "photo (2).jpg", "photo.jpg"])
+        #expect(read(target + "/photo.jpg") == "old" && read(target + "/photo (2).jpg") == "new" && read(target + "/album/a.txt") == "inner")
+        let skipped = run(FileOperation(kind: .copy, sources: [source + "/photo.jpg"], destination: target), answer: .skip)
+        #expect(skipped.skipped == [source + "/photo.jpg"] && read(target + "/photo.jpg") == "old")
+        _ = run(FileOperation(kind: .copy, sources: [source + "/photo.jpg"], destination: target), answer: .overwrite)
+        #expect(read(target + "/photo.jpg") == "new")
+        #expect(!names(target).contains { $0.hasSuffix(".part") }, "no temporaries left")
+    }
+
+    @Test func pastingIntoTheSameFolderMakesACopyBeside() {
+        let root = folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("x", root + "/notes.txt")
+        #expect(run(FileOperation(kind: .copy, sources: [root + "/notes.txt"], destination: root)).done.count == 1)
+        #expect(names(root) == ["notes (2).txt", "notes.txt"])
+    }
+
+    @Test func aMoveOnOneVolumeIsARename() throws {
+        let root = folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        mkdir(root + "/to", 0o755)
+        write("data", root + "/file.bin")
+        var before = stat()
+        stat(root + "/file.bin", &before)
+        let report = run(FileOperation(kind: .move, sources: [root + "/file.bin"], destination: root + "/to"))
+        var after = stat()
+        #expect(report.done.count == 1 && stat(root + "/to/file.bin", &after) == 0 && after.st_ino == before.st_ino)
+        #expect(!FileManager.default.fileExists(atPath: root + "/file.bin"))
+    }
+
+    @Test func aCancelledCopyLeavesNothingAndTheSourceIntact() throws {
+        let root = folder(), target = root + "/dst"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        mkdir(target, 0o755)
+        let big = root + "/big.bin"
+        let data = Data((0..<(24 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try data.write(to: URL(fileURLWithPath: big))
+        let operation = FileOperation(kind: .copy, sources: [big], destination: target)
+        let report = operation.run(trash: nil, resolve: { _ in (.skip, false) }, progress: { progress in
+            if progress.bytesDone > 0 { operation.cancel() }
+        })
+        #expect(report.cancelled && report.notDone == [big] && report.done.isEmpty)
+        #expect(names(target).isEmpty, "no partial file, no temporary: \(names(target))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: big)) == data)
+    }
+
+    @Test func checksRefuseBeforeAnyByteIsWritten() {
+        let root = folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        mkdir(root + "/dst", 0o755)
+        write("x", root + "/a:b.txt")
+        write("y", root + "/Readme.md")
+        write("z", root + "/dst/README.md")
+        let fat = VolumeCapabilities.probe(folder: root + "/dst", fsType: "fuse.fusefat", trial: false)
+        #expect(FileOperation(kind: .copy, sources: [root + "/a:b.txt"], destination: root + "/dst").problem(destinationCapabilities: fat)?.contains("\":\"") == true)
+        var caseless = fat
+        caseless.isCaseInsensitive = true
+        caseless.forbiddenCharacters = []
+        #expect(FileOperation(kind: .copy, sources: [root + "/Readme.md"], destination: root + "/dst").problem(destinationCapabilities: caseless)?.contains("differ only in case") == true)
+        var readOnly = caseless
+        readOnly.isReadOnly = true
+        #expect(FileOperation(kind: .copy, sources: [root + "/Readme.md"], destination: root + "/dst").problem(destinationCapabilities: readOnly)?.contains("read-only") == true)
+        #expect(FileOperation(kind: .copy, sources: [root + "/dst"], destination: root + "/dst").problem(destinationCapabilities: nil)?.contains("inside itself") == true)
+        #expect(names(root + "/dst") == ["README.md"])
+    }
+
+    @Test func trashedItemsFollowTheSpecAndComeBack() throws {
+        let root = folder(), data = root + "/data"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        mkdir(data, 0o700)
+        write("keep me", root + "/my notes.txt")
+        let can = TrashCan(dataHome: data, mountPoints: ["/"])
+        let report = FileOperation(kind: .trash, sources: [root + "/my notes.txt"], destination: nil).run(trash: can, resolve: { _ in (.skip, false) }, progress: { _ in })
+        let item = try #require(report.trashed.first)
+        #expect(item.trashedPath == data + "/Trash/files/my notes.txt")
+        let info = try #require(read(data + "/Trash/info/my notes.txt.trashinfo"))
+        let lines = info.split(separator: "\n")
+        #expect(lines.first == "[Trash Info]")
+        #expect(lines.contains { $0 == "Path=\(root.replacingOccurrences(of: " ", with: "%20"))/my%20notes.txt" }, "\(info)")
+        #expect(lines.contains { $0.hasPrefix("DeletionDate=") && $0.count == "DeletionDate=2026-11-22T08:40:12".count })
+        write("again", root + "/my notes.txt")
+        let second = try can.trash(root + "/my notes.txt")
+        #expect(second.trashedPath.hasSuffix("/files/my notes.txt.2"))
+        #expect(try can.restore(item) == root + "/my notes.txt" && read(root + "/my notes.txt") == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: item.infoPath))
+    }
+
+    @Test func thumbnailsFollowAMovedFile() throws {
+        let root = folder(), cacheRoot = root + "/cache"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("content", root + "/a.txt")
+        let cache = ThumbnailCache(root: cacheRoot)
+        let request = ThumbnailRequest(path: root + "/a.txt", size: 256)
+        cache.store(Representation(type: .thumbnail, image: PixelImage(width: 4, height: 4, filledWith: .clear), source: "test", contentType: .unknown), for: request, box: PixelSize(width: 256, height: 256))
+        #expect(cache.hasValidThumbnail(forFile: root + "/a.txt", box: PixelSize(width: 256, height: 256)))
+        rename(root + "/a.txt", root + "/b.txt")
+        cache.moveThumbnails(from: root + "/a.txt", to: root + "/b.txt")
+        let fresh = ThumbnailCache(root: cacheRoot)
+        #expect(fresh.hasValidThumbnail(forFile: root + "/b.txt", box: PixelSize(width: 256, height: 256)))
+        #expect(!FileManager.default.fileExists(atPath: cache.path(forFile: root + "/a.txt", flavor: .large)))
+        cache.removeThumbnails(for: root + "/b.txt")
+        #expect(!FileManager.default.fileExists(atPath: cache.path(forFile: root + "/b.txt", flavor: .large)))
+    }
+}
