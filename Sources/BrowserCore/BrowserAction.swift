@@ -36,6 +36,22 @@ public enum BrowserAction: Sendable, Equatable {
     case jobChanged(JobStatus)
     /// What a volume allows, as probed.
     case capabilitiesFound(mountPoint: String, VolumeCapabilities)
+
+    // File operations
+    case toggleMark, invertMarks, clearMarks
+    case copyMarked, cutMarked, paste
+    case startRename, startCreate
+    case promptInput(String), promptBackspace, promptMove(Int), promptAccept, promptCancel
+    case trashMarked, deleteMarked, confirmDelete, restoreTrashed
+    /// A running file operation found a name taken and waits for the user.
+    case conflictAsked(job: Int, FileOperation.Conflict)
+    case answerConflict(FileOperation.ConflictChoice, applyToAll: Bool)
+    /// Items a job moved to the trash (for `U`).
+    case trashed([TrashCan.Item])
+    /// The pause key in the jobs panel.
+    case togglePauseJob
+    /// List the current folder again (after a file operation), keeping the cursor on `select`.
+    case reload(select: [UInt8]?)
 }
 
 extension BrowserAction {
@@ -43,7 +59,8 @@ extension BrowserAction {
     /// background work reporting in.
     public var isFromUser: Bool {
         switch self {
-        case .listed, .listingFailed, .showMessage, .volumesChanged, .listingStalled, .volumeGone, .jobChanged, .capabilitiesFound: return false
+        case .listed, .listingFailed, .showMessage, .volumesChanged, .listingStalled, .volumeGone, .jobChanged, .capabilitiesFound,
+             .conflictAsked, .trashed, .reload: return false
         default: return true
         }
     }
@@ -54,6 +71,12 @@ public enum BrowserEffect: Sendable, Equatable {
     case list(folder: String, ticket: Int)
     case startBatch(folder: String, shared: Bool)
     case cancelJob(id: Int)
+    case pauseJob(id: Int, paused: Bool)
+    case fileOperation(FileOperation.Kind, sources: [String], destination: String?)
+    case rename(from: String, to: String)
+    case create(path: String, folder: Bool)
+    case restore([TrashCan.Item])
+    case resolveConflict(job: Int, FileOperation.ConflictChoice, applyToAll: Bool)
     case openFile(path: String, kind: String)
     case quit(folder: String)
 }
@@ -68,4 +91,8 @@ public enum Overlay: Sendable, Equatable {
     case jobs
     /// `T` on a removable or network volume asks where thumbnails go.
     case confirmBatch(folder: String)
+    /// `D` names what it will delete for good and waits for y.
+    case confirmDelete([String])
+    /// A paste found a name taken: overwrite, skip or keep both (capitals: for all).
+    case conflict(job: Int, FileOperation.Conflict)
 }

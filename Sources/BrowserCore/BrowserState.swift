@@ -19,10 +19,10 @@ public struct BrowserState: Sendable, Equatable {
     public private(set) var view: ViewMode = .list
     public private(set) var filter = ""
     public private(set) var isTypingFilter = false
-    public private(set) var overlay: Overlay?
+    public internal(set) var overlay: Overlay?
     public private(set) var listingComplete = false
     public private(set) var listingError: String?
-    public private(set) var message: String?
+    public internal(set) var message: String?
     public private(set) var layout = ScreenLayout()
     public private(set) var ticket = 0
     /// Every mounted volume, as the monitor last saw it.
@@ -35,6 +35,14 @@ public struct BrowserState: Sendable, Equatable {
     public private(set) var banner: String?
     /// What each volume allows (by mount point), once probed.
     public private(set) var capabilities: [String: VolumeCapabilities] = [:]
+    /// Names marked in the current folder (`m`).
+    public internal(set) var marked: Set<[UInt8]> = []
+    /// What `y`/`x` put aside.
+    public internal(set) var clipboard: Clipboard?
+    /// The name being typed for `r` or `a`.
+    public internal(set) var prompt: TextPrompt?
+    /// What the last trash job moved away, for `U`.
+    public internal(set) var lastTrashed: [TrashCan.Item] = []
     /// Background jobs, oldest first.
     public private(set) var jobs: [JobStatus] = []
     /// The cursor in the jobs panel.
@@ -69,6 +77,8 @@ public struct BrowserState: Sendable, Equatable {
         // A message lasts until the user does something; background news does not wipe it.
         if action.isFromUser { message = nil }
         if isTypingFilter, let effects = applyFilterTyping(action) { return effects }
+        if overlay != nil, let effects = applyInFileOverlay(action) { return effects }
+        if let effects = applyFileOperation(action) { return effects }
         if overlay != nil, let effects = applyInOverlay(action) { return effects }
         switch action {
         case .moveDown, .moveUp, .moveLeft, .moveRight, .pageDown, .pageUp, .home, .end, .click, .scroll:
@@ -142,6 +152,10 @@ public struct BrowserState: Sendable, Equatable {
             banner = "\(label) was disconnected"
             overlay = nil
             return effects
+        case .toggleMark, .invertMarks, .clearMarks, .copyMarked, .cutMarked, .paste, .startRename, .startCreate, .promptInput, .promptBackspace,
+             .promptMove, .promptAccept, .promptCancel, .trashMarked, .deleteMarked, .confirmDelete, .restoreTrashed, .conflictAsked,
+             .answerConflict, .trashed, .togglePauseJob, .reload:
+            break  // handled by applyFileOperation, or meaningless outside their overlay
         case .startBatch: return startBatch()
         case .confirmBatch: break
         case .capabilitiesFound(let mountPoint, let found): capabilities[mountPoint] = found
@@ -191,6 +205,8 @@ public struct BrowserState: Sendable, Equatable {
         listingComplete = false
         listingError = nil
         pendingSelection = name
+        marked = []
+        prompt = nil
         waitingFor = nil
         banner = nil
         cursorFollowsEntry = false
@@ -290,9 +306,12 @@ public struct BrowserState: Sendable, Equatable {
         case .cancelJob:
             guard jobs.indices.contains(jobCursor), jobs[jobCursor].phase.isActive else { return [] }
             return [.cancelJob(id: jobs[jobCursor].id)]
+        case .togglePauseJob:
+            guard jobs.indices.contains(jobCursor), jobs[jobCursor].phase.isActive, jobs[jobCursor].kind != "thumbnails" else { return [] }
+            return [.pauseJob(id: jobs[jobCursor].id, paused: !jobs[jobCursor].isPaused)]
         case .open:
-            // A stopped job starts again; what it cached already is skipped.
-            guard jobs.indices.contains(jobCursor), !jobs[jobCursor].phase.isActive else { return [] }
+            // A stopped thumbnail job starts again; what it cached already is skipped.
+            guard jobs.indices.contains(jobCursor), !jobs[jobCursor].phase.isActive, jobs[jobCursor].kind == "thumbnails" else { return [] }
             message = "resuming \(Self.lastComponent(jobs[jobCursor].folder))"
             return [.startBatch(folder: jobs[jobCursor].folder, shared: jobs[jobCursor].writesShared)]
         default: return nil
@@ -349,6 +368,17 @@ public struct BrowserState: Sendable, Equatable {
         let merged = store.merge(incoming, into: order, by: sort, cursor: cursor)
         order = merged.order
         moveCursor(to: cursorFollowsEnd ? order.count - 1 : cursorFollowsEntry ? merged.cursor : cursor)
+    }
+
+    mutating func moveCursorBy(_ offset: Int) { moveCursor(to: cursor + offset) }
+
+    /// Lists the folder again, the cursor going back to `name` when it is still there.
+    mutating func reloadFolder(select name: [UInt8]?) -> [BrowserEffect] {
+        let keepOverlay = overlay, keepBanner = banner
+        let effects = enter(folder, select: name)
+        overlay = keepOverlay
+        banner = keepBanner
+        return effects
     }
 
     private mutating func moveCursor(to index: Int) {

@@ -13,6 +13,8 @@ public struct JobStatus: Sendable, Equatable {
     }
 
     public let id: Int
+    /// "thumbnails", or the file operation: "copy", "move", "trash", "delete".
+    public var kind = "thumbnails"
     public let folder: String
     /// Also writing `.sh_thumbnails` beside the files, for other machines.
     public let writesShared: Bool
@@ -25,6 +27,12 @@ public struct JobStatus: Sendable, Equatable {
     public var skipped = 0
     /// Seconds since the job began.
     public var elapsed = 0.0
+    /// File operations: bytes copied and to copy.
+    public var bytesDone: Int64 = 0
+    public var bytesTotal: Int64 = 0
+    public var isPaused = false
+    /// File operations: how it ended, in words ("3 done, 1 not done").
+    public var detail: String?
 
     public init(id: Int, folder: String, writesShared: Bool) {
         self.id = id
@@ -37,21 +45,28 @@ public struct JobStatus: Sendable, Equatable {
 
     /// 0…1, or nil before the walk ends.
     public var fraction: Double? {
+        if kind != "thumbnails" && bytesTotal > 0 { return min(1, Double(bytesDone) / Double(bytesTotal)) }
         guard let total else { return nil }
         return total == 0 ? 1 : min(1, Double(processed) / Double(total))
     }
 
-    /// Files per second so far.
-    public var rate: Double { elapsed > 0 ? Double(processed) / elapsed : 0 }
+    /// Files per second so far (bytes per second for file operations).
+    public var rate: Double {
+        guard elapsed > 0 else { return 0 }
+        return kind == "thumbnails" ? Double(processed) / elapsed : Double(bytesDone) / elapsed
+    }
 
     /// Seconds left at the current rate, once it is known.
     public var secondsLeft: Double? {
-        guard let total, phase.isActive, rate > 0 else { return nil }
+        guard phase.isActive, !isPaused, rate > 0 else { return nil }
+        if kind != "thumbnails" { return bytesTotal > bytesDone ? Double(bytesTotal - bytesDone) / rate : nil }
+        guard let total else { return nil }
         return Double(total - processed) / rate
     }
 
     /// One line: what was done and what was not.
     public var report: String {
+        if let detail { return detail }
         var parts = ["\(generated) made", "\(alreadyCached) already cached"]
         if failed > 0 { parts.append("\(failed) failed") }
         if skipped > 0 { parts.append("\(skipped) skipped") }

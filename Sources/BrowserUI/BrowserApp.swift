@@ -22,6 +22,7 @@ public final class BrowserApp {
     private var listing: DirectoryLister.Listing?
     private var volumeMonitor: VolumeMonitor?
     private let jobs: JobRunner
+    private let fileJobs: FileJobRunner
     /// The state before the current folder's listing began: Esc while waiting on a stuck volume goes back to it.
     private var beforeNavigation: BrowserState?
     /// When the current listing last delivered (monotonic nanoseconds), to notice a stalled one.
@@ -44,6 +45,7 @@ public final class BrowserApp {
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, inbox: inbox)
         self.jobs = JobRunner(inbox: inbox, logFile: options.logFile)
+        self.fileJobs = FileJobRunner(inbox: inbox)
         let environment = ProcessEnvironmentReader.all()
         let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
                                        deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
@@ -58,6 +60,7 @@ public final class BrowserApp {
             view.placements.clearAll()
             screen.stop()
             let pool = self.pool, jobs = self.jobs
+            fileJobs.cancelAll()
             Task { await jobs.shutdown(); await pool.shutdown() }
         }
         watchSignals()
@@ -176,6 +179,10 @@ public final class BrowserApp {
         }
     }
 
+    private func volumeKey(for path: String) -> String {
+        Volume.containing(path, in: state.volumes.map(\.volume))?.mountPoint ?? "/"
+    }
+
     /// The volume under the current folder is gone: say so and move to the folder it was mounted
     /// in (on another volume, so reachable).
     private func leaveVanished(_ volume: Volume) {
@@ -235,6 +242,19 @@ public final class BrowserApp {
                 jobs.start(folder: folder, shared: shared)
             case .cancelJob(let id):
                 jobs.stop(id)
+                fileJobs.cancel(id)
+            case .pauseJob(let id, let paused):
+                fileJobs.pause(id, paused)
+            case .fileOperation(let kind, let sources, let destination):
+                fileJobs.start(kind, sources: sources, destination: destination, volumes: state.volumes.map(\.volume))
+            case .rename(let from, let to):
+                fileJobs.rename(from, to: to, volume: volumeKey(for: from))
+            case .create(let path, let folder):
+                fileJobs.create(path, folder: folder, volume: volumeKey(for: path))
+            case .restore(let items):
+                fileJobs.restore(items, volumes: state.volumes.map(\.volume))
+            case .resolveConflict(let job, let choice, let all):
+                fileJobs.answer(job, choice, applyToAll: all)
             case .openFile(let path, let kind):
                 open(path, kind: kind)
             case .quit:

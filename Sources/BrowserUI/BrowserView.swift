@@ -120,6 +120,19 @@ final class BrowserView {
             if state.overlay == .volumes { drawVolumes(state) }
             if state.overlay == .jobs { drawJobs(state) }
             if case .confirmBatch(let folder) = state.overlay { drawConfirmBatch(folder, layout: layout) }
+            if case .confirmDelete(let paths) = state.overlay {
+                let names = paths.prefix(12).map { "  " + TerminalText.escaped($0) } + (paths.count > 12 ? ["  … and \(paths.count - 12) more"] : [])
+                drawBox(title: " Delete for good? This cannot be undone (d moves to the trash instead)", lines: names + ["", "y or Enter deletes · n or Esc keeps them"],
+                        selected: nil, layout: layout)
+            }
+            if case .conflict(_, let conflict) = state.overlay {
+                drawBox(title: " This name is taken", lines: [
+                    TerminalText.escaped(conflict.destination) + (conflict.destinationIsFolder ? " (a folder)" : ""),
+                    "from " + TerminalText.escaped(conflict.source), "",
+                    "o  overwrite" + (conflict.destinationIsFolder ? " (merge the folders)" : ""),
+                    "s  skip", "k  keep both (a numbered name)", "O S K  the same for all the rest",
+                ], selected: nil, layout: layout)
+            }
         }
         screen.refresh()
         let removed = placements.removed
@@ -168,7 +181,7 @@ final class BrowserView {
 
     private func drawJobs(_ state: BrowserState) {
         let lines = state.jobs.isEmpty ? ["No jobs yet: T on a folder thumbnails it in the background."] : state.jobs.map(Self.jobLine)
-        drawBox(title: " Jobs   c cancels · Enter starts a stopped one again · Esc closes", lines: lines,
+        drawBox(title: " Jobs   c cancels · space pauses a copy · Enter resumes stopped thumbnailing · Esc closes", lines: lines,
                 selected: state.jobs.isEmpty ? nil : state.jobCursor, layout: state.layout, minimumWidth: 70)
     }
 
@@ -183,6 +196,7 @@ final class BrowserView {
 
     /// A job in one line: bar, counts, rate, time left, or how it ended.
     static func jobLine(_ job: JobStatus) -> String {
+        if job.kind != "thumbnails" { return fileJobLine(job) }
         let name = TerminalText.escaped(job.folder).padding(28)
         let bar = job.fraction.map { fraction -> String in
             let filled = Int((fraction * 20).rounded())
@@ -196,6 +210,23 @@ final class BrowserView {
         case .finished: return "\(name) done: \(job.report)"
         case .cancelled: return "\(name) cancelled: \(job.report)"
         case .interrupted(let reason): return "\(name) stopped (\(TerminalText.escaped(reason))): \(job.report)"
+        }
+    }
+
+    /// A copy, move, trash or delete: bytes and items, rate, time left, pause; or how it ended.
+    static func fileJobLine(_ job: JobStatus) -> String {
+        let title = (job.kind + " → " + TerminalText.escaped(job.folder)).padding(30)
+        switch job.phase {
+        case .walking, .running:
+            let fraction = job.fraction ?? 0
+            let filled = Int((fraction * 20).rounded())
+            let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(Int(fraction * 100))%"
+            let bytes = job.bytesTotal > 0 ? "  \(humanSize(Int(job.bytesDone)))/\(humanSize(Int(job.bytesTotal)))  \(humanSize(Int(job.rate)))/s" : ""
+            let left = job.secondsLeft.map { " ETA " + duration($0) } ?? ""
+            return "\(title) \(bar)\(bytes)\(left)  \(job.generated)/\(job.total ?? 0) items" + (job.isPaused ? "  paused" : "")
+        case .finished: return "\(title) done: \(job.report)"
+        case .cancelled: return "\(title) cancelled: \(job.report)"
+        case .interrupted(let reason): return "\(title) stopped (\(TerminalText.escaped(reason))): \(job.report)"
         }
     }
 
@@ -244,6 +275,9 @@ final class BrowserView {
             let selected = index == state.cursor
             let base = selected ? theme.style("selection") : nameStyle(entry)
             screen.text("", row: row, column: 0, width: width, style: selected ? base : Theme.Style(), fill: true)
+            if state.marked.contains(entry.nameBytes) {
+                screen.text("+", row: row, column: 0, width: 1, style: theme.style("message"))
+            }
             let glyph = Self.glyph(entry)
             screen.text(glyph, row: row, column: 1, width: 2, style: selected ? base : theme.style(styleName(entry.kind)))
             let name = (state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension) + (entry.isDirectory ? "/" : "")
@@ -342,10 +376,31 @@ final class BrowserView {
 
     private func drawStatus(_ state: BrowserState) {
         let layout = state.layout
+        if let prompt = state.prompt {
+            // The name being typed, with the cursor; the selection (what typing replaces) reversed.
+            let label: String
+            switch prompt.purpose {
+            case .rename(let name): label = " rename \(TerminalText.escaped(name)) to: "
+            case .create: label = " new file (end with / for a folder): "
+            }
+            screen.text(label, row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("filter"), fill: true)
+            var column = label.count
+            for (index, character) in prompt.characters.enumerated() {
+                var style = theme.style("filter")
+                if prompt.selection?.contains(index) == true { style.reverse = true }
+                screen.text(TerminalText.escaped(String(character)), row: layout.rows - 1, column: column, width: 4, style: style)
+                column += TerminalText.escaped(String(character)).count
+                if index + 1 == prompt.cursor { screen.text("▏", row: layout.rows - 1, column: column, width: 1, style: theme.style("filter")) }
+            }
+            if prompt.cursor == 0 { screen.text("▏", row: layout.rows - 1, column: label.count, width: 1, style: theme.style("filter")) }
+            return
+        }
         let folders = state.entries.folderCount
         var left = " \(state.entries.isEmpty ? 0 : state.cursor + 1)/\(state.entries.count)  \(folders) folders, \(state.entries.count - folders) files"
         if !state.listingComplete { left += "  reading…" }
         left += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\(mode.rawValue)]"
+        if !state.marked.isEmpty { left += "  \(state.marked.count) marked" }
+        if let clipboard = state.clipboard { left += "  \(clipboard.paths.count) to \(clipboard.isCut ? "move" : "copy")" }
         // Running jobs in a few characters: "T 45% 120/260" (J shows the panel).
         let active = state.jobs.filter(\.phase.isActive)
         if let job = active.last {
@@ -464,16 +519,26 @@ enum HelpText {
         (.pageDown, "page down"), (.pageUp, "page up"), (.quickLook, "Quick Look"), (.filter, "filter (Enter keeps, Esc clears)"),
         (.view, "list / thumbnail grid"), (.sort, "sort: name, size, time, kind"), (.hidden, "hidden files"),
         (.extensions, "extensions"), (.volumes, "volumes: disks, sticks, shares"),
-        (.batch, "thumbnail a folder in the background"), (.jobs, "jobs panel"), (.cancel, "cancel a job (jobs panel)"), (.help, "this help"), (.quit, "quit"),
+        (.batch, "thumbnail a folder in the background"), (.jobs, "jobs panel"), (.cancel, "cancel a job (jobs panel)"),
+        (.mark, "mark"), (.invertMarks, "invert marks"), (.unmark, "clear marks"), (.copy, "copy marked (or this)"), (.cut, "cut marked (or this)"),
+        (.paste, "paste here"), (.rename, "rename"), (.create, "new file, or folder with a trailing /"), (.trash, "move to the trash"),
+        (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.help, "this help"), (.quit, "quit"),
     ]
 
     static func lines(for keys: KeyMap) -> [String] {
         var lines = ["qlbrowse keys", ""]
+        var cells: [String] = []
         for (command, text) in descriptions {
             let names = keys.keys(for: command).map(displayName)
             guard !names.isEmpty else { continue }
             let left = names.joined(separator: " ")
-            lines.append(left + String(repeating: " ", count: max(1, 20 - left.count)) + text)
+            cells.append(left + String(repeating: " ", count: max(1, 20 - left.count)) + text)
+        }
+        // Two columns, so that every key fits on a 24-line terminal.
+        let half = (cells.count + 1) / 2
+        for row in 0..<half {
+            let right = row + half < cells.count ? cells[row + half] : ""
+            lines.append(cells[row].padding(52) + right)
         }
         lines += ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
                   "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]

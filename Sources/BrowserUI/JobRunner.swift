@@ -16,7 +16,6 @@ final class JobRunner: Sendable {
     }
 
     private let running = Mutex<[Int: (task: Task<Void, Never>, stopReason: StopReason)]>([:])
-    private let nextID = Atomic<Int>(1)
 
     init(inbox: Inbox, logFile: String?) {
         self.inbox = inbox
@@ -27,7 +26,7 @@ final class JobRunner: Sendable {
     /// Starts thumbnailing `folder` (recursively); returns the job's id.
     @discardableResult
     func start(folder: String, shared: Bool) -> Int {
-        let id = nextID.add(1, ordering: .relaxed).oldValue
+        let id = JobIdentifiers.next()
         let stopReason = StopReason()
         let inbox = self.inbox, pool = self.pool
         let task = Task.detached(priority: .utility) { [weak self] in

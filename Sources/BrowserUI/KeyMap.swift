@@ -10,6 +10,8 @@ public struct KeyMap: Sendable, Equatable {
         case filter, hidden, sort, extensions, view
         case quickLook = "quick-look", help, quit, volumes
         case batch = "thumbnail-folder", jobs, cancel
+        case mark, invertMarks = "invert-marks", unmark = "clear-marks", copy, cut, paste, rename, create, trash
+        case delete, restore
     }
 
     private(set) var bindings: [String: Command]
@@ -22,6 +24,8 @@ public struct KeyMap: Sendable, Equatable {
         "pgdn": .pageDown, "pgup": .pageUp, "ctrl-f": .pageDown, "ctrl-b": .pageUp,
         "/": .filter, ".": .hidden, "s": .sort, "e": .extensions, "v": .view,
         "space": .quickLook, "?": .help, "q": .quit, "V": .volumes, "T": .batch, "J": .jobs, "c": .cancel,
+        "m": .mark, "tab": .mark, "*": .invertMarks, "u": .unmark, "y": .copy, "x": .cut, "p": .paste,
+        "r": .rename, "a": .create, "d": .trash, "D": .delete, "U": .restore,
     ])
 
     /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,

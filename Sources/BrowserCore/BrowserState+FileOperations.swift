@@ -1,0 +1,128 @@
+import FileSystemKit
+
+/// Marks, the clipboard, renaming and creating, trash and delete: the state side of file
+/// operations. The work itself runs in jobs; their results come back as actions.
+extension BrowserState {
+    /// What `y`/`x` put aside for `p`.
+    public struct Clipboard: Sendable, Equatable {
+        public let paths: [String]
+        public let isCut: Bool
+    }
+
+    /// The marked entries' paths, or the selected entry's when nothing is marked.
+    public var chosenPaths: [String] {
+        let marked = entries.filter { self.marked.contains($0.nameBytes) }
+        if !marked.isEmpty { return marked.map { $0.path(in: folder) } }
+        return selected.map { [$0.path(in: folder)] } ?? []
+    }
+
+    /// Handles file-operation actions; nil for the others.
+    mutating func applyFileOperation(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .toggleMark:
+            guard let name = selected?.nameBytes else { return [] }
+            if marked.contains(name) { marked.remove(name) } else { marked.insert(name) }
+            moveCursorBy(1)
+        case .invertMarks:
+            let all = Set(entries.map(\.nameBytes))
+            marked = all.subtracting(marked)
+        case .clearMarks:
+            marked = []
+        case .copyMarked, .cutMarked:
+            let paths = chosenPaths
+            guard !paths.isEmpty else { return [] }
+            let isCut = action == .cutMarked
+            clipboard = Clipboard(paths: paths, isCut: isCut)
+            marked = []
+            message = "\(Self.count(paths.count)) to \(isCut ? "move" : "copy") · p pastes"
+        case .paste:
+            guard let clipboard else {
+                message = "nothing to paste: y copies, x cuts"
+                return []
+            }
+            if clipboard.isCut { self.clipboard = nil }
+            return [.fileOperation(clipboard.isCut ? .move : .copy, sources: clipboard.paths, destination: folder)]
+        case .startRename:
+            guard let entry = selected else { return [] }
+            prompt = .renaming(String(decoding: entry.nameBytes, as: UTF8.self), isFolder: entry.isDirectory)
+        case .startCreate:
+            prompt = TextPrompt(purpose: .create)
+        case .promptInput(let text): prompt?.insert(text)
+        case .promptBackspace: prompt?.backspace()
+        case .promptMove(let offset): prompt?.move(by: offset)
+        case .promptCancel: prompt = nil
+        case .promptAccept:
+            return acceptPrompt()
+        case .trashMarked:
+            let paths = chosenPaths
+            guard !paths.isEmpty else { return [] }
+            marked = []
+            return [.fileOperation(.trash, sources: paths, destination: nil)]
+        case .deleteMarked:
+            let paths = chosenPaths
+            guard !paths.isEmpty else { return [] }
+            overlay = .confirmDelete(paths)
+        case .restoreTrashed:
+            guard !lastTrashed.isEmpty else {
+                message = "nothing trashed in this session to restore"
+                return []
+            }
+            defer { lastTrashed = [] }
+            return [.restore(lastTrashed)]
+        case .trashed(let items):
+            lastTrashed = items
+        case .conflictAsked(let job, let conflict):
+            overlay = .conflict(job: job, conflict)
+        case .reload(let name):
+            return reloadFolder(select: name ?? selected?.nameBytes)
+        default:
+            return nil
+        }
+        return []
+    }
+
+    /// Keys while `D` waits for a yes, or while a conflict waits for an answer.
+    mutating func applyInFileOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch (overlay, action) {
+        case (.confirmDelete(let paths)?, .confirmDelete):
+            overlay = nil
+            marked = []
+            return [.fileOperation(.delete, sources: paths, destination: nil)]
+        case (.conflict(let job, _)?, .answerConflict(let choice, let all)):
+            overlay = nil
+            return [.resolveConflict(job: job, choice, applyToAll: all)]
+        case (.conflict(let job, _)?, .closeOverlay), (.conflict(let job, _)?, .quit):
+            overlay = nil
+            return [.resolveConflict(job: job, .skip, applyToAll: false)]
+        case (.confirmDelete?, .closeOverlay), (.confirmDelete?, .quit):
+            overlay = nil
+            message = "nothing deleted"
+            return []
+        default:
+            return action.isFromUser ? [] : nil
+        }
+    }
+
+    private mutating func acceptPrompt() -> [BrowserEffect] {
+        guard let prompt else { return [] }
+        self.prompt = nil
+        var text = prompt.text
+        let wantsFolder = text.hasSuffix("/")
+        while text.hasSuffix("/") { text.removeLast() }
+        guard !text.isEmpty, text != ".", text != "..", !text.contains("/") else {
+            message = text.contains("/") ? "a name cannot contain /" : "no name given"
+            return []
+        }
+        switch prompt.purpose {
+        case .rename(let original):
+            guard text != original else { return [] }
+            return [.rename(from: Self.join(folder, original), to: Self.join(folder, text))]
+        case .create:
+            return [.create(path: Self.join(folder, text), folder: wantsFolder)]
+        }
+    }
+
+    static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
+
+    static func count(_ items: Int) -> String { items == 1 ? "1 item" : "\(items) items" }
+}

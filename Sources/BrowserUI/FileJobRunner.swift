@@ -1,0 +1,246 @@
+import BrowserCore
+import Dispatch
+import FileSystemKit
+import Synchronization
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Carries out pastes, trashing and deleting as jobs in the jobs panel: each on a thread of its
+/// own (through `VolumeIO`, so a hung volume never holds anything else), with progress ten times
+/// a second, pause and cancel, questions about taken names put to the user, and thumbnails that
+/// follow their files. Renames, new files and restores are quick single calls, also off the UI thread.
+final class FileJobRunner: Sendable {
+    private final class Job: Sendable {
+        let operation: FileOperation
+        let answer = Mutex<(FileOperation.ConflictChoice, Bool)?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        init(_ operation: FileOperation) { self.operation = operation }
+    }
+
+    private let inbox: Inbox
+    private let jobs = Mutex<[Int: Job]>([:])
+    private let cache = ThumbnailCache()
+
+    init(inbox: Inbox) {
+        self.inbox = inbox
+    }
+
+    /// Starts a copy, move, trash or delete; returns the job's id.
+    @discardableResult
+    func start(_ kind: FileOperation.Kind, sources: [String], destination: String?, volumes: [Volume]) -> Int {
+        let id = JobIdentifiers.next()
+        let operation = FileOperation(kind: kind, sources: sources, destination: destination)
+        let job = Job(operation)
+        jobs.withLock { $0[id] = job }
+        let inbox = self.inbox, cache = self.cache
+        let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
+        let volume = Volume.containing(place, in: volumes)
+        var initial = JobStatus(id: id, folder: place, writesShared: false)
+        initial.kind = kind.rawValue
+        let status = initial
+        inbox.post(.action(.jobChanged(status)))
+        let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
+        let started = ContinuousClock.now
+        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 30, { [self] heartbeat -> JobStatus in
+            var result = status
+            if kind == .copy || kind == .move, let destination {
+                let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)
+                if let problem = operation.problem(destinationCapabilities: capabilities) {
+                    result.phase = .interrupted(problem)
+                    result.detail = "nothing was written"
+                    return result
+                }
+            }
+            let lastReport = Mutex(ContinuousClock.now)
+            let report = operation.run(trash: trash, resolve: { conflict in
+                inbox.post(.action(.conflictAsked(job: id, conflict)))
+                job.answered.wait()
+                return job.answer.withLock { $0 } ?? (.skip, false)
+            }, progress: { progress in
+                heartbeat.beat()
+                let now = ContinuousClock.now
+                guard lastReport.withLock({ last in
+                    guard now - last > .milliseconds(100) else { return false }
+                    last = now
+                    return true
+                }) else { return }
+                var update = status
+                update.bytesDone = progress.bytesDone
+                update.bytesTotal = progress.bytesTotal
+                update.total = progress.itemsTotal
+                update.generated = progress.itemsDone
+                update.phase = .running
+                update.isPaused = operation.isPaused
+                update.elapsed = Self.seconds(ContinuousClock.now - started)
+                inbox.post(.action(.jobChanged(update)))
+            }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
+               removed: { path in cache.removeThumbnails(for: path) })
+            result.total = sources.count
+            result.generated = report.done.count
+            result.skipped = report.skipped.count
+            result.failed = report.notDone.count
+            result.detail = report.summary
+            result.bytesDone = result.bytesTotal
+            if report.cancelled {
+                result.phase = .cancelled
+            } else if let failure = report.failures.first {
+                result.phase = .interrupted(failure)
+            } else {
+                result.phase = .finished
+            }
+            if !report.trashed.isEmpty { inbox.post(.action(.trashed(report.trashed))) }
+            return result
+        }, completion: { [self] outcome in
+            _ = jobs.withLock { $0.removeValue(forKey: id) }
+            var final = status
+            switch outcome {
+            case .done(let result): final = result
+            case .timedOut:
+                final.phase = .interrupted("\(volume?.label ?? place) is not responding")
+                final.detail = "stopped waiting; what was copied is listed when the volume answers again"
+            case .refused:
+                final.phase = .interrupted("\(volume?.label ?? place) is not responding")
+                final.detail = "nothing was done"
+            }
+            final.elapsed = Self.seconds(ContinuousClock.now - started)
+            inbox.post(.action(.jobChanged(final)))
+            inbox.post(.action(.showMessage(Self.summary(kind, final))))
+            inbox.post(.action(.reload(select: nil)))
+        })
+        return id
+    }
+
+    func cancel(_ id: Int) {
+        guard let job = jobs.withLock({ $0[id] }) else { return }
+        job.operation.cancel()
+        job.answered.signal()  // a question still open is answered "skip"
+    }
+
+    func pause(_ id: Int, _ paused: Bool) {
+        jobs.withLock { $0[id] }?.operation.setPaused(paused)
+    }
+
+    func answer(_ id: Int, _ choice: FileOperation.ConflictChoice, applyToAll: Bool) {
+        guard let job = jobs.withLock({ $0[id] }) else { return }
+        job.answer.withLock { $0 = (choice, applyToAll) }
+        job.answered.signal()
+    }
+
+    func cancelAll() {
+        for id in jobs.withLock({ Array($0.keys) }) { cancel(id) }
+    }
+
+    /// Renames within the folder; never over an existing name.
+    func rename(_ from: String, to: String, volume: String) {
+        let inbox = self.inbox, cache = self.cache
+        VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
+            CSystemRename.noReplace(from, to) == 0 ? 0 : errno
+        }, completion: { outcome in
+            let name = Array((to.split(separator: "/").last.map(String.init) ?? to).utf8)
+            switch outcome {
+            case .done(0):
+                cache.moveThumbnails(from: from, to: to)
+                inbox.post(.action(.reload(select: name)))
+            case .done(EEXIST): inbox.post(.action(.showMessage("\(Self.escapedName(to)) exists already; nothing renamed")))
+            case .done(let code): inbox.post(.action(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
+            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot rename: the volume is not responding")))
+            }
+        })
+    }
+
+    /// Makes an empty file or a folder; never over an existing name.
+    func create(_ path: String, folder: Bool, volume: String) {
+        let inbox = self.inbox
+        VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
+            if folder { return mkdir(path, 0o755) == 0 ? 0 : errno }
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return errno }
+            close(fd)
+            return 0
+        }, completion: { outcome in
+            let name = Array((path.split(separator: "/").last.map(String.init) ?? path).utf8)
+            switch outcome {
+            case .done(0): inbox.post(.action(.reload(select: name)))
+            case .done(EEXIST): inbox.post(.action(.showMessage("\(Self.escapedName(path)) exists already")))
+            case .done(let code): inbox.post(.action(.showMessage("cannot create \(Self.escapedName(path)): \(String(cString: strerror(code)))")))
+            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot create: the volume is not responding")))
+            }
+        })
+    }
+
+    /// Puts trashed items back where they were (beside, as "name (2)", if the place is taken).
+    func restore(_ items: [TrashCan.Item], volumes: [Volume]) {
+        let inbox = self.inbox
+        let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
+        VolumeIO.shared.run(volume: Volume.containing(items.first?.originalPath ?? "/", in: volumes)?.mountPoint ?? "/", deadline: 10, { () -> (Int, [String]) in
+            var restored = 0, problems: [String] = []
+            for item in items {
+                do throws(TrashCan.Failure) {
+                    _ = try trash.restore(item)
+                    restored += 1
+                } catch {
+                    problems.append(error.message)
+                }
+            }
+            return (restored, problems)
+        }, completion: { outcome in
+            switch outcome {
+            case .done(let (restored, problems)):
+                inbox.post(.action(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
+            case .timedOut, .refused:
+                inbox.post(.action(.showMessage("cannot restore: the volume is not responding")))
+            }
+            inbox.post(.action(.reload(select: nil)))
+        })
+    }
+
+    static func summary(_ kind: FileOperation.Kind, _ status: JobStatus) -> String {
+        let verb = ["copy": "copied", "move": "moved", "trash": "trashed", "delete": "deleted"][kind.rawValue] ?? kind.rawValue
+        switch status.phase {
+        case .finished: return "\(verb): \(status.report)" + (kind == .trash ? " · U restores" : "")
+        case .cancelled: return "cancelled: \(status.report)"
+        case .interrupted(let reason): return "\(TerminalText.escaped(reason)) — \(status.report)"
+        case .walking, .running: return ""
+        }
+    }
+
+    /// `$XDG_DATA_HOME`, else `~/.local/share`: where the home trash lives.
+    static func dataHome() -> String {
+        let environment = ProcessEnvironmentReader.all()
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data }
+        return (environment["HOME"] ?? "/tmp") + "/.local/share"
+    }
+
+    static func escapedName(_ path: String) -> String {
+        TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// Job numbers shared by thumbnail and file jobs, so the jobs panel can tell them apart.
+enum JobIdentifiers {
+    private static let counter = Atomic<Int>(0)
+    static func next() -> Int { counter.add(1, ordering: .relaxed).newValue }
+}
+
+import CSystem
+
+/// rename(2) that never replaces: RENAME_NOREPLACE, or on filesystems without it (some FUSE
+/// ones say EINVAL) a look before an ordinary rename.
+enum CSystemRename {
+    static func noReplace(_ from: String, _ to: String) -> Int32 {
+        if CSystem_rename_noreplace(from, to) == 0 { return 0 }
+        guard errno == EINVAL || errno == ENOSYS else { return -1 }
+        var info = stat()
+        if lstat(to, &info) == 0 {
+            errno = EEXIST
+            return -1
+        }
+        return rename(from, to)
+    }
+}
