@@ -83,6 +83,10 @@ extension BrowserState {
 
     /// Keys while `D` waits for a yes, or while a conflict waits for an answer.
     mutating func applyInFileOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch overlay {
+        case .confirmDelete?, .conflict?: break
+        default: return nil
+        }
         switch (overlay, action) {
         case (.confirmDelete(let paths)?, .confirmDelete):
             overlay = nil

@@ -226,7 +226,7 @@ final class BrowserView {
             return "\(title) \(bar)\(bytes)\(left)  \(job.generated)/\(job.total ?? 0) items" + (job.isPaused ? "  paused" : "")
         case .finished: return "\(title) done: \(job.report)"
         case .cancelled: return "\(title) cancelled: \(job.report)"
-        case .interrupted(let reason): return "\(title) stopped (\(TerminalText.escaped(reason))): \(job.report)"
+        case .interrupted(let reason): return "\(title) stopped: \(job.report) (\(TerminalText.escaped(reason)))"
         }
     }
 
@@ -404,7 +404,11 @@ final class BrowserView {
         // Running jobs in a few characters: "T 45% 120/260" (J shows the panel).
         let active = state.jobs.filter(\.phase.isActive)
         if let job = active.last {
-            left += "  T " + (job.fraction.map { "\(Int($0 * 100))% " } ?? "") + "\(job.processed)/\(job.total.map(String.init) ?? "?")"
+            if job.kind == "thumbnails" {
+                left += "  T " + (job.fraction.map { "\(Int($0 * 100))% " } ?? "") + "\(job.processed)/\(job.total.map(String.init) ?? "?")"
+            } else {
+                left += "  \(job.kind) " + (job.fraction.map { "\(Int($0 * 100))%" } ?? "…") + (job.isPaused ? " paused" : "")
+            }
             if active.count > 1 { left += " +\(active.count - 1)" }
         }
         let right = state.message.map(TerminalText.escaped) ?? "v grid  space preview  / filter  ? help  q quit "

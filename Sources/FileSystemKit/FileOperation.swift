@@ -49,7 +49,8 @@ public final class FileOperation: Sendable {
             var parts = ["\(done.count) done"]
             if !skipped.isEmpty { parts.append("\(skipped.count) skipped") }
             if !notDone.isEmpty { parts.append("\(notDone.count) not done") }
-            if !leftovers.isEmpty { parts.append("temporary files left: " + leftovers.joined(separator: ", ")) }
+            // What the user must clean up comes first: a temporary the vanished volume kept.
+            if !leftovers.isEmpty { parts.insert("temporary file left (volume gone): " + leftovers.joined(separator: ", "), at: 0) }
             return parts.joined(separator: ", ")
         }
     }
