@@ -9,6 +9,6 @@ struct QLBrowse: AsyncParsableCommand {
         commandName: "qlbrowse",
         abstract: "A terminal file browser with inline thumbnails, and the thumbnail engine behind it.",
         version: version,
-        subcommands: [BrowseCommand.self, ThumbnailCommand.self, CacheCommand.self, TypesCommand.self],
+        subcommands: [BrowseCommand.self, ThumbnailCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self],
         defaultSubcommand: BrowseCommand.self)
 }

@@ -1,0 +1,88 @@
+import ArgumentParser
+import FileSystemKit
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `qlbrowse copy|move|trash`: the browser's file operations for scripts, with the same
+/// guarantees (checks first, temporaries and atomic renames, all or nothing per item, thumbnails
+/// that follow their files, the freedesktop trash).
+struct FileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "files",
+        abstract: "Copy, move or trash files the way the browser does.",
+        subcommands: [Copy.self, Move.self, Trash.self])
+
+    enum Clash: String, ExpressibleByArgument, CaseIterable {
+        case skip, overwrite, keepBoth = "keep-both"
+
+        var choice: FileOperation.ConflictChoice {
+            switch self {
+            case .skip: return .skip
+            case .overwrite: return .overwrite
+            case .keepBoth: return .keepBoth
+            }
+        }
+    }
+
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy files and folders into FOLDER.")
+        @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
+        @Flag(help: "Print progress to standard error.") var progress = false
+        @Argument(help: "Files or folders, then the destination folder.") var paths: [String]
+        func run() throws { try FileCommand.transfer(.copy, paths: paths, clash: onClash, progress: progress) }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move files and folders into FOLDER (a rename on one volume; across volumes a copy, flushed to disk, then the original removed).")
+        @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
+        @Flag(help: "Print progress to standard error.") var progress = false
+        @Argument(help: "Files or folders, then the destination folder.") var paths: [String]
+        func run() throws { try FileCommand.transfer(.move, paths: paths, clash: onClash, progress: progress) }
+    }
+
+    struct Trash: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move files to the freedesktop trash (other file managers see and restore them).")
+        @Argument(help: "Files or folders.") var paths: [String]
+        func run() throws {
+            let sources = paths.map(PathNormalizer.absolute)
+            let can = TrashCan(dataHome: ProcessEnvironment.variable("XDG_DATA_HOME") ?? ProcessEnvironment.home + "/.local/share",
+                               mountPoints: VolumeMonitor.currentVolumes().map(\.mountPoint))
+            let cache = ThumbnailCache()
+            let report = FileOperation(kind: .trash, sources: sources, destination: nil)
+                .run(trash: can, resolve: { _ in (.skip, true) }, progress: { _ in }, removed: { cache.removeThumbnails(for: $0) })
+            try FileCommand.finish(report)
+        }
+    }
+
+    static func transfer(_ kind: FileOperation.Kind, paths: [String], clash: Clash, progress: Bool) throws {
+        guard paths.count >= 2 else { throw ValidationError("give at least one file and the destination folder") }
+        let sources = paths.dropLast().map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)
+        var info = stat()
+        guard stat(destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw ValidationError("\(TerminalText.escaped(destination)) is not a folder")
+        }
+        let volume = Volume.containing(destination, in: VolumeMonitor.currentVolumes())
+        let operation = FileOperation(kind: kind, sources: sources, destination: destination)
+        let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)
+        if let problem = operation.problem(destinationCapabilities: capabilities) {
+            StandardStream.write("qlbrowse: \(TerminalText.escaped(problem)); nothing was written\n", to: 2)
+            throw ExitCode(1)
+        }
+        let cache = ThumbnailCache()
+        let report = operation.run(trash: nil, resolve: { _ in (clash.choice, true) }, progress: { state in
+            guard progress, state.bytesTotal > 0 else { return }
+            StandardStream.write("\r\(state.bytesDone * 100 / state.bytesTotal)% \(state.bytesDone)/\(state.bytesTotal) bytes", to: 2)
+        }, moved: { cache.moveThumbnails(from: $0, to: $1) }, removed: { cache.removeThumbnails(for: $0) })
+        if progress { StandardStream.write("\n", to: 2) }
+        try finish(report)
+    }
+
+    static func finish(_ report: FileOperation.Report) throws {
+        for failure in report.failures { StandardStream.write("qlbrowse: \(TerminalText.escaped(failure))\n", to: 2) }
+        for path in report.skipped { StandardStream.write("qlbrowse: skipped \(TerminalText.escaped(path)): the name is taken\n", to: 2) }
+        StandardStream.write("\(report.summary)\n", to: 2)
+        if !report.notDone.isEmpty { throw ExitCode(1) }
+    }
+}
