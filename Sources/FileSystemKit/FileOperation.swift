@@ -1,6 +1,7 @@
 import CSystem
 import Dispatch
 import Synchronization
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -416,10 +417,5 @@ public final class FileOperation: Sendable {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
-    static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = Double(count), unit = 0
-        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        return unit == 0 ? "\(count) B" : "\(Int(value.rounded())) \(units[unit])"
-    }
+    static func bytes(_ count: Int64) -> String { ByteCount.text(Int(clamping: count)) }
 }

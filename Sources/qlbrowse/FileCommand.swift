@@ -26,20 +26,23 @@ struct FileCommand: ParsableCommand {
         }
     }
 
-    struct Copy: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy files and folders into FOLDER.")
+    /// What copy and move both take.
+    struct TransferOptions: ParsableArguments {
         @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
         @Flag(help: "Print progress to standard error.") var progress = false
         @Argument(help: "Files or folders, then the destination folder.") var paths: [String]
-        func run() throws { try FileCommand.transfer(.copy, paths: paths, clash: onClash, progress: progress) }
+    }
+
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy files and folders into FOLDER.")
+        @OptionGroup var options: TransferOptions
+        func run() throws { try FileCommand.transfer(.copy, options) }
     }
 
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move files and folders into FOLDER (a rename on one volume; across volumes a copy, flushed to disk, then the original removed).")
-        @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
-        @Flag(help: "Print progress to standard error.") var progress = false
-        @Argument(help: "Files or folders, then the destination folder.") var paths: [String]
-        func run() throws { try FileCommand.transfer(.move, paths: paths, clash: onClash, progress: progress) }
+        @OptionGroup var options: TransferOptions
+        func run() throws { try FileCommand.transfer(.move, options) }
     }
 
     struct Trash: ParsableCommand {
@@ -56,7 +59,8 @@ struct FileCommand: ParsableCommand {
         }
     }
 
-    static func transfer(_ kind: FileOperation.Kind, paths: [String], clash: Clash, progress: Bool) throws {
+    static func transfer(_ kind: FileOperation.Kind, _ options: TransferOptions) throws {
+        let paths = options.paths, clash = options.onClash, progress = options.progress
         guard paths.count >= 2 else { throw ValidationError("give at least one file and the destination folder") }
         let sources = paths.dropLast().map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)
         var info = stat()

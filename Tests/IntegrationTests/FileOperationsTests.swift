@@ -8,12 +8,8 @@ import Testing
                              "needs FUSE and trash-cli"))
 struct FileOperationsTests {
     @Test func fileOperationsNeverLoseData() throws {
-        let work = TestEnvironment.temporaryFolder("qlbrowse-fileops")
-        defer { try? FileManager.default.removeItem(at: work) }
-        let script = TestEnvironment.root.appendingPathComponent("Tests/Support/file-ops.py").path
-        let result = TestEnvironment.run("/usr/bin/python3", [script, TestEnvironment.qlbrowse, work.appendingPathComponent("run").path])
-        print(result.stdout)
+        let result = TestEnvironment.runScenario("file-ops.py", folder: "qlbrowse-fileops")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.count == 9, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 9, "\(result.stdout)")
     }
 }

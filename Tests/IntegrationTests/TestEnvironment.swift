@@ -122,4 +122,18 @@ enum TestEnvironment {
         let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
         return (width, height)
     }
+
+    /// Runs one of the Tests/Support scenario scripts against the real binary in a fresh folder;
+    /// prints and returns its PASS/FAIL lines.
+    static func runScenario(_ script: String, folder name: String) -> Result {
+        let work = temporaryFolder(name)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let path = root.appendingPathComponent("Tests/Support/\(script)").path
+        let result = run("/usr/bin/python3", [path, qlbrowse, work.appendingPathComponent("run").path])
+        print(result.stdout)
+        return result
+    }
+
+    /// How many checks a scenario's output reports as passed.
+    static func passes(_ output: String) -> Int { output.split(separator: "\n").filter { $0.hasPrefix("PASS") }.count }
 }

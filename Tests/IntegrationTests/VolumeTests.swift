@@ -6,11 +6,7 @@ import Testing
 @Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: "/dev/fuse"), "needs FUSE (/dev/fuse)"))
 struct VolumeTests {
     @Test func hungAndVanishingVolumesNeverFreezeTheBrowser() throws {
-        let work = TestEnvironment.temporaryFolder("qlbrowse-volumes")
-        defer { try? FileManager.default.removeItem(at: work) }
-        let script = TestEnvironment.root.appendingPathComponent("Tests/Support/hung-volume.py").path
-        let result = TestEnvironment.run("/usr/bin/python3", [script, TestEnvironment.qlbrowse, work.appendingPathComponent("run").path])
-        print(result.stdout)
+        let result = TestEnvironment.runScenario("hung-volume.py", folder: "qlbrowse-volumes")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         for check in ["volumes view shows a fresh FUSE mount", "drops it after unmount", "waiting for mnt", "Esc goes back",
                       "every key answered", "banner and the view leaves it", "q quits cleanly"] {
@@ -21,12 +17,8 @@ struct VolumeTests {
 
     @Test(.enabled(if: ["/usr/sbin/smbd", "/usr/bin/smbnetfs"].allSatisfy { FileManager.default.fileExists(atPath: $0) }, "needs samba and smbnetfs"))
     func theSMBServerStoppedMidBatch() throws {
-        let work = TestEnvironment.temporaryFolder("qlbrowse-smb")
-        defer { try? FileManager.default.removeItem(at: work) }
-        let script = TestEnvironment.root.appendingPathComponent("Tests/Support/smb-batch.py").path
-        let result = TestEnvironment.run("/usr/bin/python3", [script, TestEnvironment.qlbrowse, work.appendingPathComponent("run").path])
-        print(result.stdout)
+        let result = TestEnvironment.runScenario("smb-batch.py", folder: "qlbrowse-smb")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") }.count == 6, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
     }
 }
