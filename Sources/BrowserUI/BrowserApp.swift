@@ -45,7 +45,7 @@ public final class BrowserApp {
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, inbox: inbox)
         self.jobs = JobRunner(inbox: inbox, logFile: options.logFile)
-        self.fileJobs = FileJobRunner(inbox: inbox)
+        self.fileJobs = FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies)
         let environment = ProcessEnvironmentReader.all()
         let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
                                        deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
@@ -60,7 +60,10 @@ public final class BrowserApp {
             view.placements.clearAll()
             screen.stop()
             let pool = self.pool, jobs = self.jobs
+            // Quitting (q, Ctrl-C) cancels file jobs and gives them a moment to remove their
+            // temporaries before the process goes: nothing partial is left behind.
             fileJobs.cancelAll()
+            fileJobs.waitUntilIdle(seconds: 5)
             Task { await jobs.shutdown(); await pool.shutdown() }
         }
         watchSignals()

@@ -17,6 +17,8 @@ public struct BrowserOptions: Sendable {
     public var previewPercent: Int
     /// Open on the volumes view (`--volumes`).
     public var startInVolumes = false
+    /// config.toml's `verify_copies`: read copies back and compare before putting them in place.
+    public var verifiesCopies = false
 
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {

@@ -22,16 +22,18 @@ final class FileJobRunner: Sendable {
     private let inbox: Inbox
     private let jobs = Mutex<[Int: Job]>([:])
     private let cache = ThumbnailCache()
+    private let verifiesCopies: Bool
 
-    init(inbox: Inbox) {
+    init(inbox: Inbox, verifiesCopies: Bool) {
         self.inbox = inbox
+        self.verifiesCopies = verifiesCopies
     }
 
     /// Starts a copy, move, trash or delete; returns the job's id.
     @discardableResult
     func start(_ kind: FileOperation.Kind, sources: [String], destination: String?, volumes: [Volume]) -> Int {
         let id = JobIdentifiers.next()
-        let operation = FileOperation(kind: kind, sources: sources, destination: destination)
+        let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies)
         let job = Job(operation)
         jobs.withLock { $0[id] = job }
         let inbox = self.inbox, cache = self.cache
@@ -130,6 +132,12 @@ final class FileJobRunner: Sendable {
 
     func cancelAll() {
         for id in jobs.withLock({ Array($0.keys) }) { cancel(id) }
+    }
+
+    /// Waits (at most `seconds`) until no job runs: a cancelled copy has removed its temporary.
+    func waitUntilIdle(seconds: Double) {
+        let deadline = VolumeIO.now() + Int64(seconds * 1e9)
+        while !jobs.withLock({ $0.isEmpty }) && VolumeIO.now() < deadline { usleep(20_000) }
     }
 
     /// Renames within the folder; never over an existing name.

@@ -56,7 +56,7 @@ public enum FileCopier {
     /// to overwrite. `durable`: fsync before the rename (a move deletes the source afterwards).
     /// On any failure the temporary is removed; if even that fails (the volume is gone) its path
     /// is in `leftover`.
-    public static func copy(_ source: String, to destination: String, replace: Bool, durable: Bool, control: Control,
+    public static func copy(_ source: String, to destination: String, replace: Bool, durable: Bool, verify: Bool = false, control: Control,
                             leftover: inout String?) throws(Failure) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(errno, "cannot open \(source)") }
@@ -77,6 +77,7 @@ public enum FileCopier {
             let written = try pump(from: input, to: output, size: Int64(info.st_size), control: control)
             // Every byte the source had when the copy began went out through a call that said so.
             guard written == Int64(info.st_size) else { throw .sizeMismatch(expected: Int64(info.st_size), found: written) }
+            if verify { try compareContent(input, temporary) }
             carryMetadata(from: input, to: output, info: info)
             if durable && fsync(output) != 0 { throw .system(errno, "cannot flush the copy to disk") }
             closed = true
@@ -86,6 +87,25 @@ public enum FileCopier {
         } catch {
             discard()
             throw error
+        }
+    }
+
+    /// Reads the source and the copy back and compares them byte for byte (the user asked for it:
+    /// `verify_copies`, `--verify`; stronger than comparing hashes), so a copy the target mangled
+    /// is never put in place.
+    static func compareContent(_ input: Int32, _ temporary: String) throws(Failure) {
+        let copy = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard copy >= 0 else { throw .system(errno, "cannot read the copy back") }
+        defer { close(copy) }
+        var original = [UInt8](repeating: 0, count: 1 << 20), copied = original
+        var offset: off_t = 0
+        while true {
+            let a = original.withUnsafeMutableBytes { pread(input, $0.baseAddress!, $0.count, offset) }
+            let b = copied.withUnsafeMutableBytes { pread(copy, $0.baseAddress!, $0.count, offset) }
+            guard a >= 0, b >= 0 else { throw .system(errno, "cannot read back for the check") }
+            guard a == b, original[0..<a] == copied[0..<b] else { throw .system(EIO, "the copy's content differs from the original") }
+            if a == 0 { return }
+            offset += off_t(a)
         }
     }
 

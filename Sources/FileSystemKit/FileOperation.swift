@@ -66,7 +66,11 @@ public final class FileOperation: Sendable {
     private let cancelledFlag = Atomic<Bool>(false)
     private let pausedFlag = Atomic<Bool>(false)
 
-    public init(kind: Kind, sources: [String], destination: String?) {
+    /// Read every copied file back and compare it with its original before putting it in place.
+    public let verifiesContent: Bool
+
+    public init(kind: Kind, sources: [String], destination: String?, verifiesContent: Bool = false) {
+        self.verifiesContent = verifiesContent
         self.kind = kind
         self.sources = sources
         self.destination = destination
@@ -291,7 +295,7 @@ public final class FileOperation: Sendable {
         case S_IFREG:
             var leftover: String?
             do {
-                try FileCopier.copy(source, to: target, replace: replace, durable: durable, control: control, leftover: &leftover)
+                try FileCopier.copy(source, to: target, replace: replace, durable: durable, verify: verifiesContent, control: control, leftover: &leftover)
             } catch {
                 if let leftover { report.leftovers.append(leftover) }
                 return error
@@ -317,7 +321,7 @@ public final class FileOperation: Sendable {
                 let from = source + "/" + names[index], to = target + "/" + names[index]
                 var leftover: String?
                 do throws(FileCopier.Failure) {
-                    try FileCopier.copy(from, to: to, replace: replace, durable: durable, control: control, leftover: &leftover)
+                    try FileCopier.copy(from, to: to, replace: replace, durable: durable, verify: verifiesContent, control: control, leftover: &leftover)
                     if !replace { outcome.withLock { $0.created.append(to) } }
                 } catch {
                     outcome.withLock { state in

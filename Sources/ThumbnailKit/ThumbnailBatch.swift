@@ -99,6 +99,8 @@ public struct ThumbnailBatch: Sendable {
         case .unknown where ContentTypeTable.type(forFileName: path) != nil: return .skipped("no thumbnailer for \(type.identifier)")
         default: break
         }
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
         if cache.hasValidThumbnail(forFile: path, box: box) { return .alreadyCached }
         var request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
         request.wantsFacts = false

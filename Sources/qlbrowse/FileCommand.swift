@@ -30,6 +30,7 @@ struct FileCommand: ParsableCommand {
     struct TransferOptions: ParsableArguments {
         @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
         @Flag(help: "Print progress to standard error.") var progress = false
+        @Flag(help: "Read every copy back and compare it with its original before putting it in place.") var verify = false
         @Argument(help: "Files or folders, then the destination folder.") var paths: [String]
     }
 
@@ -68,7 +69,7 @@ struct FileCommand: ParsableCommand {
             throw ValidationError("\(TerminalText.escaped(destination)) is not a folder")
         }
         let volume = Volume.containing(destination, in: VolumeMonitor.currentVolumes())
-        let operation = FileOperation(kind: kind, sources: sources, destination: destination)
+        let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: options.verify)
         let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)
         if let problem = operation.problem(destinationCapabilities: capabilities) {
             StandardStream.write("qlbrowse: \(TerminalText.escaped(problem)); nothing was written\n", to: 2)

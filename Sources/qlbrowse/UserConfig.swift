@@ -5,7 +5,7 @@ import Glibc
 /// `$XDG_CONFIG_HOME/qlbrowse/config.toml`: `key = "value"` lines (theme, graphics,
 /// preview_width, prefer_external) and a `[keys]` table of `"key" = "command"` lines.
 struct UserConfig {
-    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width"]
+    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width", "verify_copies"]
 
     var values: [String: String] = [:]
     /// The `[keys]` table, in file order.

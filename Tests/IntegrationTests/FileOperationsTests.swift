@@ -12,4 +12,11 @@ struct FileOperationsTests {
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(TestEnvironment.passes(result.stdout) == 9, "\(result.stdout)")
     }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/fusefat"), "needs fusefat"))
+    func aFATStickRefusesWhatFATCannotHold() throws {
+        let result = TestEnvironment.runScenario("stick.py", folder: "qlbrowse-stick")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 3, "\(result.stdout)")
+    }
 }

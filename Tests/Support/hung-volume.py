@@ -36,6 +36,9 @@ def main():
     fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '.fixtures', 'small', 'landscape.jpg')
     for index in range(60):
         shutil.copy(fixture, os.path.join(work, 'src', 'photo%02d.jpg' % index))
+    os.makedirs(os.path.join(work, 'src', 'many'))
+    for index in range(3000):
+        open(os.path.join(work, 'src', 'many', 'entry%04d' % index), 'w').close()
     mount = os.path.join(work, 'mnt')
     results = []
     browser = None
@@ -101,18 +104,48 @@ def main():
                         entered and answered and p99 <= 100, '%d/100 answered, p50 %.1f ms, p99 %.1f ms, max %.1f ms'
                         % (len(samples), p50, p99, samples[-1] if samples else float('nan'))))
 
-        # 3. Let the volume answer again, go in, start thumbnailing it (slow reads), and have its
-        #    daemon die underneath in the middle of the job.
+        # 2b. The volume vanishes in the middle of a listing (entries trickle in), then in the middle
+        #     of a preview (the selected photo's thumbnail reads slowly).
         faultfs_ctl.set_faults(mount, hang=False)
+        faultfs_ctl.unmount(mount)
+        faultfs_ctl.mount(os.path.join(work, 'src'), mount)
         browser.send(b'h')
         browser.pump(0.5)
+        faultfs_ctl.set_faults(mount, readdir_delay_ms=400)
+        browser.send(b'gj\r')  # mnt/
+        browser.wait_for('inner/', 10)
+        browser.send(b'j\r')  # many/ (folders: inner, many)
+        streaming = browser.wait_for('reading…', 5) is not None
+        faultfs_ctl.set_faults(mount, vanish=True)
+        during_listing = browser.wait_for('mnt was disconnected', 5, row=0)
+        faultfs_ctl.unmount(mount)
+        faultfs_ctl.mount(os.path.join(work, 'src'), mount)
+        browser.send(b'gj\r')
+        browser.wait_for('photo00.jpg', 10)
+        faultfs_ctl.set_faults(mount, read_delay_ms=300)
+        browser.send(b'/photo33\r')  # a photo not thumbnailed yet: its preview reads slowly
+        browser.pump(0.8)
+        faultfs_ctl.set_faults(mount, vanish=True)
+        during_preview = browser.wait_for('mnt was disconnected', 8, row=0)
+        alive = browser.wait_for('sort:name', 1) is not None
+        faultfs_ctl.unmount(mount)
+        faultfs_ctl.mount(os.path.join(work, 'src'), mount)
+        results.append(('vanishing during a listing and during a preview: banner each time, the browser goes on',
+                        streaming and during_listing is not None and during_preview is not None and alive,
+                        'listing %s s, preview %s s' % (during_listing if during_listing is None else round(during_listing, 2),
+                                                        during_preview if during_preview is None else round(during_preview, 2))))
+
+        # 3. Let the volume answer again, go in, start thumbnailing it (slow reads), and have its
+        #    daemon die underneath in the middle of the job.
+        browser.send(b'\x1b')
+        browser.pump(0.3)
         browser.send(b'gj\r')
         inside = browser.wait_for('photo00.jpg', 15) is not None
         faultfs_ctl.set_faults(mount, read_delay_ms=10)
         browser.send(b'GT')  # on a file: the current folder
         asked = browser.wait_for('Thumbnail this folder?', 3) is not None
         browser.send(b'\r')
-        running = browser.wait_for('/80', 10) is not None  # 60 photos and 20 notes, in the status line
+        running = browser.wait_for('/3080', 10) is not None  # 60 photos, 20 notes, 3000 empty files, in the status line
         time.sleep(1.0)
         faultfs_ctl.set_faults(mount, vanish=True)
         banner = browser.wait_for('mnt was disconnected', 8, row=0)
