@@ -10,7 +10,7 @@ struct FileOperationsTests {
     @Test func fileOperationsNeverLoseData() throws {
         let result = TestEnvironment.runScenario("file-ops.py", folder: "qlbrowse-fileops")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 9, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 10, "\(result.stdout)")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/fusefat"), "needs fusefat"))

@@ -7,7 +7,9 @@ usage: file-ops.py QLBROWSE WORKDIR
 2. rename keeps the extension out of the selection; a new folder with a trailing /;
 3. trash: the .trashinfo is read back by trash-cli's trash-list (an independent parser), U restores;
 4. D names what it deletes and deletes only after y;
-5. a cross-volume move of a 500 MB file (its source on a slow FUSE volume) cancelled half-way
+5. a move across volumes (onto a tmpfs) that completes: the file is there with its content and
+   its time, the original gone;
+   a cross-volume move of a 500 MB file (its source on a slow FUSE volume) cancelled half-way
    from the jobs panel: the source's checksum is unchanged, nothing partial at the destination;
 6. a copy onto a FUSE volume that vanishes mid-write: the source is intact, no file under the
    final name, the job stops with a report that names any temporary it could not remove.
@@ -52,7 +54,7 @@ def main():
     qlbrowse, work = sys.argv[1], os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
     # Names a filter finds alone: /from, /into, /slow (before slowsrc), /dest (before destsrc).
-    for folder in ('from', 'into', 'data', 'cache', 'slowsrc', 'slow', 'destsrc', 'dest'):
+    for folder in ('from', 'into', 'data', 'cache', 'slowsrc', 'slow', 'destsrc', 'dest', 'ram'):
         os.makedirs(os.path.join(work, folder))
     for name, text in (('a.txt', 'new a'), ('b.txt', 'new b'), ('c.txt', 'new c'), ('photo.jpg', 'jpeg')):
         write(os.path.join(work, 'from', name), text)
@@ -151,7 +153,30 @@ def main():
         browser.finish()
         browser = None
 
-        # 5. Cross-volume move from a slow volume, cancelled half-way.
+        # 5a. A move onto another volume (tmpfs) that completes.
+        ram = os.path.join(work, 'ram')
+        subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', ram], check=True)
+        mover = os.path.join(dst, 'b (2).txt')
+        stamp = os.stat(mover).st_mtime_ns
+        browser = Browser([qlbrowse, '--graphics', 'none', dst], env)
+        browser.wait_for('sort:name', 10)
+        browser.send(b'/b (2)\r')
+        browser.pump(0.3)
+        browser.send(b'x\x1bh')
+        browser.pump(0.3)
+        browser.send(b'/ram\r')
+        browser.pump(0.3)
+        browser.send(b'lp')
+        moved = browser.wait_for('moved: 1 done', 10) is not None
+        landed = os.path.join(ram, 'b (2).txt')
+        check('a move onto another volume (tmpfs): content and time there, the original gone',
+              moved and read(landed) == 'new b' and os.stat(landed).st_mtime_ns == stamp and not os.path.exists(mover),
+              str(os.listdir(ram)))
+        browser.send(b'q')
+        browser.finish()
+        browser = None
+
+        # 5b. Cross-volume move from a slow volume, cancelled half-way.
         big = os.path.join(work, 'slowsrc', 'big.bin')
         big_file(big, 500)
         before = md5(big)
@@ -231,6 +256,7 @@ def main():
             os.waitpid(browser.pid, 0)
         for mount in ('slow', 'dest'):
             faultfs_ctl.unmount(os.path.join(work, mount))
+        subprocess.run(['umount', os.path.join(work, 'ram')], capture_output=True)
     for label, ok, detail in results:
         print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
     shutil.rmtree(work, ignore_errors=True)
