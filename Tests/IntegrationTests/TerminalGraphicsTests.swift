@@ -50,7 +50,7 @@ import Testing
     @Test func sixelPicturesAreWrittenAtThePreviewPaneAndRedrawnWhenTheSelectionMoves() throws {
         let folder = try folderOfPictures()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try capture(folder, graphics: "sixel", script: "until:20:\\x1bP;keys:j;until:20:\\x1bP;keys:q")
+        let run = try capture(folder, graphics: "sixel", script: "until:60:\\x1bP;keys:j;until:60:\\x1bP;keys:q")
         let first = sixelPositions(Array(run.bytes[..<run.marks[1]]))
         #expect(!first.isEmpty, "no sixel was written")
         // The preview pane starts after the list (45 % of 100 columns) and the border.
@@ -65,7 +65,7 @@ import Testing
     @Test func kittyPicturesAreDeletedBeforeOthersAreDrawn() throws {
         let folder = try folderOfPictures()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try capture(folder, graphics: "kitty", script: "until:20:\\x1b_G;keys:j;until:20:a=d,d=a;wait:1;keys:q")
+        let run = try capture(folder, graphics: "kitty", script: "until:60:\\x1b_G;keys:j;until:60:a=d,d=a;wait:1;keys:q")
         let text = String(decoding: run.bytes, as: UTF8.self)
         #expect(text.contains("\u{1B}_G"), "kitty graphics sequences are written")
         let afterMove = String(decoding: run.after(2), as: UTF8.self)
@@ -78,7 +78,7 @@ import Testing
     @Test func symbolsModeWritesNoGraphicsEscapes() throws {
         let folder = try folderOfPictures()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try capture(folder, graphics: "symbols", script: "until:20:from vips;wait:0.5;keys:q")
+        let run = try capture(folder, graphics: "symbols", script: "until:60:from vips;wait:0.5;keys:q")
         let text = String(decoding: run.bytes, as: UTF8.self)
         #expect(!text.contains("\u{1B}P") && !text.contains("\u{1B}_G"))
         let blocks = text.unicodeScalars.filter { (0x2580...0x259F).contains($0.value) }.count
