@@ -288,8 +288,9 @@ public final class BrowserApp {
 
     private func requestPictures() {
         var (keys, done) = view.wantedPictures(for: state)
-        // Nothing is asked of a volume that is not answering: its files keep their icons.
-        let silent = Set(state.volumes.filter { !$0.isResponding }.map(\.volume.mountPoint))
+        // Nothing is asked of a stick or share that is not answering: its files keep their icons.
+        // (Local disks are always asked: a slow answer there is load, not a dead mount.)
+        let silent = Set(state.volumes.filter { !$0.isResponding && $0.volume.kind != .local }.map(\.volume.mountPoint))
         if !silent.isEmpty {
             let volumes = state.volumes.map(\.volume)
             keys = keys.filter { key in Volume.containing(key.path, in: volumes).map { !silent.contains($0.mountPoint) } ?? true }

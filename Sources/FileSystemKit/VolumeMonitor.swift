@@ -125,7 +125,9 @@ public final class VolumeMonitor: Sendable {
         deliver(statuses)
         for volume in volumes {
             let mountPoint = volume.mountPoint
-            io.run(volume: mountPoint, deadline: 1.0, { () -> Result<(UInt64, UInt64), SystemError> in
+            // 5 s: on a machine under heavy load a thread may wait a second just to be scheduled,
+            // and a false "not responding" would refuse work to a healthy disk.
+            io.run(volume: mountPoint, deadline: 5.0, { () -> Result<(UInt64, UInt64), SystemError> in
                 var info = statvfs()
                 guard statvfs(mountPoint, &info) == 0 else { return .failure(SystemError(code: errno)) }
                 return .success((UInt64(info.f_blocks) * UInt64(info.f_frsize), UInt64(info.f_bavail) * UInt64(info.f_frsize)))

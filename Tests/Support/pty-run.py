@@ -15,9 +15,11 @@ def main():
     command = sys.argv[sys.argv.index('--') + 1:]
     pid, fd = pty.fork()
     if pid == 0:
+        # The size is set before exec: set afterwards, it raced the program's first look at the
+        # terminal (a 0x0 start, then a resize at a random moment).
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, cols * 10, rows * 20))
         os.environ['TERM'] = os.environ.get('PTY_TERM', 'xterm-256color')
         os.execvp(command[0], command)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, cols * 10, rows * 20))
     data = bytearray()
     marks = []
 
