@@ -75,7 +75,7 @@ final class FileJobRunner: Sendable {
                 update.generated = progress.itemsDone
                 update.phase = .running
                 update.isPaused = operation.isPaused
-                update.elapsed = Self.seconds(ContinuousClock.now - started)
+                update.elapsed = Double(seconds: ContinuousClock.now - started)
                 inbox.post(.action(.jobChanged(update)))
             }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
                removed: { path in cache.removeThumbnails(for: path) })
@@ -106,7 +106,7 @@ final class FileJobRunner: Sendable {
                 final.phase = .interrupted("\(volume?.label ?? place) is not responding")
                 final.detail = "nothing was done"
             }
-            final.elapsed = Self.seconds(ContinuousClock.now - started)
+            final.elapsed = Double(seconds: ContinuousClock.now - started)
             inbox.post(.action(.jobChanged(final)))
             inbox.post(.action(.showMessage(Self.summary(kind, final))))
             inbox.post(.action(.reload(select: nil)))
@@ -223,10 +223,6 @@ final class FileJobRunner: Sendable {
 
     static func escapedName(_ path: String) -> String {
         TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -66,11 +66,11 @@ final class JobRunner: Sendable {
                 let now = ContinuousClock.now
                 if now - lastReport > .milliseconds(100) {
                     lastReport = now
-                    status.elapsed = Self.seconds(now - start)
+                    status.elapsed = Double(seconds: now - start)
                     inbox.post(.action(.jobChanged(status)))
                 }
             }
-            status.elapsed = Self.seconds(ContinuousClock.now - start)
+            status.elapsed = Double(seconds: ContinuousClock.now - start)
             if let reason = stopReason.text.withLock({ $0 }) {
                 status.phase = reason == "cancelled" ? .cancelled : .interrupted(reason)
             } else {
@@ -129,12 +129,15 @@ final class JobRunner: Sendable {
             })
         }
     }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+extension Double {
+    /// A duration in seconds, for rates and times left.
+    init(seconds duration: Duration) {
+        self = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

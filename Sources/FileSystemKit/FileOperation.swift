@@ -376,16 +376,7 @@ public final class FileOperation: Sendable {
         return result
     }
 
-    static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var result: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if name != "." && name != ".." { result.append(name) }
-        }
-        return result
-    }
+    static func names(in folder: String) -> [String] { namesAndTypes(in: folder).map(\.0) }
 
     /// Removes a file, link or whole folder; a problem in words, or nil.
     static func removeTree(_ path: String) -> String? {

@@ -15,11 +15,11 @@ usage: file-ops.py QLBROWSE WORKDIR
    final name, the job stops with a report that names any temporary it could not remove.
 Prints one line per check; exit 0 when all pass.
 """
-import hashlib, os, shutil, signal, subprocess, sys, time
+import hashlib, os, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultfs_ctl  # noqa: E402
-from ptybrowser import Browser  # noqa: E402
+from ptybrowser import Browser, summarize  # noqa: E402
 
 
 def write(path, text):
@@ -80,18 +80,14 @@ def main():
         # 1. Clashes. The clipboard lives in the browser, so copy and paste happen in one session: go to dst by filter.
         browser = Browser([qlbrowse, '--graphics', 'none', work], env)
         browser.wait_for('sort:name', 10)
-        browser.send(b'/from\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('from')
         browser.wait_for('photo.jpg', 3)
         browser.send(b'*y')
         if browser.wait_for('4 items to copy', 3) is None:
             raise RuntimeError('could not copy the four files:\n' + browser.text())
         browser.send(b'h')
         browser.pump(0.3)
-        browser.send(b'/into\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('into')
         browser.wait_for('b.txt', 3)
         browser.send(b'p')
         asked = browser.wait_for('This name is taken', 5) is not None
@@ -184,9 +180,7 @@ def main():
         faultfs_ctl.set_faults(os.path.join(work, 'slow'), read_delay_ms=4)
         browser = Browser([qlbrowse, '--graphics', 'none', work], env)
         browser.wait_for('sort:name', 10)
-        browser.send(b'/slow\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('slow')
         browser.wait_for('big.bin', 5)
         browser.send(b'x')
         browser.wait_for('1 item to move', 3)
@@ -252,15 +246,11 @@ def main():
         browser = None
     finally:
         if browser is not None:
-            os.kill(browser.pid, signal.SIGKILL)
-            os.waitpid(browser.pid, 0)
+            browser.kill()
         for mount in ('slow', 'dest'):
             faultfs_ctl.unmount(os.path.join(work, mount))
         subprocess.run(['umount', os.path.join(work, 'ram')], capture_output=True)
-    for label, ok, detail in results:
-        print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
-    shutil.rmtree(work, ignore_errors=True)
-    return 0 if results and all(ok for _, ok, _ in results) else 1
+    return summarize(results, work)
 
 
 if __name__ == '__main__':

@@ -14,11 +14,11 @@ runs qlbrowse in a pseudo-terminal on WORKDIR, and checks, reading the rendered 
 Prints one line per check and the latency figures; exit status 0 when all pass. The mount is
 always torn down (faultfs_ctl.unmount aborts a hung connection first).
 """
-import os, shutil, signal, sys, time
+import os, shutil, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultfs_ctl  # noqa: E402
-from ptybrowser import Browser, cache_damage  # noqa: E402
+from ptybrowser import Browser, cache_damage, summarize  # noqa: E402
 
 
 
@@ -181,13 +181,9 @@ def main():
         browser = None
     finally:
         if browser is not None:
-            os.kill(browser.pid, signal.SIGKILL)
-            os.waitpid(browser.pid, 0)
+            browser.kill()
         faultfs_ctl.unmount(mount)
-    for label, ok, detail in results:
-        print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
-    shutil.rmtree(work, ignore_errors=True)
-    return 0 if all(ok for _, ok, _ in results) else 1
+    return summarize(results, work)
 
 
 if __name__ == '__main__':

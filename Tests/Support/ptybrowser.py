@@ -1,5 +1,5 @@
 """The browser in a pseudo-terminal, read from the rendered screen (pyte), for volume tests."""
-import fcntl, os, pty, select, signal, struct, termios, time
+import fcntl, os, pty, select, shutil, signal, struct, termios, time
 
 import pyte  # Debian's python3-pyte
 
@@ -54,6 +54,16 @@ class Browser:
     def send(self, keys):
         os.write(self.fd, keys)
 
+    def enter(self, name):
+        """Finds `name` with the filter (its first match) and opens it."""
+        self.send(b'/' + name.encode() + b'\r')
+        self.pump(0.3)
+        self.send(b'l')
+
+    def kill(self):
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+
     def finish(self, seconds=5):
         end = time.time() + seconds
         while time.time() < end:
@@ -79,3 +89,11 @@ def cache_damage(root):
             if not name.endswith('.png') or not data.startswith(b'\x89PNG') or not data.endswith(b'IEND\xaeB`\x82'):
                 partial.append(path)
     return partial, remembered
+
+
+def summarize(results, work):
+    """Prints one PASS/FAIL line per (label, ok, detail), removes `work`; the exit status."""
+    for label, ok, detail in results:
+        print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
+    shutil.rmtree(work, ignore_errors=True)
+    return 0 if results and all(ok for _, ok, _ in results) else 1

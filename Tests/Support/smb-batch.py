@@ -12,10 +12,10 @@ comes back, the share opens again and the job resumes from the jobs panel, skipp
 cached. Prints one line per step with timings; exit 0 when all pass, 77 when Samba or
 smbnetfs are not installed.
 """
-import os, shutil, signal, subprocess, sys, time
+import os, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptybrowser import Browser, cache_damage  # noqa: E402
+from ptybrowser import Browser, cache_damage, summarize  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VOLUMES = [sys.executable, os.path.join(HERE, 'testvolumes.py')]
@@ -88,13 +88,9 @@ def main():
         browser = None
     finally:
         if browser is not None:
-            os.kill(browser.pid, signal.SIGKILL)
-            os.waitpid(browser.pid, 0)
+            browser.kill()
         subprocess.run(VOLUMES + ['smb', 'teardown', root], capture_output=True, timeout=60)
-    for label, ok, detail in results:
-        print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
-    shutil.rmtree(work, ignore_errors=True)
-    return 0 if results and all(ok for _, ok, _ in results) else 1
+    return summarize(results, work)
 
 
 if __name__ == '__main__':

@@ -9,10 +9,10 @@ usage: stick.py QLBROWSE WORKDIR
 3. pasting an ordinary file works, and the file is on the stick with its content.
 Prints one line per check; exit 0 when all pass, 77 when fusefat is not installed.
 """
-import os, shutil, signal, subprocess, sys
+import os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptybrowser import Browser  # noqa: E402
+from ptybrowser import Browser, summarize  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VOLUMES = [sys.executable, os.path.join(HERE, 'testvolumes.py')]
@@ -49,17 +49,13 @@ def main():
         results.append(('volumes view: the stick is removable, FAT limits probed', removable and limits,
                         lines[row].strip() if row is not None else browser.text()))
         browser.send(b'\x1b')
-        browser.send(b'/from\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('from')
         browser.wait_for('ok.txt', 5)
         browser.send(b'gy')  # bad:name.txt sorts first
         browser.wait_for('1 item to copy', 3)
         browser.send(b'h')
         browser.pump(0.3)
-        browser.send(b'/stick\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('stick')
         browser.pump(0.3)
         browser.send(b'/mnt\r')
         browser.pump(0.3)
@@ -71,17 +67,13 @@ def main():
         browser.pump(0.3)
         browser.send(b'h')
         browser.pump(0.3)
-        browser.send(b'/from\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('from')
         browser.wait_for('ok.txt', 5)
         browser.send(b'Gy')
         browser.wait_for('1 item to copy', 3)
         browser.send(b'h')
         browser.pump(0.3)
-        browser.send(b'/stick\r')
-        browser.pump(0.3)
-        browser.send(b'l')
+        browser.enter('stick')
         browser.pump(0.3)
         browser.send(b'/mnt\r')
         browser.pump(0.3)
@@ -100,13 +92,9 @@ def main():
         browser = None
     finally:
         if browser is not None:
-            os.kill(browser.pid, signal.SIGKILL)
-            os.waitpid(browser.pid, 0)
+            browser.kill()
         subprocess.run(VOLUMES + ['fat', 'teardown', root], capture_output=True)
-    for label, ok, detail in results:
-        print('%-4s %s%s' % ('PASS' if ok else 'FAIL', label, ('  (' + detail + ')') if detail else ''))
-    shutil.rmtree(work, ignore_errors=True)
-    return 0 if results and all(ok for _, ok, _ in results) else 1
+    return summarize(results, work)
 
 
 if __name__ == '__main__':
