@@ -45,7 +45,7 @@ final class FileJobRunner: Sendable {
         inbox.post(.action(.jobChanged(status)))
         let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
         let started = ContinuousClock.now
-        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 30, { [self] heartbeat -> JobStatus in
+        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 30, { heartbeat -> JobStatus in
             var result = status
             if kind == .copy || kind == .move, let destination {
                 let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)

@@ -114,8 +114,8 @@ public final class ThumbnailCache: ThumbnailCaching {
     }
 
     @discardableResult
-    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize) -> [UInt8]? {
-        guard let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: request.path), !contains(request.path) else { return nil }
+    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp? = nil) -> [UInt8]? {
+        guard let flavor = Flavor.smallest(covering: box), let stamp = stamp ?? FileStamp(path: request.path), !contains(request.path) else { return nil }
         let absolute = PathNormalizer.absolute(request.path)
         let uri = FileURI.from(absolutePath: absolute)
         var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
@@ -227,6 +227,10 @@ public struct FileStamp: Equatable, Sendable {
     public init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    public init(_ status: stat) {
         modified = Int(status.st_mtim.tv_sec)
         size = Int(status.st_size)
     }

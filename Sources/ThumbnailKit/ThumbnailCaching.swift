@@ -9,9 +9,11 @@ public protocol ThumbnailCaching: Sendable {
     /// The remembered failure for the file, while the file has not changed since.
     func knownFailure(for request: ThumbnailRequest) -> ThumbnailError?
     /// Keeps a freshly made thumbnail (made at `generationBox(for: box)`); returns the PNG it wrote,
-    /// so a caller saving the same picture as PNG need not encode it again.
+    /// so a caller saving the same picture as PNG need not encode it again. `stamp` is the file as
+    /// it was before decoding: a file changed meanwhile then looks stale, and a volume that went
+    /// away after the read does not lose a finished thumbnail.
     @discardableResult
-    func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize) -> [UInt8]?
+    func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp?) -> [UInt8]?
     /// Remembers that the file could not be thumbnailed.
     func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest)
 }

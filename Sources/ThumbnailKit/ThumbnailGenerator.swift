@@ -115,7 +115,7 @@ public final class ThumbnailGenerator: Sendable {
                 case .image(let type, let image, let source, let facts):
                     var representation = Representation(type: type, image: image, source: source, contentType: contentType)
                     representation.facts = facts
-                    let png = type == .thumbnail ? cache?.store(representation, for: request, box: box) : nil
+                    let png = type == .thumbnail ? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) : nil
                     let size = ThumbnailGeometry.fit(image.size, in: box)
                     representation.encodedPNG = png
                     var fitted = representation

@@ -83,6 +83,23 @@ import Testing
         #expect(cache.cachedRepresentation(for: ThumbnailRequest(path: file), box: box) == nil)
     }
 
+    @Test func aThumbnailFinishedAfterItsVolumeWentAwayIsStillKept() throws {
+        // A batch reads the file, the share drops, the decode finishes: the stamp taken before the
+        // read keys the entry, so when the share is back the job skips the file.
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/a.jpg"
+        makeFile(file)
+        let before = try #require(FileStamp(path: file))
+        try FileManager.default.removeItem(atPath: file)
+        let cache = ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0)
+        let box = PixelSize(width: 256, height: 256)
+        #expect(cache.store(representation(), for: ThumbnailRequest(path: file), box: box, stamp: before) != nil)
+        makeFile(file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(before.modified))], ofItemAtPath: file)
+        #expect(ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0).hasValidThumbnail(forFile: file, box: box))
+    }
+
     @Test func anotherSizeServesAsLowQuality() throws {
         let folder = temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
