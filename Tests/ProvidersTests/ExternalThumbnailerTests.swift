@@ -168,7 +168,7 @@ import ThumbnailKit
         try provider.makeImages(for: Self.job(input, box: 32)) { images.append($0) }
         #expect(images.count == 1)
         // With bubblewrap the thumbnailer's own folder is read-only; without it, it is an ordinary subprocess.
-        #expect(folder.exists("escaped") == !ThumbnailerSandbox.isBubblewrapUsable)
+        #expect(folder.exists("bin/escaped") == !ThumbnailerSandbox.isBubblewrapUsable)
     }
 
     // MARK: - Routing and the catalog
