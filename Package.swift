@@ -33,7 +33,7 @@ let package = Package(
         // The engine's vocabulary, the generator and the worker pool client. No decoder.
         .target(name: "ThumbnailKit", dependencies: ["CZlib", "CJPEG", "CSystem"]),
         // Built-in providers: every decoder library lives here, used only by the worker.
-        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CSystem"]),
+        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CSystem"]),
         // The worker loop: framing over pipes, limits, cancellation.
         .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
 

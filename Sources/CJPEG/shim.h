@@ -28,3 +28,103 @@ static inline int CJPEG_encode_rgb(const unsigned char *rgb, int width, int heig
     jpeg_destroy_compress(&cinfo);
     return 0;
 }
+
+/// Why a scaled decode did not produce pixels.
+enum {
+    CJPEG_OK = 0,
+    CJPEG_UNSUITED = 1,   // progressive, CMYK or another layout better left to libvips
+    CJPEG_FAILED = 2,     // libjpeg gave up: `message` says why
+    CJPEG_CANCELLED = 3,
+    CJPEG_UNREADABLE = 4  // the file could not be opened: errno says why
+};
+
+struct CJPEG_error_manager {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    char *message;        // caller's buffer, JMSG_LENGTH_MAX bytes
+};
+
+static void CJPEG_error_exit(j_common_ptr info) {
+    struct CJPEG_error_manager *manager = (struct CJPEG_error_manager *)info->err;
+    (*info->err->format_message)(info, manager->message);
+    longjmp(manager->escape, 1);
+}
+
+/// Warnings (corrupt or missing data) are not fatal: the decode goes on, as libvips lets it.
+static void CJPEG_emit_message(j_common_ptr info, int level) { (void)info; (void)level; }
+
+/// Decodes a baseline JPEG with DCT scaling (1/2, 1/4 or 1/8) to the smallest size that still
+/// covers the image fitted into `boxWidth` x `boxHeight`, as RGBA rows (stride width*4,
+/// malloc'ed into *out).
+/// Only one MCU row is held besides the output, so memory follows the scaled size, never the
+/// source size. `cancel` is polled between rows. Returns one of the CJPEG_ codes.
+static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHeight, const volatile int *cancel,
+                                      unsigned char **out, int *width, int *height,
+                                      int *sourceWidth, int *sourceHeight, char *message) {
+    *out = NULL; *width = 0; *height = 0; *sourceWidth = 0; *sourceHeight = 0; message[0] = 0;
+    FILE *file = fopen(path, "rbe");
+    if (!file) return CJPEG_UNREADABLE;
+    struct jpeg_decompress_struct info;
+    struct CJPEG_error_manager manager;
+    info.err = jpeg_std_error(&manager.base);
+    manager.base.error_exit = CJPEG_error_exit;
+    manager.base.emit_message = CJPEG_emit_message;
+    manager.message = message;
+    unsigned char *volatile pixels = NULL;
+    if (setjmp(manager.escape)) {
+        jpeg_destroy_decompress(&info);
+        fclose(file);
+        free(pixels);
+        return CJPEG_FAILED;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_stdio_src(&info, file);
+    jpeg_read_header(&info, TRUE);
+    *sourceWidth = (int)info.image_width; *sourceHeight = (int)info.image_height;
+    int suited = !info.progressive_mode && !info.arith_code
+        && ((info.num_components == 3 && (info.jpeg_color_space == JCS_YCbCr || info.jpeg_color_space == JCS_RGB))
+            || (info.num_components == 1 && info.jpeg_color_space == JCS_GRAYSCALE));
+    if (!suited) {
+        jpeg_destroy_decompress(&info);
+        fclose(file);
+        return CJPEG_UNSUITED;
+    }
+    double fit = (double)boxWidth / info.image_width < (double)boxHeight / info.image_height
+        ? (double)boxWidth / info.image_width : (double)boxHeight / info.image_height;
+    unsigned int fittedWidth = (unsigned int)(info.image_width * fit + 0.5), fittedHeight = (unsigned int)(info.image_height * fit + 0.5);
+    unsigned int denominator = 8;
+    while (denominator > 1 && ((info.image_width + denominator - 1) / denominator < fittedWidth
+                               || (info.image_height + denominator - 1) / denominator < fittedHeight)) {
+        denominator /= 2;
+    }
+    info.scale_num = 1;
+    info.scale_denom = denominator;
+    info.out_color_space = JCS_EXT_RGBA;
+    info.do_fancy_upsampling = FALSE;  // the picture is averaged down further anyway
+    jpeg_start_decompress(&info);
+    size_t stride = (size_t)info.output_width * 4;
+    pixels = malloc(stride * info.output_height);
+    if (!pixels) {
+        snprintf(message, JMSG_LENGTH_MAX, "out of memory");
+        jpeg_destroy_decompress(&info);
+        fclose(file);
+        return CJPEG_FAILED;
+    }
+    while (info.output_scanline < info.output_height) {
+        if (cancel && *cancel) {
+            jpeg_destroy_decompress(&info);
+            fclose(file);
+            free(pixels);
+            return CJPEG_CANCELLED;
+        }
+        JSAMPROW rows[8];
+        for (int i = 0; i < 8; i++) rows[i] = pixels + (size_t)(info.output_scanline + (unsigned)i < info.output_height ? info.output_scanline + (unsigned)i : info.output_height - 1) * stride;
+        jpeg_read_scanlines(&info, rows, 8);
+    }
+    *width = (int)info.output_width; *height = (int)info.output_height;
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    fclose(file);
+    *out = pixels;
+    return CJPEG_OK;
+}

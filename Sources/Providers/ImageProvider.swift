@@ -3,7 +3,8 @@ import ThumbnailKit
 /// Images libvips can load: JPEG, PNG, GIF, WebP, TIFF, HEIC/AVIF, SVG, JPEG 2000, JPEG XL, …
 ///
 /// Low quality comes from what the JPEG already carries (the EXIF IFD1 thumbnail, an MPF preview);
-/// the thumbnail is a shrink-on-load decode with the orientation applied.
+/// the thumbnail is a shrink-on-load decode with the orientation applied (baseline JPEGs straight
+/// through libjpeg, everything else through libvips).
 public struct ImageProvider: ThumbnailProvider {
     public let name = "vips"
 
@@ -21,6 +22,11 @@ public struct ImageProvider: ThumbnailProvider {
             let read = ImageFacts.read(path: job.path)
             header = read
             return read
+        }
+        if job.contentType.identifier == "image/jpeg",
+           case .image(let image) = try JPEGDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation) {
+            emit(ProviderImage(.thumbnail, image, source: "libjpeg", facts: job.wantsFacts ? readHeader().facts : []))
+            return
         }
         let image = try VipsDecoder.thumbnail(path: job.path, box: job.box, displayedSize: { readHeader().size }, cancellation: job.cancellation)
         emit(ProviderImage(.thumbnail, image, source: name, facts: job.wantsFacts ? readHeader().facts : []))

@@ -100,6 +100,10 @@ convert -seed 42 -size 640x480 plasma:fractal -blur 0x1 \
     -fill '#c0392b' -draw 'rectangle 420,300 600,440' -fill '#f4d03f' -draw 'circle 160,160 220,160' \
     -strip -quality 85 "$OUT/landscape.jpg"
 row landscape.jpg image 640 480 ok "plasma + shapes, baseline JPEG"
+convert "$OUT/landscape.jpg" -interlace JPEG -quality 85 "$OUT/progressive.jpg"
+row progressive.jpg image 640 480 ok "progressive JPEG (decoded by libvips, not the baseline fast path)"
+convert "$OUT/landscape.jpg" -colorspace CMYK -quality 85 "$OUT/cmyk.jpg"
+row cmyk.jpg image 640 480 ok "CMYK JPEG (decoded by libvips, not the baseline fast path)"
 
 # Upright 480x640 picture with a red band along its top edge, stored rotated 90 degrees
 # counter-clockwise (640x480) with EXIF Orientation 6 ("rotate 90 CW to display").

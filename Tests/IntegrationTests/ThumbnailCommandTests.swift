@@ -44,7 +44,7 @@ import Testing
         #expect(errors.contains { $0.contains("zipbomb.cbz") && $0.contains("more than qlbrowse reads") })
         #expect(errors.contains { $0.contains("missing-file.jpg") && $0.contains("No such file") })
         #expect(errors.allSatisfy { $0.hasPrefix("qlbrowse: ") })
-        #expect(result.stdout.contains("landscape.jpg: image/jpeg thumbnail vips 256x192"))
+        #expect(result.stdout.contains("landscape.jpg: image/jpeg thumbnail libjpeg 256x192"))
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
         #expect(written == ["landscape.jpg.png"], "only the good file is written, and no temporary file is left: \(written)")
     }
@@ -57,7 +57,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = TestEnvironment.jsonLines(result.stdout)
         #expect(lines.compactMap { $0["representation"] as? String } == ["icon", "lowQuality", "thumbnail"])
-        #expect(lines.compactMap { $0["source"] as? String } == ["icon", "exif", "vips"])
+        #expect(lines.compactMap { $0["source"] as? String } == ["icon", "exif", "libjpeg"])
         let times = lines.compactMap { $0["ms"] as? Int }
         #expect(times == times.sorted())
         #expect(lines.last?["output"] as? String == out.appendingPathComponent("with-exif-thumb.jpg.png").path)

@@ -1,0 +1,46 @@
+import CJPEG
+import ThumbnailKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Baseline JPEGs (what cameras and phones write) decoded straight through libjpeg with DCT
+/// scaling, then averaged down to the box: the same shrink-on-load libvips does, without its
+/// pipeline around it (about a third less CPU per camera JPEG, measured by
+/// Benchmarks/thumbnails.sh). Progressive, arithmetic-coded and CMYK JPEGs are left to libvips.
+enum JPEGDecoder {
+    enum Outcome {
+        case image(PixelImage)
+        /// A JPEG this decoder leaves to libvips (or not a JPEG it could read at all).
+        case unsuited
+    }
+
+    /// A thumbnail fitting `box`, EXIF orientation applied; never larger than the image.
+    static func thumbnail(path: String, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
+        let orientation = (try? FileBytes(path: path)).flatMap {
+            JPEGMetadata.parse(header: $0.read(at: 0, count: 128 * 1024), fileSize: $0.size)
+        }?.orientation ?? 1
+        // The box as the stored (unrotated) image sees it.
+        let storedBox = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0, sourceWidth: Int32 = 0, sourceHeight: Int32 = 0
+        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+        let status = message.withUnsafeMutableBufferPointer { text in
+            CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
+                                &pixels, &width, &height, &sourceWidth, &sourceHeight, text.baseAddress)
+        }
+        defer { free(pixels) }
+        switch Int(status) {
+        case Int(CJPEG_OK): break
+        case Int(CJPEG_CANCELLED): throw ThumbnailError(.cancelled, "cancelled")
+        case Int(CJPEG_UNREADABLE): throw ThumbnailError(.unreadable, String(cString: strerror(errno)))
+        default: return .unsuited
+        }
+        guard let pixels, width > 0, height > 0 else { return .unsuited }
+        let decoded = PixelImage(width: Int(width), height: Int(height),
+                                 pixels: [UInt8](UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4)))
+        let fitted = ThumbnailGeometry.fit(PixelSize(width: Int(sourceWidth), height: Int(sourceHeight)), in: storedBox)
+        return .image(decoded.resized(to: fitted).applyingOrientation(orientation))
+    }
+}
