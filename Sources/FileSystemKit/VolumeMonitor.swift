@@ -76,7 +76,7 @@ public final class VolumeMonitor: Sendable {
         // USB disks that do not set the flag (many SSD enclosures) are still USB.
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink(base, &buffer, buffer.count - 1)
-        return count > 0 && String(cString: buffer).contains("/usb")
+        return count > 0 && String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).contains("/usb")
     }
 
     private func watch() {

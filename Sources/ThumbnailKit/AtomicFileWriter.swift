@@ -14,7 +14,7 @@ public enum AtomicFileWriter {
         var template = Array("\(folder.isEmpty ? "/" : folder)/.\(base).XXXXXX.tmp".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else { throw writeError(path, errno) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var ok = false
         defer {
             if !ok { unlink(temporary) }
