@@ -96,7 +96,8 @@ public final class ContentSniffer {
             return byName
         case "image/tiff" where byName.kind == .rawImage:
             return byName
-        case "application/gzip", "application/x-gzip" where byName.identifier == "image/svg+xml-compressed":
+        case "application/gzip" where byName.identifier == "image/svg+xml-compressed",
+             "application/x-gzip" where byName.identifier == "image/svg+xml-compressed":
             return byName
         case "text/plain", "text/x-c", "text/x-c++", "text/x-java", "text/html", "text/xml", "application/json", "text/x-script.python":
             return byName.kind == .text ? byName : sniffed
