@@ -66,14 +66,19 @@ public struct ThumbnailBatch: Sendable {
     public func run(_ roots: [String]) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         let task = Task {
-            var files: [String] = []
-            for root in roots {
-                FolderWalker.walk(root, skipping: cache.root) { path, relative in
-                    if let shard, !shard.owns(relativePath: relative) { return }
-                    files.append(path)
+            // The walk runs on a thread of its own: a share that stops answering leaves that
+            // thread stuck, not one of the cooperative threads, and cancelling still returns.
+            let (cacheRoot, shard) = (cache.root, shard)
+            let files = (try? await BlockingCall.run { token -> [String] in
+                var files: [String] = []
+                for root in roots where !token.isCancelled {
+                    FolderWalker.walk(root, skipping: cacheRoot, isCancelled: { token.isCancelled }) { path, relative in
+                        if let shard, !shard.owns(relativePath: relative) { return }
+                        files.append(path)
+                    }
                 }
-                if Task.isCancelled { break }
-            }
+                return files
+            }) ?? []
             continuation.yield(.found(total: files.count))
             await withTaskGroup(of: Void.self) { group in
                 var next = 0
@@ -99,9 +104,18 @@ public struct ThumbnailBatch: Sendable {
         case .unknown where ContentTypeTable.type(forFileName: path) != nil: return .skipped("no thumbnailer for \(type.identifier)")
         default: break
         }
-        var info = stat()
-        if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
-        if cache.hasValidThumbnail(forFile: path, box: box) { return .alreadyCached }
+        let (cache, box) = (self.cache, self.box)
+        let known: Outcome?
+        do {
+            known = try await BlockingCall.run { _ -> Outcome? in
+                var info = stat()
+                if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
+                return cache.hasValidThumbnail(forFile: path, box: box) ? .alreadyCached : nil
+            }
+        } catch {
+            return .failed(error)
+        }
+        if let known { return known }
         var request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
         request.wantsFacts = false
         do {
@@ -119,7 +133,8 @@ public struct ThumbnailBatch: Sendable {
 enum FolderWalker {
     static let skippedFolders: Set<String> = [".sh_thumbnails", ".thumbnails", ".git", ".Trash", ".Trash-0"]
 
-    static func walk(_ root: String, skipping cacheRoot: String, _ visit: (String, String) -> Void) {
+    static func walk(_ root: String, skipping cacheRoot: String, isCancelled: () -> Bool = { Task.isCancelled },
+                     _ visit: (String, String) -> Void) {
         var status = stat()
         guard stat(root, &status) == 0 else { return }
         if (status.st_mode & S_IFMT) == S_IFREG {
@@ -129,7 +144,7 @@ enum FolderWalker {
         var pending = [(root, "")]
         let cache = PathNormalizer.absolute(cacheRoot)
         while let (folder, relative) = pending.popLast() {
-            if Task.isCancelled { return }
+            if isCancelled() { return }
             guard PathNormalizer.absolute(folder) != cache, let directory = opendir(folder) else { continue }
             var names: [(String, UInt8)] = []
             while let entry = readdir(directory) {

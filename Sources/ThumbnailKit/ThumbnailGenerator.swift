@@ -57,16 +57,36 @@ public final class ThumbnailGenerator: Sendable {
         running.withLock { $0[request.id] }?.cancel()
     }
 
+    /// What is known about a file before any decoding: its status and what the cache holds.
+    private struct Lookup: Sendable {
+        var status: stat
+        var failure: ThumbnailError?
+        var cached: Representation?
+    }
+
     private func produce(_ request: ThumbnailRequest, yield: (Representation) -> Void) async throws {
         let box = request.pixelBox
         var types = request.types
         if let minimum = request.minimumDimension, Double(max(box.width, box.height)) < minimum {
             types = types.intersection([.icon])
         }
-        var status = stat()
-        guard stat(request.path, &status) == 0 else {
-            throw ThumbnailError(.unreadable, String(cString: strerror(errno)))
-        }
+        let wanted = types.subtracting([.icon])
+        // The file's status and the cache are read on a thread of their own: a stat on a share
+        // that stopped answering must not hold one of the cooperative threads.
+        let lookup = try await BlockingCall.run { [cache] _ -> Result<Lookup, ThumbnailError> in
+            var status = stat()
+            guard stat(request.path, &status) == 0 else {
+                return .failure(ThumbnailError(.unreadable, String(cString: strerror(errno))))
+            }
+            var lookup = Lookup(status: status)
+            let isRegular = (status.st_mode & S_IFMT) == S_IFREG
+            if let cache, !wanted.isEmpty, isRegular, status.st_size > 0 {
+                lookup.failure = cache.knownFailure(for: request)
+                if lookup.failure == nil { lookup.cached = cache.cachedRepresentation(for: request, box: box) }
+            }
+            return .success(lookup)
+        }.get()
+        let status = lookup.status
         let isFolder = (status.st_mode & S_IFMT) == S_IFDIR
         var contentType = request.contentType ?? (isFolder ? .folder : ContentTypeTable.type(forFileName: request.path) ?? .unknown)
         var delivered: RepresentationType?
@@ -81,7 +101,6 @@ public final class ThumbnailGenerator: Sendable {
             let side = min(max(box.width, box.height), request.maximumIconSide ?? .max)
             deliver(Representation(type: .icon, image: IconRenderer.icon(for: contentType.kind, side: side), source: "icon", contentType: contentType))
         }
-        let wanted = types.subtracting([.icon])
         guard !wanted.isEmpty else { return }
         guard !isFolder else {
             if delivered == nil { throw ThumbnailError(.unsupported, "a folder has only an icon") }
@@ -90,18 +109,16 @@ public final class ThumbnailGenerator: Sendable {
         if status.st_size == 0 && (status.st_mode & S_IFMT) == S_IFREG {
             throw ThumbnailError(.noPreview, "the file is empty", contentType: contentType)
         }
-        if let cache {
-            if let failure = cache.knownFailure(for: request) {
-                throw ThumbnailError(failure.code, failure.reason, contentType: contentType)
+        if let failure = lookup.failure {
+            throw ThumbnailError(failure.code, failure.reason, contentType: contentType)
+        }
+        if let cached = lookup.cached, wanted.contains(cached.type) || cached.type == .lowQuality {
+            contentType = cached.contentType
+            if cached.type == .thumbnail {
+                deliver(cached)
+                return
             }
-            if let cached = cache.cachedRepresentation(for: request, box: box), wanted.contains(cached.type) || cached.type == .lowQuality {
-                contentType = cached.contentType
-                if cached.type == .thumbnail {
-                    deliver(cached)
-                    return
-                }
-                if wanted.contains(.lowQuality) { deliver(cached) }
-            }
+            if wanted.contains(.lowQuality) { deliver(cached) }
         }
         try Task.checkCancellation()
         // With a cache, decode at its size class so the result can be kept, then fit the box.

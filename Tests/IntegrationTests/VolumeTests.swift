@@ -9,7 +9,8 @@ struct VolumeTests {
         let result = TestEnvironment.runScenario("hung-volume.py", folder: "qlbrowse-volumes")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         for check in ["volumes view shows a fresh FUSE mount", "drops it after unmount", "waiting for mnt", "Esc goes back",
-                      "every key answered", "during a listing and during a preview", "banner and the view leaves it", "stopped with a report", "resumes and skips", "nothing partial in the cache", "q quits cleanly"] {
+                      "every key answered", "during a listing and during a preview", "banner and the view leaves it", "stopped with a report", "resumes and skips", "nothing partial in the cache",
+                      "a local photo still gets its picture", "q quits cleanly"] {
             #expect(result.stdout.contains("PASS") && result.stdout.split(separator: "\n").contains { $0.hasPrefix("PASS") && $0.contains(check) },
                     "\(check): \(result.stdout)")
         }

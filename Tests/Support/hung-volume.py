@@ -10,7 +10,9 @@ runs qlbrowse in a pseudo-terminal on WORKDIR, and checks, reading the rendered 
      time from key to the first screen update, p99 <= 100 ms over 100 keys;
   3. the volume vanishing (its daemon dies) while the user is in it gives the banner
      "mnt was disconnected" and the view moves out of it; the browser keeps running;
-  4. q quits cleanly.
+  4. pictures asked of a volume that has just hung (their stat stuck in the kernel) do not hold
+     up pictures elsewhere: a photo on the local disk still gets its picture within 5 s;
+  5. q quits cleanly.
 Prints one line per check and the latency figures; exit status 0 when all pass. The mount is
 always torn down (faultfs_ctl.unmount aborts a hung connection first).
 """
@@ -25,7 +27,7 @@ from ptybrowser import Browser, cache_damage, summarize  # noqa: E402
 def main():
     qlbrowse, work = sys.argv[1], os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
-    for folder in ('local', 'src/inner', '.cache', '.state'):
+    for folder in ('local', 'src/inner', 'zfresh', '.cache', '.state'):
         os.makedirs(os.path.join(work, folder))
     for index in range(300):
         with open(os.path.join(work, 'local', 'note%03d.txt' % index), 'w') as handle:
@@ -36,6 +38,7 @@ def main():
     fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '.fixtures', 'small', 'landscape.jpg')
     for index in range(60):
         shutil.copy(fixture, os.path.join(work, 'src', 'photo%02d.jpg' % index))
+    shutil.copy(fixture, os.path.join(work, 'zfresh', 'fresh.jpg'))
     os.makedirs(os.path.join(work, 'src', 'many'))
     for index in range(3000):
         open(os.path.join(work, 'src', 'many', 'entry%04d' % index), 'w').close()
@@ -174,6 +177,25 @@ def main():
         partial, remembered = cache_damage(work + '/.cache/thumbnails')
         results.append(('nothing partial in the cache, no file remembered as failed', not partial and not remembered,
                         '%d partial, %d failure entries' % (len(partial), len(remembered))))
+
+        # 4. Into the volume, in the grid; the volume hangs; G shows tiles whose pictures are not
+        #    in memory, and asking for them stats files on the hung volume. Then, on the local
+        #    disk, a photo nobody has looked at yet must still get its picture.
+        browser.pump(0.3)
+        browser.enter('mnt')
+        browser.wait_for('photo00.jpg', 10)
+        browser.send(b'v')
+        browser.pump(1.0)
+        faultfs_ctl.set_faults(mount, hang=True)
+        browser.send(b'G')
+        browser.pump(1.0)
+        browser.send(b'vh')
+        browser.pump(0.5)
+        browser.enter('zfresh')
+        shown = browser.wait_for('from libjpeg', 10)
+        results.append(('while picture requests on the hung volume are stuck, a local photo still gets its picture within 5 s',
+                        shown is not None and shown <= 5, 'after %s s' % (None if shown is None else round(shown, 2))))
+        faultfs_ctl.set_faults(mount, hang=False)
 
         browser.send(b'q')
         status = browser.finish()

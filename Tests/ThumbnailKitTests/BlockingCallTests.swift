@@ -1,0 +1,101 @@
+import Synchronization
+import Testing
+@testable import ThumbnailKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(.serialized) struct BlockingCallTests {
+    /// Something a stuck call waits on until the test lets go.
+    final class Gate: Sendable {
+        private let open = Atomic<Bool>(false)
+        let entered = Atomic<Int>(0)
+        func wait(_ token: BlockingCall.Token? = nil) {
+            entered.add(1, ordering: .relaxed)
+            while !open.load(ordering: .relaxed) && !(token?.isCancelled ?? false) { usleep(1000) }
+        }
+        func release() { open.store(true, ordering: .relaxed) }
+    }
+
+    private func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    @Test func theValueComesBack() async throws {
+        #expect(try await BlockingCall.run { _ in 6 * 7 } == 42)
+    }
+
+    @Test func stuckCallsDoNotHoldTheCooperativeThreads() async throws {
+        // Twelve calls stuck at once: were they on the cooperative pool (a thread per core),
+        // nothing else could run and this test would hang instead of finishing.
+        let gate = Gate()
+        let stuck = (0..<12).map { _ in Task { try await BlockingCall.run { _ in gate.wait() } } }
+        #expect(await waitUntil { gate.entered.load(ordering: .relaxed) == 12 })
+        let other = Task { (1...1000).reduce(0, +) }
+        #expect(await other.value == 500500)
+        gate.release()
+        for task in stuck { try await task.value }
+    }
+
+    @Test func cancellingReturnsAtOnceAndTellsTheBody() async throws {
+        let gate = Gate()
+        let sawCancel = Atomic<Bool>(false)
+        let task = Task {
+            try await BlockingCall.run { token in
+                gate.wait(token)
+                sawCancel.store(token.isCancelled, ordering: .relaxed)
+            }
+        }
+        #expect(await waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        let start = ContinuousClock.now
+        task.cancel()
+        let outcome = await task.result
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect((try? outcome.get()) == nil)
+        #expect(await waitUntil { sawCancel.load(ordering: .relaxed) })
+        gate.release()
+    }
+
+    @Test func aCancelledTaskDoesNotStartTheCall() async throws {
+        let ran = Atomic<Bool>(false)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await BlockingCall.run { _ in ran.store(true, ordering: .relaxed) }
+        }
+        #expect((try? await task.value) == nil)
+        usleep(50_000)
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(!didRun)
+    }
+
+    @Test func pastTheLimitCallsFailInsteadOfPilingUp() async throws {
+        let gate = Gate()
+        final class Failures: Sendable { let list = Mutex<[ThumbnailError]>([]) }
+        let refusals = Failures()
+        var tasks: [Task<Void, Never>] = []
+        let budget = BlockingCall.Budget(limit: 6)
+        // Start stuck calls until one is refused.
+        for attempt in 1...(budget.limit + 4) {
+            tasks.append(Task {
+                do { try await BlockingCall.run(within: budget) { _ in gate.wait() } } catch { refusals.list.withLock { $0.append(error as? ThumbnailError ?? ThumbnailError(.corrupt, "\(error)")) } }
+            })
+            _ = await waitUntil { gate.entered.load(ordering: .relaxed) == attempt - refusals.list.withLock(\.count) || !refusals.list.withLock(\.isEmpty) }
+            if !refusals.list.withLock(\.isEmpty) { break }
+        }
+        let refused = refusals.list.withLock { $0 }
+        #expect(refused.count == 1)
+        #expect(refused.first?.code == .unreadable)
+        let entered = gate.entered.load(ordering: .relaxed)
+        #expect(entered == budget.limit)
+        gate.release()
+        for task in tasks { await task.value }
+        #expect(await waitUntil { budget.outstandingCount == 0 })
+        #expect(try await BlockingCall.run(within: budget) { _ in "free again" } == "free again")
+    }
+}
