@@ -57,7 +57,7 @@ static void CJPEG_emit_message(j_common_ptr info, int level) { (void)info; (void
 /// covers the image fitted into `boxWidth` x `boxHeight`, as RGBA rows (stride width*4,
 /// malloc'ed into *out).
 /// Only one MCU row is held besides the output, so memory follows the scaled size, never the
-/// source size. `cancel` is polled between rows. Returns one of the CJPEG_ codes.
+/// source size (and a scaled size over 16 megapixels is refused as unsuited). `cancel` is polled between rows. Returns one of the CJPEG_ codes.
 static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHeight, const volatile int *cancel,
                                       unsigned char **out, int *width, int *height,
                                       int *sourceWidth, int *sourceHeight, char *message) {
@@ -101,6 +101,13 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     info.scale_denom = denominator;
     info.out_color_space = JCS_EXT_RGBA;
     info.do_fancy_upsampling = FALSE;  // the picture is averaged down further anyway
+    jpeg_calc_output_dimensions(&info);
+    // A scaled picture this large (a 65000-pixel-wide JPEG) is left to libvips, which streams it.
+    if ((size_t)info.output_width * info.output_height > ((size_t)16 << 20)) {
+        jpeg_destroy_decompress(&info);
+        fclose(file);
+        return CJPEG_UNSUITED;
+    }
     jpeg_start_decompress(&info);
     size_t stride = (size_t)info.output_width * 4;
     pixels = malloc(stride * info.output_height);

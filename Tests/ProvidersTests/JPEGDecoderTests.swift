@@ -67,6 +67,14 @@ import ThumbnailKit
         #expect(image(try decode([0xFF, 0xD8, 0xFF, 0xC0, 0, 3, 0], box: 64)) == nil)
     }
 
+    @Test func aPictureTooLargeEvenScaledIsLeftToLibvips() throws {
+        // The header says 40000x40000: at 1/8 that is still 25 megapixels, more than this decoder holds.
+        var bytes = picture()
+        let frame = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes.replaceSubrange((frame + 5)..<(frame + 9), with: [0x9C, 0x40, 0x9C, 0x40])
+        #expect(image(try decode(bytes, box: 256)) == nil)
+    }
+
     @Test func aCancelledDecodeStops() throws {
         let cancelled = CancellationFlag()
         cancelled.cancel()
