@@ -49,7 +49,8 @@ public final class BrowserApp {
         let environment = ProcessEnvironmentReader.all()
         let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
                                        deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
-        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, mode: mode, cell: TerminalProbe.cellSize(), keys: options.keys)
+        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, mode: mode, cell: TerminalProbe.cellSize(),
+                                encoder: PictureEncoder(inbox: inbox), keys: options.keys)
     }
 
     /// Runs until the user quits; returns the folder the user was in.
@@ -178,6 +179,7 @@ public final class BrowserApp {
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.storeFailure(reason, for: key)
         case .textPreview(let path, let lines): view.storeText(lines, for: path)
+        case .encoded(let id, let picture): view.storeEncoded(picture, id: id)
         case .interrupt: running = false
         }
     }

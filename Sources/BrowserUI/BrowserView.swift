@@ -23,10 +23,18 @@ final class BrowserView {
     private var texts: [String: [String]] = [:]
     private var symbolArt: [String: ChafaEncoder.SymbolArt] = [:]
     private var sequences: [String: (bytes: [UInt8], columns: Int, rows: Int)] = [:]
+    private let encoder: PictureEncoder
+    /// The encodings this frame drew or waits for, for the encoder.
+    private var wantedEncodings: Set<String> = []
+    /// Per picture slot (file, size, cell rectangle): the id of the encoding last drawn there,
+    /// drawn again while a better representation is being encoded.
+    private var lastDrawn: [String: String] = [:]
     private var lastWanted: Set<PictureKey> = []
 
-    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, mode: GraphicsMode, cell: (width: Int, height: Int), keys: KeyMap = .standard) {
+    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, mode: GraphicsMode, cell: (width: Int, height: Int),
+         encoder: PictureEncoder, keys: KeyMap = .standard) {
         self.helpLines = HelpText.lines(for: keys)
+        self.encoder = encoder
         self.screen = screen
         self.theme = theme
         self.lsColors = lsColors
@@ -46,6 +54,20 @@ final class BrowserView {
 
     func storeFailure(_ reason: String, for key: PictureKey) { failures[key] = reason }
     func storeText(_ lines: [String], for path: String) { texts[path] = lines }
+
+    func storeEncoded(_ picture: EncodedPicture, id: String) {
+        // Over the limit, what the last frame neither drew nor waited for goes.
+        let onScreen = wantedEncodings.union(lastDrawn.values)
+        switch picture {
+        case .symbols(let art):
+            if symbolArt.count > 400 { symbolArt = symbolArt.filter { onScreen.contains($0.key) } }
+            symbolArt[id] = art
+        case .sequence(let bytes, let columns, let rows):
+            // Kitty sequences carry raw RGBA (about 0.5 MB each with chafa 1.12): keep only a screenful or two.
+            if sequences.count > 120 { sequences = sequences.filter { onScreen.contains($0.key) } }
+            sequences[id] = (bytes, columns, rows)
+        }
+    }
     func hasText(for path: String) -> Bool { texts[path] != nil }
 
     /// Keeps decoded pictures within a memory budget: when over it, everything not on screen (or
@@ -56,6 +78,7 @@ final class BrowserView {
         for key in pictures.keys where !lastWanted.contains(key) { pictures[key] = nil; failures[key] = nil }
         symbolArt.removeAll()
         sequences.removeAll()
+        lastDrawn.removeAll()
     }
 
     static let pictureBudgetBytes = 160 << 20
@@ -107,6 +130,8 @@ final class BrowserView {
 
     func draw(_ state: BrowserState) {
         placements.beginFrame()
+        wantedEncodings = []
+        defer { encoder.keepOnly(wantedEncodings) }
         hidePixelPictures = state.overlay != nil && state.overlay != .quickLook
         screen.erase()
         let layout = state.layout
@@ -430,14 +455,23 @@ final class BrowserView {
         }
     }
 
-    /// Draws the best picture known for `key`, fitted and centred in the cell rectangle.
+    /// Draws the best picture known for `key`, fitted and centred in the cell rectangle. Its
+    /// encoding is asked of the encoder the first time; until it comes, what this rectangle
+    /// showed before (a lower representation) stays.
     private func drawPicture(_ key: PictureKey, row: Int, column: Int, columns: Int, rows: Int) {
         guard columns > 0, rows > 0, mode != .off, let representation = pictures[key] else { return }
-        let id = "\(key.path)|\(key.side)|\(representation.type.rawValue)|\(columns)x\(rows)"
-        if mode == .symbols {
-            let art = symbolArt[id] ?? ChafaEncoder.symbols(representation.image, columns: columns, rows: rows, cell: cell, colors: screen.colors)
-            if symbolArt[id] == nil && symbolArt.count > 400 { symbolArt.removeAll() }
-            symbolArt[id] = art
+        if mode != .symbols && hidePixelPictures { return }
+        let slot = "\(key.path)|\(key.side)|\(columns)x\(rows)"
+        let id = "\(slot)|\(representation.type.rawValue)"
+        wantedEncodings.insert(id)
+        if !isEncoded(id) {
+            encoder.request(.init(id: id, image: representation.image, mode: mode, columns: columns, rows: rows,
+                                  cellWidth: cell.width, cellHeight: cell.height, colors: screen.colors))
+        }
+        guard let shownID = isEncoded(id) ? id : lastDrawn[slot].flatMap({ isEncoded($0) ? $0 : nil }) else { return }
+        if lastDrawn.count > 2000 { lastDrawn.removeAll() }
+        lastDrawn[slot] = shownID
+        if mode == .symbols, let art = symbolArt[shownID] {
             let left = column + (columns - art.columns) / 2, top = row + (rows - art.rows) / 2
             for y in 0..<art.rows {
                 for x in 0..<art.columns {
@@ -445,15 +479,14 @@ final class BrowserView {
                     screen.cell(item.character, row: top + y, column: left + x, foreground: item.foreground, background: item.background)
                 }
             }
-        } else if !hidePixelPictures {
-            let encoded = sequences[id] ?? ChafaEncoder.sequence(representation.image, mode: mode, columns: columns, rows: rows, cell: cell)
-            // Kitty sequences carry raw RGBA (about 0.5 MB each with chafa 1.12): keep only a screenful or two.
-            if sequences[id] == nil && sequences.count > 120 { sequences.removeAll() }
-            sequences[id] = encoded
-            guard !encoded.bytes.isEmpty else { return }
-            placements.place(.init(id: id, row: row + (rows - encoded.rows) / 2, column: column + (columns - encoded.columns) / 2,
+        } else if let encoded = sequences[shownID], !encoded.bytes.isEmpty {
+            placements.place(.init(id: shownID, row: row + (rows - encoded.rows) / 2, column: column + (columns - encoded.columns) / 2,
                                    rows: encoded.rows, columns: encoded.columns, bytes: encoded.bytes))
         }
+    }
+
+    private func isEncoded(_ id: String) -> Bool {
+        mode == .symbols ? symbolArt[id] != nil : sequences[id] != nil
     }
 
     // MARK: Text helpers

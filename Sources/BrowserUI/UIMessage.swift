@@ -13,6 +13,8 @@ enum UIMessage: Sendable {
     case picture(PictureKey, Representation)
     case pictureFailed(PictureKey, String)
     case textPreview(path: String, lines: [String])
+    /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
+    case encoded(id: String, EncodedPicture)
     case listingFailed(ticket: Int, DirectoryLister.Failure)
     /// Background work found the volume mounted at this point gone or dead.
     case volumeLost(mountPoint: String)
