@@ -18,7 +18,8 @@ import Testing
 
     private func browse(_ folder: URL, _ extra: String = "", columns: Int = 120, rows: Int = 35) throws -> TmuxSession {
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' \(extra) '\(folder.path)'", columns: columns, rows: rows)
-        #expect(session.waitFor { $0.contains("sort:name") }, "the browser did not start:\n\(session.screen())")
+        // Keys sent while the listing is still coming would land on an empty or partial list.
+        #expect(session.waitFor { $0.contains("sort:name") && !$0.contains("reading…") }, "the browser did not start:\n\(session.screen())")
         return session
     }
 
@@ -71,7 +72,7 @@ import Testing
         "#" = "help"
         """.write(to: config.appendingPathComponent("qlbrowse/config.toml"), atomically: true, encoding: .utf8)
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' '\(folder.path)'", environment: ["XDG_CONFIG_HOME": config.path])
-        #expect(session.waitFor { $0.contains("sort:name") }, "\(session.screen())")
+        #expect(session.waitFor { $0.contains("sort:name") && $0.contains("1/8") }, "\(session.screen())")
         // The list takes 70 % of 120 columns: its border is at column 84.
         #expect(session.lines()[2].count > 84 && Array(session.lines()[2])[84] == "│", "\(session.screen())")
         session.send("C-n")
