@@ -133,19 +133,30 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         var best: Representation?
+        // The highest type asked for ends the stream: with --progressive it is written before its
+        // line is printed, so that line carries `output` like the others carry the picture.
+        let highest = types.max()
+        var written = false
+        func write(_ representation: Representation) throws {
+            let bytes = format.imageFormat == .png ? representation.encodedPNG ?? ImageFormat.png.encode(representation.image)
+                                                   : format.imageFormat.encode(representation.image)
+            try AtomicFileWriter.write(bytes, to: outputPath)
+            written = true
+        }
         do {
             for try await representation in generator.representations(for: request) {
                 best = representation
                 if progressive {
-                    await reporter.report(file: file, representation: representation, elapsed: clock.now - start, output: nil)
+                    if representation.type == highest { try write(representation) }
+                    await reporter.report(file: file, representation: representation, elapsed: clock.now - start,
+                                          output: representation.type == highest ? outputPath : nil)
                 }
             }
             guard let best else { throw ThumbnailError(.noPreview, "no picture could be made") }
-            let bytes = format.imageFormat == .png ? best.encodedPNG ?? ImageFormat.png.encode(best.image) : format.imageFormat.encode(best.image)
-            try AtomicFileWriter.write(bytes, to: outputPath)
+            if !written { try write(best) }
             if !progressive {
                 await reporter.report(file: file, representation: best, elapsed: clock.now - start, output: outputPath)
-            } else {
+            } else if best.type != highest {
                 await reporter.wrote(file: file, output: outputPath)
             }
             return true

@@ -60,6 +60,8 @@ import Testing
         #expect(lines.compactMap { $0["source"] as? String } == ["icon", "exif", "libjpeg"])
         let times = lines.compactMap { $0["ms"] as? Int }
         #expect(times == times.sorted())
+        // The thumbnail's own line says where it was written: one line per representation, no extra line.
+        #expect(lines.count == 3)
         #expect(lines.last?["output"] as? String == out.appendingPathComponent("with-exif-thumb.jpg.png").path)
     }
 
