@@ -86,6 +86,13 @@ import Testing
         #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
     }
 
+    @Test func theMouseWheelMovesAndAClickSelects() throws {
+        // tmux cannot inject mouse reports: Tests/Support/mouse.py writes them to a pty as xterm would.
+        let result = TestEnvironment.runScenario("mouse.py", folder: "qlbrowse-mouse")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 4, "\(result.stdout)")
+    }
+
     @Test func entersAFolderAndComesBackToIt() throws {
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }
