@@ -214,12 +214,7 @@ final class FileJobRunner: Sendable {
         }
     }
 
-    /// `$XDG_DATA_HOME`, else `~/.local/share`: where the home trash lives.
-    static func dataHome() -> String {
-        let environment = ProcessEnvironmentReader.all()
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data }
-        return (environment["HOME"] ?? "/tmp") + "/.local/share"
-    }
+    static func dataHome() -> String { TrashCan.dataHome(environment: ProcessEnvironmentReader.all()) }
 
     static func escapedName(_ path: String) -> String {
         TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)

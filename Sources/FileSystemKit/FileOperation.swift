@@ -347,7 +347,7 @@ public final class FileOperation: Sendable {
         defer { closedir(directory) }
         var result: [(String, Int32)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            let name = entry.pointee.name
             if name != "." && name != ".." { result.append((name, Int32(entry.pointee.d_type))) }
         }
         return result

@@ -30,6 +30,13 @@ public struct TrashCan: Sendable {
     /// Mount points, to find a file's top directory.
     public let mountPoints: [String]
 
+    /// `$XDG_DATA_HOME` when it is an absolute path (the spec ignores relative ones), else
+    /// `~/.local/share`: where the home trash lives.
+    public static func dataHome(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data }
+        return (environment["HOME"] ?? "/tmp") + "/.local/share"
+    }
+
     public init(dataHome: String, mountPoints: [String]) {
         self.homeTrash = dataHome + "/Trash"
         self.mountPoints = mountPoints

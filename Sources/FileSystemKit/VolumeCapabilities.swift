@@ -46,7 +46,7 @@ public struct VolumeCapabilities: Sendable, Equatable {
         defer { closedir(directory) }
         var checked = 0
         while let entry = readdir(directory), checked < 50 {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            let name = entry.pointee.name
             let swapped = String(name.map { $0.isUppercase ? Character($0.lowercased()) : $0.isLowercase ? Character($0.uppercased()) : $0 })
             guard swapped != name, name.allSatisfy(\.isASCII) else { continue }
             checked += 1

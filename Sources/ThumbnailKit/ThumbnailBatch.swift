@@ -148,7 +148,7 @@ enum FolderWalker {
             guard PathNormalizer.absolute(folder) != cache, let directory = opendir(folder) else { continue }
             var names: [(String, UInt8)] = []
             while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+                let name = entry.pointee.name
                 if name == "." || name == ".." { continue }
                 names.append((name, entry.pointee.d_type))
             }

@@ -40,7 +40,7 @@ extension ThumbnailCache {
         while let relative = pending.popLast() {
             guard let directory = opendir(new + relative) else { continue }
             while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+                let name = entry.pointee.name
                 if name == "." || name == ".." { continue }
                 let child = relative + "/" + name
                 var childInfo = stat()

@@ -76,7 +76,7 @@ enum CacheFolder {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            let name = entry.pointee.name
             guard name.hasSuffix(".png") else { continue }
             let path = folder + "/" + name
             var status = stat()
