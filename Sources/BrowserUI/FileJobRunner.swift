@@ -214,7 +214,10 @@ final class FileJobRunner: Sendable {
         }
     }
 
-    static func dataHome() -> String { TrashCan.dataHome(environment: ProcessEnvironmentReader.all()) }
+    static func dataHome() -> String {
+        let environment = ProcessEnvironmentReader.all()
+        return TrashCan.dataHome { environment[$0] }
+    }
 
     static func escapedName(_ path: String) -> String {
         TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)

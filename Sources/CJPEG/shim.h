@@ -33,7 +33,7 @@ static inline int CJPEG_encode_rgb(const unsigned char *rgb, int width, int heig
 enum {
     CJPEG_OK = 0,
     CJPEG_UNSUITED = 1,   // progressive, CMYK or another layout better left to libvips
-    CJPEG_FAILED = 2,     // libjpeg gave up: `message` says why
+    CJPEG_FAILED = 2,     // libjpeg gave up (libvips will say why)
     CJPEG_CANCELLED = 3,
     CJPEG_UNREADABLE = 4  // the file could not be opened: errno says why
 };
@@ -41,13 +41,10 @@ enum {
 struct CJPEG_error_manager {
     struct jpeg_error_mgr base;
     jmp_buf escape;
-    char *message;        // caller's buffer, JMSG_LENGTH_MAX bytes
 };
 
 static void CJPEG_error_exit(j_common_ptr info) {
-    struct CJPEG_error_manager *manager = (struct CJPEG_error_manager *)info->err;
-    (*info->err->format_message)(info, manager->message);
-    longjmp(manager->escape, 1);
+    longjmp(((struct CJPEG_error_manager *)info->err)->escape, 1);
 }
 
 /// Warnings (corrupt or missing data) are not fatal: the decode goes on, as libvips lets it.
@@ -60,8 +57,8 @@ static void CJPEG_emit_message(j_common_ptr info, int level) { (void)info; (void
 /// source size (and a scaled size over 16 megapixels is refused as unsuited). `cancel` is polled between rows. Returns one of the CJPEG_ codes.
 static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHeight, const volatile int *cancel,
                                       unsigned char **out, int *width, int *height,
-                                      int *sourceWidth, int *sourceHeight, char *message) {
-    *out = NULL; *width = 0; *height = 0; *sourceWidth = 0; *sourceHeight = 0; message[0] = 0;
+                                      int *sourceWidth, int *sourceHeight) {
+    *out = NULL; *width = 0; *height = 0; *sourceWidth = 0; *sourceHeight = 0;
     FILE *file = fopen(path, "rbe");
     if (!file) return CJPEG_UNREADABLE;
     struct jpeg_decompress_struct info;
@@ -69,7 +66,6 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     info.err = jpeg_std_error(&manager.base);
     manager.base.error_exit = CJPEG_error_exit;
     manager.base.emit_message = CJPEG_emit_message;
-    manager.message = message;
     unsigned char *volatile pixels = NULL;
     if (setjmp(manager.escape)) {
         jpeg_destroy_decompress(&info);
@@ -112,7 +108,6 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     size_t stride = (size_t)info.output_width * 4;
     pixels = malloc(stride * info.output_height);
     if (!pixels) {
-        snprintf(message, JMSG_LENGTH_MAX, "out of memory");
         jpeg_destroy_decompress(&info);
         fclose(file);
         return CJPEG_FAILED;

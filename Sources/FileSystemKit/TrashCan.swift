@@ -32,9 +32,9 @@ public struct TrashCan: Sendable {
 
     /// `$XDG_DATA_HOME` when it is an absolute path (the spec ignores relative ones), else
     /// `~/.local/share`: where the home trash lives.
-    public static func dataHome(environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data }
-        return (environment["HOME"] ?? "/tmp") + "/.local/share"
+    public static func dataHome(variable: (String) -> String?) -> String {
+        if let data = variable("XDG_DATA_HOME"), data.hasPrefix("/") { return data }
+        return (variable("HOME") ?? "/tmp") + "/.local/share"
     }
 
     public init(dataHome: String, mountPoints: [String]) {

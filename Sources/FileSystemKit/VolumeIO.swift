@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,7 +85,7 @@ public final class VolumeIO: Sendable {
             completion(.timedOut)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: check)
-        Self.spawn { [self] in
+        let body: @Sendable () -> Void = { [self] in
             let value = work(heartbeat)
             let inTime = settled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             counts.withLock { counts in
@@ -96,34 +97,14 @@ public final class VolumeIO: Sendable {
             }
             if inTime { completion(.done(value)) }
         }
+        // A small stack: a stuck thread costs little while it waits. With no thread to be had,
+        // the call runs here rather than being lost.
+        if !DetachedThread.start(stackSize: 256 * 1024, body) { body() }
     }
 
     public static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
-
-    /// A detached thread with a small stack: a stuck one costs little while it waits.
-    private static func spawn(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 256 * 1024)
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { pointer in
-            let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-        if status != 0 {
-            Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
-        }
     }
 }

@@ -11,7 +11,17 @@ public struct ImageProvider: ThumbnailProvider {
     public init() {}
 
     public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
-        if job.wantsLowQuality, let preview = try? embeddedPreview(job) {
+        // A JPEG's header segments, read once for both the embedded preview and the orientation.
+        var jpegHeader: (file: FileBytes, metadata: JPEGMetadata)??
+        func readJPEGHeader() -> (file: FileBytes, metadata: JPEGMetadata)? {
+            if let jpegHeader { return jpegHeader }
+            let read = (try? FileBytes(path: job.path)).flatMap { file in
+                JPEGMetadata.parse(header: file.read(at: 0, count: 128 * 1024), fileSize: file.size).map { (file, $0) }
+            }
+            jpegHeader = read
+            return read
+        }
+        if job.wantsLowQuality, let (file, metadata) = readJPEGHeader(), let preview = embeddedPreview(job, file: file, metadata: metadata) {
             emit(preview)
         }
         try job.cancellation.check()
@@ -24,7 +34,8 @@ public struct ImageProvider: ThumbnailProvider {
             return read
         }
         if job.contentType.identifier == "image/jpeg",
-           case .image(let image) = try JPEGDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation) {
+           case .image(let image) = try JPEGDecoder.thumbnail(path: job.path, box: job.box, orientation: readJPEGHeader()?.metadata.orientation ?? 1,
+                                                              cancellation: job.cancellation) {
             emit(ProviderImage(.thumbnail, image, source: "libjpeg", facts: job.wantsFacts ? readHeader().facts : []))
             return
         }
@@ -33,9 +44,7 @@ public struct ImageProvider: ThumbnailProvider {
     }
 
     /// The cheapest picture already inside the file: EXIF thumbnail first (tiny, instant), else an MPF preview.
-    private func embeddedPreview(_ job: ProviderJob) throws(ThumbnailError) -> ProviderImage? {
-        let file = try FileBytes(path: job.path)
-        guard let metadata = JPEGMetadata.parse(header: file.read(at: 0, count: 128 * 1024), fileSize: file.size) else { return nil }
+    private func embeddedPreview(_ job: ProviderJob, file: FileBytes, metadata: JPEGMetadata) -> ProviderImage? {
         let candidates: [(Range<Int>, String)] = [metadata.exifThumbnail.map { ($0, "exif") }].compactMap { $0 }
             + metadata.mpfPreviews.prefix(1).map { ($0, "mpf") }
         for (range, source) in candidates {

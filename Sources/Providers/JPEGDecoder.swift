@@ -16,20 +16,14 @@ enum JPEGDecoder {
         case unsuited
     }
 
-    /// A thumbnail fitting `box`, EXIF orientation applied; never larger than the image.
-    static func thumbnail(path: String, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
-        let orientation = (try? FileBytes(path: path)).flatMap {
-            JPEGMetadata.parse(header: $0.read(at: 0, count: 128 * 1024), fileSize: $0.size)
-        }?.orientation ?? 1
+    /// A thumbnail fitting `box`, the EXIF `orientation` (1…8) applied; never larger than the image.
+    static func thumbnail(path: String, box: PixelSize, orientation: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
         // The box as the stored (unrotated) image sees it.
         let storedBox = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, sourceWidth: Int32 = 0, sourceHeight: Int32 = 0
-        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-        let status = message.withUnsafeMutableBufferPointer { text in
-            CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
-                                &pixels, &width, &height, &sourceWidth, &sourceHeight, text.baseAddress)
-        }
+        let status = CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
+                                         &pixels, &width, &height, &sourceWidth, &sourceHeight)
         defer { free(pixels) }
         switch Int(status) {
         case Int(CJPEG_OK): break

@@ -45,7 +45,7 @@ public enum BlockingCall {
                         waiter.finish(.failure(ThumbnailError(.unreadable, "too many file system calls are stuck (a volume is not answering)")))
                         return
                     }
-                    let started = Thread.start {
+                    let started = DetachedThread.start(stackSize: 512 * 1024) {
                         let value = body(token)
                         budget.outstanding.subtract(1, ordering: .relaxed)
                         waiter.finish(.success(value))
@@ -98,35 +98,6 @@ public enum BlockingCall {
                 return continuation
             }
             continuation?.resume(with: result.mapError { $0 as any Error })
-        }
-    }
-
-    /// A detached POSIX thread with a small stack.
-    private enum Thread {
-        static func start(_ work: @escaping @Sendable () -> Void) -> Bool {
-            let box = Unmanaged.passRetained(Box(work)).toOpaque()
-            var attributes = pthread_attr_t()
-            pthread_attr_init(&attributes)
-            defer { pthread_attr_destroy(&attributes) }
-            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-            pthread_attr_setstacksize(&attributes, 512 * 1024)
-            var thread = pthread_t()
-            let status = pthread_create(&thread, &attributes, { raw in
-                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-                box.work()
-                return nil
-            }, box)
-            if status != 0 {
-                Unmanaged<Box>.fromOpaque(box).release()
-                errno = status
-                return false
-            }
-            return true
-        }
-
-        private final class Box: Sendable {
-            let work: @Sendable () -> Void
-            init(_ work: @escaping @Sendable () -> Void) { self.work = work }
         }
     }
 }

@@ -51,7 +51,7 @@ struct FileCommand: ParsableCommand {
         @Argument(help: "Files or folders.") var paths: [String]
         func run() throws {
             let sources = paths.map(PathNormalizer.absolute)
-            let can = TrashCan(dataHome: TrashCan.dataHome(environment: ["XDG_DATA_HOME", "HOME"].reduce(into: [:]) { $0[$1] = ProcessEnvironment.variable($1) }),
+            let can = TrashCan(dataHome: TrashCan.dataHome(variable: ProcessEnvironment.variable),
                                mountPoints: VolumeMonitor.currentVolumes().map(\.mountPoint))
             let cache = ThumbnailCache()
             let report = FileOperation(kind: .trash, sources: sources, destination: nil)

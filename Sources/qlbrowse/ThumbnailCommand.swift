@@ -136,12 +136,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
         // The highest type asked for ends the stream: with --progressive it is written before its
         // line is printed, so that line carries `output` like the others carry the picture.
         let highest = types.max()
-        var written = false
         func write(_ representation: Representation) throws {
             let bytes = format.imageFormat == .png ? representation.encodedPNG ?? ImageFormat.png.encode(representation.image)
                                                    : format.imageFormat.encode(representation.image)
             try AtomicFileWriter.write(bytes, to: outputPath)
-            written = true
         }
         do {
             for try await representation in generator.representations(for: request) {
@@ -153,10 +151,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 }
             }
             guard let best else { throw ThumbnailError(.noPreview, "no picture could be made") }
-            if !written { try write(best) }
+            let writtenOnArrival = progressive && best.type == highest
+            if !writtenOnArrival { try write(best) }
             if !progressive {
                 await reporter.report(file: file, representation: best, elapsed: clock.now - start, output: outputPath)
-            } else if best.type != highest {
+            } else if !writtenOnArrival {
                 await reporter.wrote(file: file, output: outputPath)
             }
             return true

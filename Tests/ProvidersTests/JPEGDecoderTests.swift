@@ -23,7 +23,9 @@ import ThumbnailKit
     private func decode(_ bytes: [UInt8], box: Int, cancellation: CancellationFlag = CancellationFlag()) throws -> JPEGDecoder.Outcome {
         let folder = try TemporaryFolder()
         let path = try folder.write("picture.jpg", bytes: bytes)
-        return try JPEGDecoder.thumbnail(path: path, box: PixelSize(width: box, height: box), cancellation: cancellation)
+        // The orientation as ImageProvider reads it from the header.
+        let orientation = JPEGMetadata.parse(header: bytes, fileSize: bytes.count)?.orientation ?? 1
+        return try JPEGDecoder.thumbnail(path: path, box: PixelSize(width: box, height: box), orientation: orientation, cancellation: cancellation)
     }
 
     private func image(_ outcome: JPEGDecoder.Outcome) -> PixelImage? {
@@ -83,7 +85,7 @@ import ThumbnailKit
 
     @Test func aMissingFileIsUnreadable() {
         let error = #expect(throws: ThumbnailError.self) {
-            try JPEGDecoder.thumbnail(path: "/nonexistent/qlbrowse.jpg", box: PixelSize(width: 64, height: 64), cancellation: CancellationFlag())
+            try JPEGDecoder.thumbnail(path: "/nonexistent/qlbrowse.jpg", box: PixelSize(width: 64, height: 64), orientation: 1, cancellation: CancellationFlag())
         }
         #expect(error?.code == .unreadable)
     }
