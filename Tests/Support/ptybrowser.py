@@ -64,6 +64,12 @@ class Browser:
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
 
+    def quit(self, keys=b'q'):
+        """Sends `keys` and waits for the exit: the (label, ok, detail) result of quitting cleanly."""
+        self.send(keys)
+        status = self.finish()
+        return ('q quits cleanly', status == 0, 'wait status %d' % status)
+
     def finish(self, seconds=5):
         end = time.time() + seconds
         while time.time() < end:
