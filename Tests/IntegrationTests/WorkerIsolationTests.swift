@@ -14,7 +14,9 @@ import ThumbnailKit
     }
 
     @Test func aCrashingDecoderFailsOnlyItsFileWithTheReason() throws {
-        let worker = try fakeWorker("head -c 1 >/dev/null; kill -SEGV $$")
+        // It crashes once the request is in its pipe. One that died while the request was still
+        // being written would be reported as a worker that exits as soon as it starts.
+        let worker = try fakeWorker("sleep 0.2; kill -SEGV $$")
         let out = TestEnvironment.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let files = ["landscape.jpg", "clip.mp4"].map { TestEnvironment.fixtures.appendingPathComponent($0).path }
