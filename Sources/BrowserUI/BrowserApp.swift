@@ -36,6 +36,12 @@ public final class BrowserApp {
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
     private let tracing = ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
+    /// What is known about the terminal (probed before the screen is taken over).
+    private var facts: TerminalFacts
+    /// Inside tmux: the pane's `allow-passthrough` as it was, to put back on quit.
+    private let tmux: TmuxClient?
+    private var passthroughToRestore: String?
+    private var graphicsMode = GraphicsMode.off
 
     public init(options: BrowserOptions) {
         self.options = options
@@ -47,19 +53,50 @@ public final class BrowserApp {
         self.jobs = JobRunner(inbox: inbox, logFile: options.logFile)
         self.fileJobs = FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies)
         let environment = ProcessEnvironmentReader.all()
-        let mode = GraphicsMode.choose(requested: options.graphics, environment: environment,
-                                       deviceAttributes: options.graphics == nil && environment["TMUX"] == nil ? TerminalProbe.deviceAttributes() : nil)
-        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, mode: mode, cell: TerminalProbe.cellSize(),
+        self.tmux = TmuxClient(environment: environment)
+        // Inside tmux the outer terminal is asked through the passthrough, so it is turned on
+        // (for this pane only) before asking; put back at once if the driver does not need it.
+        if let tmux, options.graphics != .off && options.graphics != .symbols { passthroughToRestore = tmux.enablePassthrough() }
+        self.facts = TerminalProbe.facts(environment: environment, asks: options.graphics == nil)
+        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, driver: nil, cell: TerminalProbe.cellSize(),
                                 encoder: PictureEncoder(inbox: inbox), keys: options.keys)
+    }
+
+    /// Picks the driver from the facts (once ncurses knows the colours) and hands it to the view.
+    private func chooseGraphics() {
+        facts.terminfoColors = screen.colors
+        if let tmux, facts.tmux != nil, let origin = tmux.paneOrigin() { facts.tmux?.pane = origin }
+        graphicsMode = GraphicsChoice.mode(requested: options.graphics, facts: facts)
+        view.use(GraphicsChoice.driver(graphicsMode, facts: facts, cell: TerminalProbe.cellSize()))
+        if let tmux, let previous = passthroughToRestore, !needsPassthrough {
+            tmux.restorePassthrough(previous)
+            passthroughToRestore = nil
+        }
+    }
+
+    /// Inside tmux, every driver but block art (and sixel when tmux draws it itself) goes through the passthrough.
+    private var needsPassthrough: Bool {
+        guard let tmuxFacts = facts.tmux else { return false }
+        switch graphicsMode {
+        case .kittyPlaceholders, .iterm, .kitty: return true
+        case .sixel: return !tmuxFacts.drawsSixelItself
+        case .symbols, .off: return false
+        }
     }
 
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
         CSystem_guard_terminal()
-        screen.start()
+        let terminfoNote = screen.start()
+        chooseGraphics()
+        StandardStreamTrace.line("qlbrowse: graphics \(graphicsMode.rawValue) (TERM=\(facts.environment["TERM"] ?? ""), outer \(facts.outerTerm), "
+            + "version \(facts.terminalVersion ?? facts.tmux?.clientTermType ?? "?"), device attributes \(facts.deviceAttributes.map { "\($0)" } ?? "none"), "
+            + "kitty graphics \(facts.answersKittyGraphics), tmux \(facts.tmux.map { "\($0.version) \($0.clientFeatures.sorted())" } ?? "no"))")
+        if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }
         defer {
-            view.placements.clearAll()
+            view.placements.clearAll(freeing: true)
             screen.stop()
+            if let tmux, let previous = passthroughToRestore { tmux.restorePassthrough(previous) }
             let pool = self.pool, jobs = self.jobs
             // Quitting (q, Ctrl-C) cancels file jobs and gives them a moment to remove their
             // temporaries before the process goes: nothing partial is left behind.
@@ -77,6 +114,7 @@ public final class BrowserApp {
         apply(.resize(rows: screen.rows, columns: screen.columns))
         perform(state.start())
         if options.startInVolumes { apply(.toggleVolumes) }
+        if let terminfoNote { apply(.showMessage(terminfoNote)) }
         var needsDraw = true
         while running {
             for message in inbox.drain() { handle(message); needsDraw = true }
@@ -116,6 +154,8 @@ public final class BrowserApp {
             screen.updateSize()
             view.placements.clearAll()
             screen.clearAll()
+            // The cell size may have changed (a font resize) and, inside tmux, the pane may have moved.
+            chooseGraphics()
             apply(.resize(rows: screen.rows, columns: screen.columns))
             return
         }

@@ -7,13 +7,14 @@ import Glibc
 #endif
 
 /// Draws a `BrowserState`: header, list or grid, preview pane, overlays, status line, and the
-/// pictures (as ncurses cells in symbols mode, or escape sequences placed after the text).
+/// pictures (written by the graphics driver after the text).
 final class BrowserView {
     let screen: CursesScreen
     let theme: Theme
     let lsColors: LSColors
-    let mode: GraphicsMode
-    let cell: (width: Int, height: Int)
+    /// How pictures are drawn; nil draws none (`--graphics none`).
+    private(set) var driver: (any GraphicsDriver)?
+    private(set) var cell: CellSize
     private let helpLines: [String]
     private var spinnerFrame = 0
     let placements: PicturePlacements
@@ -21,8 +22,13 @@ final class BrowserView {
     private var pictures: [PictureKey: Representation] = [:]
     private var failures: [PictureKey: String] = [:]
     private var texts: [String: [String]] = [:]
-    private var symbolArt: [String: ChafaEncoder.SymbolArt] = [:]
-    private var sequences: [String: (bytes: [UInt8], columns: Int, rows: Int)] = [:]
+    /// Pictures rendered for the driver, by encoding id (file, size, cell rectangle, representation).
+    private var encoded: [String: TerminalPicture] = [:]
+    private var encodedBytes = 0
+    /// The image id each encoding is kept under by terminals that keep pictures (kitty): stable,
+    /// so that a picture encoded again after eviction is not sent again.
+    private var imageIDs: [String: UInt32] = [:]
+    private var imageSerial = 0
     private let encoder: PictureEncoder
     /// The encodings this frame drew or waits for, for the encoder.
     private var wantedEncodings: Set<String> = []
@@ -31,16 +37,27 @@ final class BrowserView {
     private var lastDrawn: [String: String] = [:]
     private var lastWanted: Set<PictureKey> = []
 
-    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, mode: GraphicsMode, cell: (width: Int, height: Int),
+    init(screen: CursesScreen, theme: Theme, lsColors: LSColors, driver: (any GraphicsDriver)?, cell: CellSize,
          encoder: PictureEncoder, keys: KeyMap = .standard) {
         self.helpLines = HelpText.lines(for: keys)
         self.encoder = encoder
         self.screen = screen
         self.theme = theme
         self.lsColors = lsColors
-        self.mode = mode
+        self.driver = driver
         self.cell = cell
-        self.placements = PicturePlacements(mode: mode, tmuxPassthrough: mode.isPixelProtocol && ProcessEnvironmentReader.all()["TMUX"] != nil)
+        self.placements = PicturePlacements(driver: driver ?? SymbolsDriver(cell: cell, colors: 256))
+    }
+
+    /// Draws pictures with `driver` from now on (at start, and after a resize, when the cell size
+    /// or the tmux pane may have changed): what was rendered for the old one is dropped.
+    func use(_ driver: (any GraphicsDriver)?) {
+        self.driver = driver
+        cell = TerminalProbe.cellSize()
+        if let driver { placements.driver = driver }
+        encoded.removeAll()
+        encodedBytes = 0
+        lastDrawn.removeAll()
     }
 
     // MARK: Results
@@ -55,19 +72,18 @@ final class BrowserView {
     func storeFailure(_ reason: String, for key: PictureKey) { failures[key] = reason }
     func storeText(_ lines: [String], for path: String) { texts[path] = lines }
 
-    func storeEncoded(_ picture: EncodedPicture, id: String) {
+    func storeEncoded(_ picture: TerminalPicture, id: String) {
         // Over the limit, what the last frame neither drew nor waited for goes.
-        let onScreen = wantedEncodings.union(lastDrawn.values)
-        switch picture {
-        case .symbols(let art):
-            if symbolArt.count > 400 { symbolArt = symbolArt.filter { onScreen.contains($0.key) } }
-            symbolArt[id] = art
-        case .sequence(let bytes, let columns, let rows):
-            // Kitty sequences carry raw RGBA (about 0.5 MB each with chafa 1.12): keep only a screenful or two.
-            if sequences.count > 120 { sequences = sequences.filter { onScreen.contains($0.key) } }
-            sequences[id] = (bytes, columns, rows)
+        if encoded.count > 400 || encodedBytes > Self.encodedBudgetBytes {
+            let onScreen = wantedEncodings.union(lastDrawn.values)
+            encoded = encoded.filter { onScreen.contains($0.key) }
+            encodedBytes = encoded.values.reduce(0) { $0 + $1.byteCount }
         }
+        encoded[id] = picture
+        encodedBytes += picture.byteCount
     }
+
+    static let encodedBudgetBytes = 48 << 20
     func hasText(for path: String) -> Bool { texts[path] != nil }
 
     /// Keeps decoded pictures within a memory budget: when over it, everything not on screen (or
@@ -76,8 +92,8 @@ final class BrowserView {
         let bytes = pictures.values.reduce(0) { $0 + $1.image.pixels.count }
         guard pictures.count > 600 || bytes > Self.pictureBudgetBytes else { return }
         for key in pictures.keys where !lastWanted.contains(key) { pictures[key] = nil; failures[key] = nil }
-        symbolArt.removeAll()
-        sequences.removeAll()
+        encoded.removeAll()
+        encodedBytes = 0
         lastDrawn.removeAll()
     }
 
@@ -117,22 +133,22 @@ final class BrowserView {
     static func infoRows(_ layout: ScreenLayout) -> Int { min(11, max(5, layout.bodyRows / 3)) }
 
     /// The thumbnail size class (128…1024) that covers a cell area.
-    static func side(columns: Int, rows: Int, cell: (width: Int, height: Int)) -> Int {
+    static func side(columns: Int, rows: Int, cell: CellSize) -> Int {
         let needed = max(columns * cell.width, rows * cell.height)
         return [128, 256, 512, 1024].first { $0 >= needed } ?? 1024
     }
 
     // MARK: Drawing
 
-    /// Pictures drawn with a pixel protocol float over text in some terminals (kitty): while an
-    /// overlay of text is open they are taken down rather than covering it.
-    private var hidePixelPictures = false
+    /// While an overlay of text is open, pictures are taken down rather than covering it (kitty's
+    /// float over text, and the others would be cut by the box and not mended when it closes).
+    private var hidePictures = false
 
     func draw(_ state: BrowserState) {
         placements.beginFrame()
         wantedEncodings = []
         defer { encoder.keepOnly(wantedEncodings) }
-        hidePixelPictures = state.overlay != nil && state.overlay != .quickLook
+        hidePictures = state.overlay != nil && state.overlay != .quickLook
         screen.erase()
         let layout = state.layout
         if state.overlay == .quickLook {
@@ -161,8 +177,8 @@ final class BrowserView {
         }
         screen.refresh()
         let removed = placements.removed
-        if !removed.isEmpty && mode != .kitty {
-            for placement in removed { screen.invalidate(top: placement.row, count: placement.rows) }
+        if !removed.isEmpty && placements.driver.drawsIntoCells {
+            for placement in removed { screen.invalidate(top: placement.cells.row, count: placement.cells.rows) }
             screen.refresh()
         }
         placements.flush()
@@ -307,7 +323,7 @@ final class BrowserView {
             screen.text(glyph, row: row, column: 1, width: 2, style: selected ? base : theme.style(styleName(entry.kind)))
             let name = (state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension) + (entry.isDirectory ? "/" : "")
             let nameWidth = width - 3 - sizeWidth - dateWidth - 2
-            screen.text(name, row: row, column: 3, width: nameWidth, style: base)
+            screen.text(name, row: row, column: 3, width: nameWidth, style: base, ellipsis: true)
             let size = entry.isDirectory ? "" : Self.humanSize(entry.size)
             screen.text(String(repeating: " ", count: max(0, sizeWidth - size.count)) + size, row: row, column: width - sizeWidth - dateWidth - 1,
                         width: sizeWidth, style: selected ? base : theme.style("size"))
@@ -335,7 +351,7 @@ final class BrowserView {
         drawPicture(key, row: layout.bodyTop, column: left, columns: width, rows: pictureRows)
         var row = layout.bodyTop + pictureRows + 1
         let info = theme.style("text")
-        screen.text(entry.displayName, row: row, column: left, width: width, style: theme.style("title")); row += 1
+        screen.text(entry.displayName, row: row, column: left, width: width, style: theme.style("title"), ellipsis: true); row += 1
         let representation = pictures[key]
         let type = representation?.contentType.identifier ?? (entry.isDirectory ? "folder" : ContentTypeTable.type(forFileName: entry.name)?.identifier ?? entry.kind.rawValue)
         screen.text(type + (entry.isSymbolicLink ? "  (link)" : ""), row: row, column: left, width: width, style: info); row += 1
@@ -423,7 +439,7 @@ final class BrowserView {
         let folders = state.entries.folderCount
         var left = " \(state.entries.isEmpty ? 0 : state.cursor + 1)/\(state.entries.count)  \(folders) folders, \(state.entries.count - folders) files"
         if !state.listingComplete { left += "  reading…" }
-        left += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\(mode.rawValue)]"
+        left += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\((driver?.mode ?? .off).rawValue)]"
         if !state.marked.isEmpty { left += "  \(state.marked.count) marked" }
         if let clipboard = state.clipboard { left += "  \(clipboard.paths.count) to \(clipboard.isCut ? "move" : "copy")" }
         // Running jobs in a few characters: "T 45% 120/260" (J shows the panel).
@@ -436,12 +452,18 @@ final class BrowserView {
             }
             if active.count > 1 { left += " +\(active.count - 1)" }
         }
-        let right = state.message.map(TerminalText.escaped) ?? "v grid  space preview  / filter  ? help  q quit "
         screen.text(left, row: layout.rows - 1, column: 0, width: layout.columns, style: theme.style("status"), fill: true)
-        // A message may cover the right part of the counts; the position stays readable.
+        let room = layout.columns - left.count - 2
+        // The hints shorten to the room there is; a message may cover the right part of the
+        // counts (the position stays readable).
+        let right = state.message.map(TerminalText.escaped) ?? Self.statusHints.first { $0.count <= room } ?? ""
+        guard !right.isEmpty else { return }
         let start = max(min(left.count + 2, 24), layout.columns - right.count)
         screen.text(right, row: layout.rows - 1, column: start, width: layout.columns - start, style: state.message == nil ? theme.style("status") : theme.style("message"))
     }
+
+    /// The status line's key hints, longest first: the longest that fits is shown.
+    static let statusHints = ["v grid  space preview  / filter  ? help  q quit ", "v grid  space preview  ? help ", "? help  q quit ", "? help "]
 
     private func drawHelp(_ layout: ScreenLayout) {
         let lines = helpLines
@@ -459,34 +481,28 @@ final class BrowserView {
     /// encoding is asked of the encoder the first time; until it comes, what this rectangle
     /// showed before (a lower representation) stays.
     private func drawPicture(_ key: PictureKey, row: Int, column: Int, columns: Int, rows: Int) {
-        guard columns > 0, rows > 0, mode != .off, let representation = pictures[key] else { return }
-        if mode != .symbols && hidePixelPictures { return }
+        guard columns > 0, rows > 0, let driver, !hidePictures, let representation = pictures[key] else { return }
         let slot = "\(key.path)|\(key.side)|\(columns)x\(rows)"
         let id = "\(slot)|\(representation.type.rawValue)"
         wantedEncodings.insert(id)
-        if !isEncoded(id) {
-            encoder.request(.init(id: id, image: representation.image, mode: mode, columns: columns, rows: rows,
-                                  cellWidth: cell.width, cellHeight: cell.height, colors: screen.colors))
+        if encoded[id] == nil {
+            encoder.request(.init(id: id, image: representation.image, driver: driver, columns: columns, rows: rows, imageID: imageID(for: id)))
         }
-        guard let shownID = isEncoded(id) ? id : lastDrawn[slot].flatMap({ isEncoded($0) ? $0 : nil }) else { return }
+        guard let shownID = encoded[id] != nil ? id : lastDrawn[slot].flatMap({ encoded[$0] != nil ? $0 : nil }), let picture = encoded[shownID],
+              !picture.isEmpty else { return }
         if lastDrawn.count > 2000 { lastDrawn.removeAll() }
         lastDrawn[slot] = shownID
-        if mode == .symbols, let art = symbolArt[shownID] {
-            let left = column + (columns - art.columns) / 2, top = row + (rows - art.rows) / 2
-            for y in 0..<art.rows {
-                for x in 0..<art.columns {
-                    let item = art.cells[y * art.columns + x]
-                    screen.cell(item.character, row: top + y, column: left + x, foreground: item.foreground, background: item.background)
-                }
-            }
-        } else if let encoded = sequences[shownID], !encoded.bytes.isEmpty {
-            placements.place(.init(id: shownID, row: row + (rows - encoded.rows) / 2, column: column + (columns - encoded.columns) / 2,
-                                   rows: encoded.rows, columns: encoded.columns, bytes: encoded.bytes))
-        }
+        placements.place(id: shownID, picture: picture, row: row + (rows - picture.rows) / 2, column: column + (columns - picture.columns) / 2)
     }
 
-    private func isEncoded(_ id: String) -> Bool {
-        mode == .symbols ? symbolArt[id] != nil : sequences[id] != nil
+    /// The image id an encoding is kept under (kitty); the same each time it is encoded.
+    private func imageID(for id: String) -> UInt32 {
+        if let existing = imageIDs[id] { return existing }
+        if imageIDs.count > 8192 { imageIDs = imageIDs.filter { placements.holds($0.value) } }
+        let imageID = KittyDriver.imageID(serial: imageSerial)
+        imageSerial += 1
+        imageIDs[id] = imageID
+        return imageID
     }
 
     // MARK: Text helpers

@@ -1,4 +1,5 @@
 import CNcurses
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,10 +17,14 @@ final class CursesScreen {
         self.useColor = useColor
     }
 
-    func start() {
+    /// Takes over the terminal. A `TERM` with no terminfo entry here (what `ssh` from kitty gives
+    /// on a server without kitty's terminfo) falls back to one that exists; the returned note says
+    /// which, for the log and the status line.
+    @discardableResult
+    func start() -> String? {
         _ = CNcurses_set_locale()
         setenv("ESCDELAY", "25", 1)
-        initscr()
+        let note = startCurses()
         cbreak()
         noecho()
         nonl()
@@ -34,6 +39,20 @@ final class CursesScreen {
         }
         _ = CNcurses_mouse_all()
         updateSize()
+        return note
+    }
+
+    private func startCurses() -> String? {
+        if CNcurses_start(nil) == 1 { return nil }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        for fallback in TerminfoFallback.candidates(for: term) where CNcurses_start(fallback) == 1 {
+            // Programs started from the browser (a pager, an editor) get a TERM that works too.
+            setenv("TERM", fallback, 1)
+            return "TERM=\(TerminalText.escaped(term)) has no terminfo entry here; using \(fallback)"
+        }
+        // Not even vt100: ncurses cannot run; say so and leave.
+        FileDescriptorWriter.writeAll(Array("qlbrowse: no terminfo entry for TERM=\(TerminalText.escaped(term)) nor any fallback (install ncurses-base)\n".utf8), to: 2)
+        exit(1)
     }
 
     func stop() {
@@ -69,20 +88,30 @@ final class CursesScreen {
 
     func clearAll() { clearok(CNcurses_stdscr(), true) }
 
-    /// Draws text at a cell, clipped to `width` cells, wide characters counted as two.
+    /// Draws text at a cell, clipped to `width` cells, wide characters counted as two. With
+    /// `ellipsis`, text that does not fit ends in "…" so that the cut shows.
     @discardableResult
-    func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool = false) -> Int {
+    func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool = false, ellipsis: Bool = false) -> Int {
         guard row >= 0, row < rows, column < columns, width > 0 else { return 0 }
         let attributes = self.attributes(style)
         let pair = self.pair(style)
         var x = column
         let limit = min(columns, column + width)
-        for scalar in string.unicodeScalars {
+        let scalars = Array(string.unicodeScalars)
+        let widths = scalars.map { scalar -> Int in
             let cellWidth = max(0, Int(CNcurses_char_width(scalar.value)))
-            if cellWidth == 0 && scalar.value < 0x300 { continue }
-            if x + max(cellWidth, 1) > limit { break }
+            return cellWidth == 0 && scalar.value < 0x300 ? -1 : max(cellWidth, 1)
+        }
+        let fits = !ellipsis || widths.reduce(0) { $0 + max($1, 0) } <= limit - column
+        let textLimit = fits ? limit : limit - 1
+        for (scalar, cellWidth) in zip(scalars, widths) where cellWidth >= 0 {
+            if x + cellWidth > textLimit { break }
             CNcurses_put(Int32(row), Int32(x), scalar.value, attributes, pair)
-            x += max(cellWidth, 1)
+            x += cellWidth
+        }
+        if !fits && x < limit {
+            CNcurses_put(Int32(row), Int32(x), 0x2026, attributes, pair)
+            x += 1
         }
         if fill {
             while x < limit {
@@ -91,14 +120,6 @@ final class CursesScreen {
             }
         }
         return x - column
-    }
-
-    /// One cell of symbol art with explicit colour indices.
-    func cell(_ character: UInt32, row: Int, column: Int, foreground: Int32, background: Int32) {
-        guard row >= 0, row < rows, column >= 0, column < columns else { return }
-        var style = Theme.Style(foreground: foreground, background: background)
-        if !useColor || colors < 16 { style = Theme.Style() }
-        CNcurses_put(Int32(row), Int32(column), character, 0, pair(style))
     }
 
     func fill(row: Int, column: Int, width: Int, height: Int, style: Theme.Style) {

@@ -3,13 +3,7 @@ import Synchronization
 import TerminalGraphics
 import ThumbnailKit
 
-/// A picture made ready for the terminal: block-art cells, or a pixel-protocol sequence.
-enum EncodedPicture: Sendable {
-    case symbols(ChafaEncoder.SymbolArt)
-    case sequence(bytes: [UInt8], columns: Int, rows: Int)
-}
-
-/// Encodes pictures for the terminal (chafa) on a thread of its own, so that a large picture
+/// Encodes pictures for the terminal (the driver's `render`: chafa, PNG) on a thread of its own, so that a large picture
 /// (a full-screen Quick Look sixel takes 30–60 ms) never holds up a key. The UI asks for what it
 /// wants to draw each frame; what scrolled away before its turn is dropped unencoded, and what is
 /// done comes back through the inbox.
@@ -17,12 +11,11 @@ final class PictureEncoder: Sendable {
     struct Job: Sendable {
         let id: String
         let image: PixelImage
-        let mode: GraphicsMode
+        let driver: any GraphicsDriver
         let columns: Int
         let rows: Int
-        let cellWidth: Int
-        let cellHeight: Int
-        let colors: Int
+        /// The id the terminal keeps the picture under (kitty).
+        let imageID: UInt32
     }
 
     private let inbox: Inbox
@@ -47,21 +40,12 @@ final class PictureEncoder: Sendable {
                 return state.wanted.contains(job.id)
             }
             guard stillWanted else { return }
-            inbox.post(.encoded(id: job.id, Self.encode(job)))
+            inbox.post(.encoded(id: job.id, job.driver.render(job.image, columns: job.columns, rows: job.rows, imageID: job.imageID)))
         }
     }
 
     /// What the frame just drawn wanted: queued pictures outside it are skipped when their turn comes.
     func keepOnly(_ ids: Set<String>) {
         pending.withLock { $0.wanted = ids }
-    }
-
-    static func encode(_ job: Job) -> EncodedPicture {
-        let cell = (width: job.cellWidth, height: job.cellHeight)
-        if job.mode == .symbols {
-            return .symbols(ChafaEncoder.symbols(job.image, columns: job.columns, rows: job.rows, cell: cell, colors: job.colors))
-        }
-        let encoded = ChafaEncoder.sequence(job.image, mode: job.mode, columns: job.columns, rows: job.rows, cell: cell)
-        return .sequence(bytes: encoded.bytes, columns: encoded.columns, rows: encoded.rows)
     }
 }

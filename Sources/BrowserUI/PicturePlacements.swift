@@ -4,74 +4,108 @@ import ThumbnailKit
 import Glibc
 #endif
 
-/// Pictures drawn with a pixel protocol (sixel, kitty, iTerm2) live outside ncurses' idea of the
-/// screen. This keeps the list of what is where, so each frame draws only new or moved pictures
-/// and clears exactly the rectangles that were given up (no ghosts, no flicker).
+/// Pictures live outside ncurses' idea of the screen. This keeps the list of what is where, so
+/// each frame writes only new or moved pictures and takes down exactly the ones given up (no
+/// ghosts, no flicker), and, for terminals that keep pictures (kitty), which ones the terminal
+/// already holds: those are placed again by id and never sent twice.
 final class PicturePlacements {
     struct Placement: Equatable {
         let id: String
-        let row: Int
-        let column: Int
-        let rows: Int
-        let columns: Int
-        let bytes: [UInt8]
+        let cells: CellRect
+        let picture: TerminalPicture
 
-        static func == (a: Placement, b: Placement) -> Bool {
-            a.id == b.id && a.row == b.row && a.column == b.column && a.rows == b.rows && a.columns == b.columns
-        }
+        static func == (a: Placement, b: Placement) -> Bool { a.id == b.id && a.cells == b.cells }
     }
 
     private(set) var shown: [Placement] = []
     private var wanted: [Placement] = []
-    let mode: GraphicsMode
-    /// Inside tmux with a pixel protocol the user chose: wrap each sequence in tmux's passthrough
-    /// (`ESC P tmux; … ESC \`, every ESC doubled), which needs `set -g allow-passthrough on`.
-    let tmuxPassthrough: Bool
+    var driver: any GraphicsDriver
+    /// Image ids the terminal holds, with the frame each was last wanted in.
+    private(set) var transmitted: [UInt32: Int] = [:]
+    private var frame = 0
+    /// How many pictures the terminal is asked to keep; older ones not on screen are forgotten.
+    let keepsTransmitted: Int
+    /// Bytes written for pictures so far (`QLBROWSE_TRACE` reports them).
+    private(set) var bytesWritten = 0
 
-    init(mode: GraphicsMode, tmuxPassthrough: Bool = false) {
-        self.mode = mode
-        self.tmuxPassthrough = tmuxPassthrough
+    init(driver: any GraphicsDriver, keepsTransmitted: Int = 256) {
+        self.driver = driver
+        self.keepsTransmitted = keepsTransmitted
     }
 
-    func beginFrame() { wanted = [] }
+    func beginFrame() {
+        wanted = []
+        frame += 1
+    }
 
-    func place(_ placement: Placement) { wanted.append(placement) }
+    func place(id: String, picture: TerminalPicture, row: Int, column: Int) {
+        wanted.append(Placement(id: id, cells: CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns), picture: picture))
+    }
 
-    /// Placements given up since the last frame: their lines must be repainted by ncurses.
+    /// Placements given up since the last frame. For drivers that draw into cells, their lines
+    /// must be repainted by ncurses before `flush`.
     var removed: [Placement] { shown.filter { !wanted.contains($0) } }
 
-    /// Writes the pictures after ncurses has refreshed the text. Lines repainted to clear a removed
-    /// picture also wiped any other picture on them, so those are drawn again.
+    /// Writes the pictures after ncurses has refreshed the text.
     func flush() {
         var output: [UInt8] = []
-        let cleared = removed.flatMap { Array($0.row..<($0.row + $0.rows)) }
-        let clearedRows = Set(cleared)
-        let added = wanted.filter { placement in
-            !shown.contains(placement) || (placement.row..<(placement.row + placement.rows)).contains { clearedRows.contains($0) }
-        }
-        if mode == .kitty && (!removed.isEmpty || !added.isEmpty) {
-            // Kitty keeps images by itself: delete every placement, then draw the wanted ones.
-            output += wrapped(Array("\u{1B}_Ga=d,d=a\u{1B}\\".utf8))
-            for placement in wanted { output += sequence(placement) }
+        let removed = self.removed
+        let added: [Placement]
+        if driver.drawsIntoCells {
+            // Lines repainted to take a picture down took down every other picture on them too.
+            let clearedRows = Set(removed.flatMap { Array($0.cells.rowRange) })
+            added = wanted.filter { placement in !shown.contains(placement) || placement.cells.rowRange.contains { clearedRows.contains($0) } }
         } else {
-            for placement in added { output += sequence(placement) }
+            // A picture placed again under the same id moves; only those gone for good are deleted.
+            let stillWanted = Set(wanted.map(\.picture.imageID))
+            for placement in removed where !stillWanted.contains(placement.picture.imageID) {
+                output += driver.erase(placement.picture, at: placement.cells)
+            }
+            added = wanted.filter { !shown.contains($0) }
         }
+        for placement in wanted where placement.picture.imageID != 0 { transmitted[placement.picture.imageID] = transmitted[placement.picture.imageID].map { _ in frame } }
+        for placement in added {
+            let imageID = placement.picture.imageID
+            if imageID != 0 && transmitted[imageID] == nil {
+                output += driver.transmit(placement.picture)
+                transmitted[imageID] = frame
+            }
+            output += driver.show(placement.picture, row: placement.cells.row, column: placement.cells.column).bytes
+        }
+        output += forgetOldest()
         shown = wanted
-        if !output.isEmpty { FileDescriptorWriter.writeAll(output, to: 1) }
+        write(output)
     }
 
-    /// Clears every picture (leaving the browser, or a full repaint).
-    func clearAll() {
-        if mode == .kitty { _ = write(1, "\u{1B}_Ga=d,d=a\u{1B}\\", 10) }
+    /// Over the budget, the terminal forgets the pictures wanted longest ago.
+    private func forgetOldest() -> [UInt8] {
+        guard transmitted.count > keepsTransmitted else { return [] }
+        var output: [UInt8] = []
+        for (imageID, _) in transmitted.sorted(by: { $0.value < $1.value }).prefix(transmitted.count - keepsTransmitted) where transmitted[imageID] != frame {
+            output += driver.forget(imageID: imageID)
+            transmitted[imageID] = nil
+        }
+        return output
+    }
+
+    /// Takes every picture down (a resize, Quick Look opening or closing, a program taking the
+    /// terminal). `freeing` (on quit) also makes the terminal forget every picture it holds.
+    func clearAll(freeing: Bool = false) {
+        var output = shown.isEmpty && !freeing ? [] : driver.eraseAll(freeing: false)
+        if freeing {
+            for imageID in transmitted.keys.sorted() { output += driver.forget(imageID: imageID) }
+            transmitted.removeAll()
+        }
         shown = []
+        write(output)
     }
 
-    private func sequence(_ placement: Placement) -> [UInt8] {
-        Array("\u{1B}7\u{1B}[\(placement.row + 1);\(placement.column + 1)H".utf8) + wrapped(placement.bytes) + Array("\u{1B}8".utf8)
-    }
+    /// Whether the terminal holds a picture under `imageID`.
+    func holds(_ imageID: UInt32) -> Bool { transmitted[imageID] != nil }
 
-    private func wrapped(_ bytes: [UInt8]) -> [UInt8] {
-        guard tmuxPassthrough else { return bytes }
-        return TmuxPassthrough.wrap(bytes)
+    private func write(_ output: [UInt8]) {
+        guard !output.isEmpty else { return }
+        bytesWritten += output.count
+        FileDescriptorWriter.writeAll(output, to: 1)
     }
 }

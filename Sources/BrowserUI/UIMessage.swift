@@ -2,6 +2,7 @@ import BrowserCore
 import Dispatch
 import FileSystemKit
 import Synchronization
+import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ enum UIMessage: Sendable {
     case pictureFailed(PictureKey, String)
     case textPreview(path: String, lines: [String])
     /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
-    case encoded(id: String, EncodedPicture)
+    case encoded(id: String, TerminalPicture)
     case listingFailed(ticket: Int, DirectoryLister.Failure)
     /// Background work found the volume mounted at this point gone or dead.
     case volumeLost(mountPoint: String)

@@ -9,6 +9,15 @@
 int wcwidth(wchar_t c);
 
 static inline WINDOW *CNcurses_stdscr(void) { return stdscr; }
+
+/// Starts curses on the terminal type `term` (NULL: $TERM); 0 when terminfo has no such entry
+/// (unlike initscr, which prints to stderr and exits).
+static inline int CNcurses_start(const char *term) {
+    SCREEN *screen = newterm(term, stdout, stdin);
+    if (screen == NULL) return 0;
+    set_term(screen);
+    return 1;
+}
 static inline int CNcurses_lines(void) { return LINES; }
 static inline int CNcurses_cols(void) { return COLS; }
 static inline int CNcurses_colors(void) { return COLORS; }

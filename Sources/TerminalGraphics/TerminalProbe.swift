@@ -2,41 +2,79 @@
 import Glibc
 #endif
 
-/// Asks the terminal what it can do, before the screen is taken over: the primary device
-/// attributes (attribute 4 means sixel) and the size of a cell in pixels. Short timeouts: a
-/// terminal that does not answer costs at most `timeoutMilliseconds`.
+/// Asks the terminal what it can do, before the screen is taken over. One write carries every
+/// question (XTVERSION, kitty's graphics query, then the primary device attributes, which every
+/// terminal answers), so the answers end with the device attributes and the probe returns as
+/// soon as they are in: one round trip, also over SSH. A terminal that answers nothing costs
+/// `timeoutMilliseconds`. Inside tmux the questions go through the passthrough to the outer
+/// terminal (tmux answers the device attributes itself otherwise).
 public enum TerminalProbe {
     /// The terminal's cell size in pixels (from TIOCGWINSZ; a common default when it does not say).
-    public static func cellSize(fd: Int32 = 1) -> (width: Int, height: Int) {
+    public static func cellSize(fd: Int32 = 1) -> CellSize {
         var size = winsize()
         if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0, size.ws_col > 0, size.ws_row > 0 {
-            return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+            return CellSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
         }
-        return (10, 20)
+        return CellSize(width: 10, height: 20)
     }
 
-    /// Sends `ESC [ c` to the terminal and reads the answer; nil when there is none in time.
-    public static func deviceAttributes(timeoutMilliseconds: Int32 = 150) -> [Int]? {
+    /// Everything known about the terminal: the environment, tmux's view, and the terminal's answers.
+    /// `asks` false skips the questions (the user chose a driver, or there is no terminal to ask).
+    public static func facts(environment: [String: String], asks: Bool, timeoutMilliseconds: Int32 = 1000) -> TerminalFacts {
+        var facts = TerminalFacts(environment: environment)
+        let tmux = TmuxClient(environment: environment)
+        if let tmux { facts.tmux = tmux.facts() }
+        guard asks else { return facts }
+        // Inside tmux, the outer terminal is asked only when passthrough can carry the question;
+        // kitty placeholders are decided from tmux's answer without asking.
+        if let tmuxFacts = facts.tmux {
+            guard tmuxFacts.hasPassthrough, !facts.showsKittyPlaceholders else { return facts }
+        }
+        let questions = Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
+        let reply = ask(facts.tmux == nil ? questions : TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds)
+        apply(reply, to: &facts)
+        return facts
+    }
+
+    /// Reads the answers in `reply` into `facts`.
+    static func apply(_ reply: [UInt8], to facts: inout TerminalFacts) {
+        facts.deviceAttributes = GraphicsMode.parseDeviceAttributes(reply)
+        let text = String(decoding: reply, as: UTF8.self)
+        if let start = text.firstRange(of: "\u{1B}P>|"), let end = text[start.upperBound...].firstRange(of: "\u{1B}\\") {
+            facts.terminalVersion = String(text[start.upperBound..<end.lowerBound])
+        }
+        if let start = text.firstRange(of: "\u{1B}_Gi=31;"), let end = text[start.upperBound...].firstRange(of: "\u{1B}\\") {
+            facts.answersKittyGraphics = text[start.upperBound..<end.lowerBound].hasPrefix("OK")
+        }
+    }
+
+    /// Writes `questions` to the terminal and reads until a device attributes answer ends, or time runs out.
+    static func ask(_ questions: [UInt8], timeoutMilliseconds: Int32) -> [UInt8] {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return [] }
         defer { close(fd) }
         var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { return nil }
+        guard tcgetattr(fd, &saved) == 0 else { return [] }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(fd, TCSANOW, &raw)
         defer { tcsetattr(fd, TCSANOW, &saved) }
-        let query: [UInt8] = [0x1B, UInt8(ascii: "["), UInt8(ascii: "c")]
-        guard write(fd, query, query.count) == query.count else { return nil }
+        guard write(fd, questions, questions.count) == questions.count else { return [] }
         var reply: [UInt8] = []
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while reply.count < 256, poll(&poller, 1, timeoutMilliseconds) > 0 {
-            var buffer = [UInt8](repeating: 0, count: 64)
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        while reply.count < 4096 {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let elapsed = Int32((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1_000_000)
+            guard elapsed < timeoutMilliseconds, poll(&poller, 1, timeoutMilliseconds - elapsed) > 0 else { break }
+            var buffer = [UInt8](repeating: 0, count: 256)
             let count = read(fd, &buffer, buffer.count)
             if count <= 0 { break }
             reply += buffer[0..<count]
-            if reply.contains(UInt8(ascii: "c")) { break }
+            if GraphicsMode.parseDeviceAttributes(reply) != nil { break }
         }
-        return GraphicsMode.parseDeviceAttributes(reply)
+        return reply
     }
 }

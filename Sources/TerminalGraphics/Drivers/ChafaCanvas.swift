@@ -1,0 +1,122 @@
+internal import CChafa
+import ThumbnailKit
+
+/// A chafa canvas holding one picture fitted into a cell rectangle: the part of chafa every
+/// chafa-based driver (block art, sixel, iTerm2) shares.
+final class ChafaCanvas {
+    /// How a canvas turns pixels into cells or pixels.
+    enum Kind {
+        /// Block and border characters; `colors` is 8, 16, 256 or 16,777,216 (truecolor).
+        case symbols(colors: Int)
+        case sixel
+        case iterm
+    }
+
+    let columns: Int
+    let rows: Int
+    let kind: Kind
+    private let canvas: OpaquePointer?
+
+    /// Draws `image` into a canvas of the cells it takes when fitted into `columns`×`rows`.
+    init(_ image: PixelImage, columns: Int, rows: Int, cell: CellSize, kind: Kind) {
+        let fitted = Self.fittedCells(for: image.size, columns: columns, rows: rows, cell: cell)
+        self.columns = fitted.columns
+        self.rows = fitted.rows
+        self.kind = kind
+        guard image.width > 0, image.height > 0, let config = chafa_canvas_config_new() else {
+            canvas = nil
+            return
+        }
+        defer { chafa_canvas_config_unref(config) }
+        chafa_canvas_config_set_geometry(config, Int32(fitted.columns), Int32(fitted.rows))
+        chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+        switch kind {
+        case .symbols(let colors):
+            chafa_canvas_config_set_canvas_mode(config, Self.canvasMode(colors: colors))
+            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
+            // chafa's own default for its command line (block+border+space, no inverted
+            // symbols), with more work spent per cell: these pictures are small and encoded off
+            // the UI thread.
+            let map = chafa_symbol_map_new()
+            chafa_symbol_map_add_by_tags(map, ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue))
+            chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_INVERTED)
+            chafa_canvas_config_set_symbol_map(config, map)
+            chafa_symbol_map_unref(map)
+            chafa_canvas_config_set_work_factor(config, 0.8)
+            if colors <= 16 { chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_ORDERED) }
+        case .sixel:
+            chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
+            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS)
+        case .iterm:
+            chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
+            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_ITERM2)
+        }
+        canvas = chafa_canvas_new(config)
+        guard let canvas else { return }
+        image.pixels.withUnsafeBufferPointer {
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, $0.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 4))
+        }
+    }
+
+    deinit {
+        if let canvas { chafa_canvas_unref(canvas) }
+    }
+
+    /// The canvas printed as escape sequences (sixel, iTerm2).
+    func printed() -> [UInt8] {
+        guard let canvas, let info = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else { return [] }
+        defer { chafa_term_info_unref(info) }
+        guard let printed = chafa_canvas_print(canvas, info) else { return [] }
+        defer { CChafa_gstring_free(printed) }
+        return [UInt8](UnsafeRawBufferPointer(start: CChafa_gstring_text(printed), count: Int(CChafa_gstring_length(printed))))
+    }
+
+    /// One cell of block art: its character and colours as the canvas mode gives them.
+    struct Cell: Equatable {
+        let character: UInt32
+        /// Packed 0xRRGGBB in truecolor, a palette index in the indexed modes; negative for the terminal's default.
+        let foreground: Int32
+        let background: Int32
+    }
+
+    /// The cell at `x`, `y`. In truecolor the colours are packed RGB (`chafa_canvas_get_colors_at`);
+    /// in the indexed modes they are palette indices (`chafa_canvas_get_raw_colors_at`): mixing the
+    /// two up draws every cell in one colour.
+    func cell(x: Int, y: Int) -> Cell {
+        guard let canvas else { return Cell(character: 0x20, foreground: -1, background: -1) }
+        var foreground: Int32 = -1, background: Int32 = -1
+        if case .symbols(let colors) = kind, colors <= 256 {
+            chafa_canvas_get_raw_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
+            if foreground > 255 { foreground = -1 }
+            if background > 255 { background = -1 }
+        } else {
+            chafa_canvas_get_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
+        }
+        return Cell(character: chafa_canvas_get_char_at(canvas, Int32(x), Int32(y)), foreground: foreground, background: background)
+    }
+
+    private static func canvasMode(colors: Int) -> ChafaCanvasMode {
+        if colors > 256 { return CHAFA_CANVAS_MODE_TRUECOLOR }
+        if colors >= 256 { return CHAFA_CANVAS_MODE_INDEXED_240 }
+        if colors >= 16 { return CHAFA_CANVAS_MODE_INDEXED_16 }
+        return CHAFA_CANVAS_MODE_INDEXED_8
+    }
+
+    /// The cell rectangle a picture occupies when fitted into `columns`×`rows` cells of `cell` pixels.
+    static func fittedCells(for size: PixelSize, columns: Int, rows: Int, cell: CellSize) -> (columns: Int, rows: Int) {
+        let box = PixelSize(width: columns * cell.width, height: rows * cell.height)
+        let fitted = ThumbnailGeometry.fit(size, in: box, upscale: true)
+        return (max(1, min(columns, (fitted.width + cell.width - 1) / cell.width)), max(1, min(rows, (fitted.height + cell.height - 1) / cell.height)))
+    }
+}
+
+/// The size of one character cell in pixels.
+public struct CellSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+}

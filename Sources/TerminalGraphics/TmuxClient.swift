@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Talks to the tmux server the browser runs under (by running `tmux`, which finds it through
+/// `$TMUX`): what the outer terminal is, where the pane sits, and the pane's `allow-passthrough`,
+/// turned on for this pane only and put back as it was on quit.
+public struct TmuxClient: Sendable {
+    /// `$TMUX_PANE`: the pane to ask about and to change.
+    public let pane: String
+
+    public init?(environment: [String: String]) {
+        guard environment["TMUX"] != nil, let pane = environment["TMUX_PANE"], !pane.isEmpty else { return nil }
+        self.pane = pane
+    }
+
+    static let format = "#{version}\t#{client_termname}\t#{client_termtype}\t#{client_termfeatures}\t#{pane_top}\t#{pane_left}\t#{status}\t#{status-position}"
+
+    /// What tmux says about itself, the client terminal and the pane; nil when tmux does not answer.
+    public func facts() -> TmuxFacts? {
+        CommandOutput.run(["tmux", "display-message", "-p", "-t", pane, Self.format]).flatMap(TmuxFacts.parse)
+    }
+
+    /// The pane's place on the outer terminal now (it moves when panes are split or resized).
+    public func paneOrigin() -> TmuxPane? {
+        facts()?.pane
+    }
+
+    /// Turns `allow-passthrough` on for this pane; returns what to hand `restorePassthrough` on quit.
+    public func enablePassthrough() -> String? {
+        let previous = CommandOutput.run(["tmux", "show-options", "-p", "-t", pane, "-v", "allow-passthrough"])?.trimmingWhitespace ?? ""
+        guard previous != "on" && previous != "all" else { return nil }
+        guard CommandOutput.run(["tmux", "set-option", "-p", "-t", pane, "allow-passthrough", "on"]) != nil else { return nil }
+        return previous
+    }
+
+    /// Puts the pane's `allow-passthrough` back: unset (inherited again) when it was not set on the pane.
+    public func restorePassthrough(_ previous: String) {
+        if previous.isEmpty {
+            _ = CommandOutput.run(["tmux", "set-option", "-p", "-u", "-t", pane, "allow-passthrough"])
+        } else {
+            _ = CommandOutput.run(["tmux", "set-option", "-p", "-t", pane, "allow-passthrough", previous])
+        }
+    }
+}
+
+/// Runs a program with no terminal and returns what it printed, or nil when it failed.
+enum CommandOutput {
+    static func run(_ command: [String]) -> String? {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard spawned else { return nil }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while output.count < 1 << 16 {
+            let count = read(pipe[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { return nil }
+        return String(decoding: output, as: UTF8.self).trimmingTrailingNewline
+    }
+}
+
+extension String {
+    var trimmingTrailingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}
+
+extension Substring {
+    var trimmingWhitespace: String { String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
+}
+
+extension String {
+    var trimmingWhitespace: String { self[...].trimmingWhitespace }
+}
