@@ -219,7 +219,9 @@ public final class BrowserApp {
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.storeFailure(reason, for: key)
         case .textPreview(let path, let lines): view.storeText(lines, for: path)
-        case .encoded(let id, let picture): view.storeEncoded(picture, id: id)
+        case .encoded(let id, let picture):
+            if tracing { StandardStreamTrace.line("encoded \(id) \(picture.columns)x\(picture.rows) \(picture.byteCount) bytes") }
+            view.storeEncoded(picture, id: id)
         case .interrupt: running = false
         }
     }

@@ -1,27 +1,76 @@
 import Testing
+import ThumbnailKit
 @testable import TerminalGraphics
 
 @Suite struct GraphicsModeTests {
-    @Test func theUsersChoiceWins() {
-        #expect(GraphicsMode.choose(requested: .off, environment: ["KITTY_WINDOW_ID": "1"], deviceAttributes: [4]) == .off)
+    private func facts(_ environment: [String: String], attributes: [Int]? = nil, version: String? = nil, tmux: TmuxFacts? = nil) -> TerminalFacts {
+        TerminalFacts(environment: environment, deviceAttributes: attributes, terminalVersion: version, tmux: tmux)
     }
 
-    @Test func environmentNamesTheProtocol() {
-        #expect(GraphicsMode.choose(requested: nil, environment: ["TERM": "xterm-kitty"], deviceAttributes: nil) == .kitty)
-        #expect(GraphicsMode.choose(requested: nil, environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"], deviceAttributes: nil) == .iterm)
+    @Test func theUsersChoiceWins() {
+        #expect(GraphicsChoice.mode(requested: .off, facts: facts(["KITTY_WINDOW_ID": "1"], attributes: [4])) == .off)
+        #expect(GraphicsChoice.mode(requested: .sixel, facts: facts(["TERM": "xterm-kitty"])) == .sixel)
+    }
+
+    @Test func environmentAndAnswersNameTheProtocol() {
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(["TERM": "xterm-kitty"])) == .kitty)
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"])) == .iterm)
+        var answered = facts(["TERM": "xterm-256color"])
+        answered.answersKittyGraphics = true
+        #expect(GraphicsChoice.mode(requested: nil, facts: answered) == .kitty, "a terminal that answers kitty's query speaks it")
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(["TERM": "dumb"])) == .off)
     }
 
     @Test func sixelComesFromTheTerminalsOwnAnswer() {
-        #expect(GraphicsMode.choose(requested: nil, environment: ["TERM": "xterm"], deviceAttributes: [63, 1, 2, 4, 6, 9]) == .sixel)
-        #expect(GraphicsMode.choose(requested: nil, environment: ["TERM": "xterm"], deviceAttributes: [63, 1, 2, 6]) == .symbols)
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(["TERM": "xterm"], attributes: [63, 1, 2, 4, 6, 9])) == .sixel)
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(["TERM": "xterm"], attributes: [63, 1, 2, 6])) == .symbols)
     }
 
-    @Test func insideTmuxPicturesAreSymbols() {
-        #expect(GraphicsMode.choose(requested: nil, environment: ["TERM": "tmux-256color", "TMUX": "/tmp/x,1,0"], deviceAttributes: [4]) == .symbols)
+    @Test func insideTmuxOnlyWhatSurvivesItsRedrawsIsChosen() {
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/x,1,0", "TMUX_PANE": "%1"]
+        let kitty = TmuxFacts(version: [3, 3], clientTerm: "xterm-kitty", clientTermType: "kitty(0.35.2)")
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(env, tmux: kitty)) == .kittyPlaceholders)
+        // Debian's kitty 0.26 has no placeholders, and its placements would not survive tmux.
+        let oldKitty = TmuxFacts(version: [3, 3], clientTerm: "xterm-kitty", clientTermType: "kitty(0.26.5)")
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(env, tmux: oldKitty)) == .symbols)
+        #expect(GraphicsChoice.mode(requested: .kitty, facts: facts(env, tmux: oldKitty)) == .kittyPlaceholders)
+        // A sixel terminal outside answers through the passthrough.
+        let xterm = TmuxFacts(version: [3, 3], clientTerm: "xterm", clientTermType: "XTerm(379)", clientFeatures: ["RGB"])
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(env, attributes: [63, 1, 2, 4], tmux: xterm)) == .sixel)
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(env, tmux: xterm)) == .symbols)
+        // tmux before 3.3 has no passthrough.
+        let old = TmuxFacts(version: [3, 2], clientTerm: "xterm-kitty", clientTermType: "kitty(0.35.2)")
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts(env, tmux: old)) == .symbols)
+    }
+
+    @Test func tmuxAnswersAreParsed() throws {
+        let parsed = try #require(TmuxFacts.parse("3.3a\txterm\tXTerm(379)\t256,RGB,title\t5\t61\ton\ttop"))
+        #expect(parsed.version == [3, 3] && parsed.clientTerm == "xterm" && parsed.clientFeatures.contains("RGB"))
+        #expect(parsed.pane == TmuxPane(top: 6, left: 61), "a status line at the top moves the pane down a row")
+        #expect(TmuxFacts.parse("3.3a\t\t\t\t0\t0\ton\tbottom")?.pane == TmuxPane(top: 0, left: 0))
+        #expect(TmuxFacts.parse("garbage") == nil)
+    }
+
+    @Test func blockArtColoursFollowTheTerminal() {
+        #expect(facts(["COLORTERM": "truecolor"]).symbolColors == SymbolsDriver.truecolor)
+        var sixteen = facts(["TERM": "xterm-16color"])
+        sixteen.terminfoColors = 16
+        #expect(sixteen.symbolColors == 16)
+        #expect(facts(["TERM": "tmux-256color"], tmux: TmuxFacts(version: [3, 3], clientTerm: "xterm", clientFeatures: ["RGB"])).symbolColors == SymbolsDriver.truecolor)
+    }
+
+    @Test func probeAnswersAreRead() {
+        var found = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8), to: &found)
+        #expect(found.terminalVersion == "kitty(0.26.5)" && found.answersKittyGraphics && found.deviceAttributes == [62])
+        var xterm = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28c".utf8), to: &xterm)
+        #expect(!xterm.answersKittyGraphics && xterm.drawsSixel)
     }
 
     @Test func deviceAttributeRepliesAreParsed() {
         #expect(GraphicsMode.parseDeviceAttributes(Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8)) == [63, 1, 2, 4, 6, 9, 15, 22])
+        #expect(GraphicsMode.parseDeviceAttributes(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;2c".utf8)) == [1, 2])
         #expect(GraphicsMode.parseDeviceAttributes(Array("junk".utf8)) == nil)
     }
 
@@ -30,7 +79,7 @@ import Testing
     }
 
     @Test func picturesFitTheCellRectangleKeepingTheirShape() {
-        let cells = ChafaEncoder.fittedCells(for: .init(width: 400, height: 100), columns: 20, rows: 10, cell: (10, 20))
+        let cells = ChafaCanvas.fittedCells(for: .init(width: 400, height: 100), columns: 20, rows: 10, cell: CellSize(width: 10, height: 20))
         #expect(cells.columns == 20 && cells.rows == 3)
     }
 }

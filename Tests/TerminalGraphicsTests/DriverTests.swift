@@ -1,0 +1,99 @@
+import Testing
+import ThumbnailKit
+@testable import TerminalGraphics
+
+/// The drivers' bytes for a four-colour picture (red, green / blue, yellow quadrants).
+@Suite struct DriverTests {
+    private let cell = CellSize(width: 10, height: 20)
+
+    private var quadrants: PixelImage {
+        var image = PixelImage(width: 200, height: 200, filledWith: RGBA(255, 0, 0))
+        for y in 0..<200 {
+            for x in 0..<200 where x >= 100 || y >= 100 {
+                let colour: [UInt8] = x >= 100 && y < 100 ? [0, 200, 0, 255] : x < 100 ? [0, 0, 255, 255] : [255, 220, 0, 255]
+                let index = (y * 200 + x) * 4
+                image.pixels.replaceSubrange(index..<(index + 4), with: colour)
+            }
+        }
+        return image
+    }
+
+    /// The SGR parameter lists used in `bytes`.
+    private func colours(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\u{1B}").compactMap { part in
+            part.hasPrefix("[0;") ? String(part.dropFirst(3).prefix { $0 != "m" }) : nil
+        }
+    }
+
+    @Test func blockArtCarriesThePicturesColoursAtEveryDepth() {
+        let picture = SymbolsDriver(cell: cell, colors: SymbolsDriver.truecolor).render(quadrants, columns: 20, rows: 10, imageID: 0)
+        let truecolor = Set(colours(picture.lines.flatMap { $0 }))
+        #expect(truecolor.contains { $0.contains("2;255;0;0") } && truecolor.contains { $0.contains("2;0;0;255") }, "\(truecolor)")
+        // 256 colours: the palette indices of red (196) and blue (21), never the packed RGB.
+        let indexed = Set(colours(SymbolsDriver(cell: cell, colors: 256).render(quadrants, columns: 20, rows: 10, imageID: 0).lines.flatMap { $0 }))
+        #expect(indexed.contains { $0.contains("5;196") } && indexed.contains { $0.contains("5;21") }, "\(indexed)")
+        #expect(!indexed.contains { $0.contains("5;16711680") })
+        for depth in [16, 8] {
+            let basic = Set(colours(SymbolsDriver(cell: cell, colors: depth).render(quadrants, columns: 20, rows: 10, imageID: 0).lines.flatMap { $0 }))
+            #expect(basic.count >= 3 && !basic.contains { $0.contains(";5;") || $0.contains(";2;") }, "\(depth): \(basic)")
+        }
+    }
+
+    @Test func blockArtIsPlacedRowByRowAndPutsTheCursorBack() {
+        let driver = SymbolsDriver(cell: cell, colors: 256)
+        let picture = driver.render(quadrants, columns: 20, rows: 10, imageID: 0)
+        let shown = driver.show(picture, row: 3, column: 40)
+        let text = String(decoding: shown.bytes, as: UTF8.self)
+        #expect(shown.cells == CellRect(row: 3, column: 40, rows: picture.rows, columns: picture.columns))
+        #expect(text.hasPrefix("\u{1B}7\u{1B}[4;41H") && text.hasSuffix("\u{1B}[0m\u{1B}8"))
+        #expect(text.contains("\u{1B}[\(3 + picture.rows);41H"))
+    }
+
+    @Test func kittySendsAPNGOnceAndPlacesByID() {
+        let driver = KittyDriver(cell: cell)
+        let picture = driver.render(quadrants, columns: 20, rows: 10, imageID: 7)
+        let transmission = String(decoding: driver.transmit(picture), as: UTF8.self)
+        #expect(transmission.hasPrefix("\u{1B}_Ga=t,f=100,t=d,i=7,q=2,m=0;iVBORw0KGgo"), "PNG, base64, one chunk")
+        let shown = String(decoding: driver.show(picture, row: 0, column: 0).bytes, as: UTF8.self)
+        #expect(shown.contains("a=p,i=7,p=1,") && !shown.contains("a=t"))
+        #expect(String(decoding: driver.erase(picture, at: CellRect(row: 0, column: 0, rows: 1, columns: 1)), as: UTF8.self) == "\u{1B}_Ga=d,d=i,i=7,p=1,q=2\u{1B}\\")
+        #expect(driver.eraseAll(freeing: false) == Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8), "the whole delete command, terminator included")
+    }
+
+    @Test func kittyChunksLargePicturesAt4096Bytes() {
+        var noise = PixelImage(width: 300, height: 300, filledWith: RGBA(0, 0, 0))
+        var seed: UInt32 = 1
+        for index in noise.pixels.indices where index % 4 != 3 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            noise.pixels[index] = UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        let picture = KittyDriver(cell: cell).render(noise, columns: 30, rows: 15, imageID: 9)
+        let chunks = String(decoding: picture.transmission, as: UTF8.self).split(separator: "\u{1B}\\").map { $0.split(separator: ";").last.map(\.count) ?? 0 }
+        #expect(chunks.count > 2 && chunks.dropLast().allSatisfy { $0 == 4096 }, "\(chunks)")
+    }
+
+    @Test func placeholdersNameRowColumnAndImage() {
+        let driver = KittyPlaceholderDriver(cell: cell, throughTmux: true)
+        let id = KittyDriver.imageID(serial: 300)  // low byte 46, high byte 1
+        let picture = driver.render(quadrants, columns: 4, rows: 2, imageID: id)
+        let first = Array(String(decoding: picture.lines[1], as: UTF8.self).unicodeScalars)
+        #expect(String(String.UnicodeScalarView(first.prefix(10))) == "\u{1B}[38;5;46m")
+        // Cell (row 1, column 0): placeholder, row 1, column 0, high byte 1.
+        #expect(first[10...13].map(\.value) == [0x10EEEE, KittyDiacritics.table[1], KittyDiacritics.table[0], KittyDiacritics.table[1]])
+        #expect(picture.transmission.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t".utf8)), "sent through tmux's passthrough")
+        #expect(String(decoding: picture.transmission, as: UTF8.self).contains("a=p,U=1,i=\(id),c=\(picture.columns),r=\(picture.rows)"))
+    }
+
+    @Test func sixelInsideTmuxIsPlacedWithThePanesOffset() {
+        let driver = SixelDriver(cell: cell, tmux: TmuxPane(top: 2, left: 61))
+        let picture = driver.render(quadrants, columns: 10, rows: 5, imageID: 0)
+        let bytes = driver.show(picture, row: 1, column: 3).bytes
+        #expect(bytes.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[4;65H\u{1B}\u{1B}P".utf8)))
+    }
+
+    @Test func base64MatchesTheStandard() {
+        #expect(String(decoding: Base64.encode(Array("Man".utf8)), as: UTF8.self) == "TWFu")
+        #expect(String(decoding: Base64.encode(Array("Ma".utf8)), as: UTF8.self) == "TWE=")
+        #expect(String(decoding: Base64.encode(Array("M".utf8)), as: UTF8.self) == "TQ==")
+    }
+}
