@@ -7,7 +7,9 @@ import Glibc
 /// All decoding of file content happens in these processes. A worker that crashes, hangs past its
 /// deadline or runs out of memory is killed and replaced; only the request it was working on fails.
 public actor WorkerPool {
-    /// The worker executable: `$QLBROWSE_THUMBNAILER`, else `qlbrowse-thumbnailer` beside this program, else on `PATH`.
+    /// The worker executable: `$QLBROWSE_THUMBNAILER`, else `qlbrowse-thumbnailer` beside this
+    /// program (a build folder), else in `../libexec/qlbrowse/` from this program's folder (an
+    /// installed or unpacked package: `/usr/bin/qlbrowse` → `/usr/libexec/qlbrowse/`), else on `PATH`.
     public static func defaultExecutable() -> String {
         if let override = getenv("QLBROWSE_THUMBNAILER"), override.pointee != 0 { return String(cString: override) }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -15,8 +17,11 @@ public actor WorkerPool {
         if length > 0 {
             let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if let slash = own.lastIndex(of: "/") {
-                let sibling = String(own[...slash]) + "qlbrowse-thumbnailer"
-                if access(sibling, X_OK) == 0 { return sibling }
+                let folder = String(own[...slash])
+                for candidate in [folder + "qlbrowse-thumbnailer", folder + "../libexec/qlbrowse/qlbrowse-thumbnailer"]
+                where access(candidate, X_OK) == 0 {
+                    return candidate
+                }
             }
         }
         return "qlbrowse-thumbnailer"

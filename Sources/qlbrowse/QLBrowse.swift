@@ -3,12 +3,10 @@ import ArgumentParser
 /// The `qlbrowse` command: the browser (default) and the engine's command-line front ends.
 @main
 struct QLBrowse: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "qlbrowse",
         abstract: "A terminal file browser with inline thumbnails, and the thumbnail engine behind it.",
-        version: version,
+        version: BuildInfo.versionLine,
         subcommands: [BrowseCommand.self, ThumbnailCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self],
         defaultSubcommand: BrowseCommand.self)
 }
