@@ -222,7 +222,7 @@ public struct BrowserState: Sendable, Equatable {
             guard column < layout.listWidth else { return [] }
             index = top + bodyRow
         } else {
-            let gridRow = bodyRow / ScreenLayout.tileHeight, gridColumn = column / ScreenLayout.tileWidth
+            let gridRow = bodyRow / layout.tileHeight, gridColumn = column / layout.tileWidth
             guard gridColumn < layout.gridColumns else { return [] }
             index = (top + gridRow) * layout.gridColumns + gridColumn
         }

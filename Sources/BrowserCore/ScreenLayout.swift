@@ -4,9 +4,10 @@ public struct ScreenLayout: Sendable, Equatable {
     public var rows: Int
     public var columns: Int
 
-    /// Size of one grid tile in cells (picture plus one line for the name).
-    public static let tileWidth = 18
-    public static let tileHeight = 9
+    /// The smallest grid tile in cells (picture plus one line for the name). Tiles grow to share
+    /// out what is left, so the grid fills the screen (at 80x24: 4 by 2 tiles of 20x11).
+    public static let minimumTileWidth = 18
+    public static let minimumTileHeight = 9
 
     /// The preview pane's share of the width, in percent (config.toml's `preview_width`).
     public var previewPercent: Int
@@ -32,8 +33,11 @@ public struct ScreenLayout: Sendable, Equatable {
     public var previewLeft: Int { listWidth + 1 }
     public var previewWidth: Int { hasPreview ? columns - listWidth - 1 : 0 }
 
-    public var gridColumns: Int { max(1, columns / Self.tileWidth) }
-    public var gridRows: Int { max(1, bodyRows / Self.tileHeight) }
+    public var gridColumns: Int { max(1, columns / Self.minimumTileWidth) }
+    public var gridRows: Int { max(1, bodyRows / Self.minimumTileHeight) }
+    /// The size of a tile on this screen.
+    public var tileWidth: Int { max(Self.minimumTileWidth, columns / gridColumns) }
+    public var tileHeight: Int { max(Self.minimumTileHeight, bodyRows / gridRows) }
 
     /// How many entries one screen shows in a view.
     public func pageSize(_ view: ViewMode) -> Int { view == .list ? bodyRows : gridColumns * gridRows }
@@ -41,6 +45,6 @@ public struct ScreenLayout: Sendable, Equatable {
     /// The grid tile's top-left cell for an entry at `index`, given the first visible grid row.
     public func tileOrigin(index: Int, firstRow: Int) -> (row: Int, column: Int) {
         let row = index / gridColumns - firstRow
-        return (bodyTop + row * Self.tileHeight, (index % gridColumns) * Self.tileWidth)
+        return (bodyTop + row * tileHeight, (index % gridColumns) * tileWidth)
     }
 }

@@ -115,7 +115,7 @@ final class BrowserView {
             let side = Self.side(columns: layout.columns, rows: layout.rows - 3, cell: cell)
             for offset in [0, 1, -1] { if let k = key(state.cursor + offset, side: side) { keys.append(k) } }
         } else if state.view == .grid {
-            let side = Self.side(columns: ScreenLayout.tileWidth - 2, rows: ScreenLayout.tileHeight - 2, cell: cell)
+            let side = Self.side(columns: layout.tileWidth - 2, rows: layout.tileHeight - 2, cell: cell)
             let range = state.visibleRange
             for index in range { if let k = key(index, side: side) { keys.append(k) } }
             let ahead = layout.gridColumns * 2
@@ -371,19 +371,19 @@ final class BrowserView {
 
     private func drawGrid(_ state: BrowserState) {
         let layout = state.layout
-        let side = Self.side(columns: ScreenLayout.tileWidth - 2, rows: ScreenLayout.tileHeight - 2, cell: cell)
+        let side = Self.side(columns: layout.tileWidth - 2, rows: layout.tileHeight - 2, cell: cell)
         for index in state.visibleRange {
             let entry = state.entries[index]
             let origin = layout.tileOrigin(index: index, firstRow: state.top)
             let key = PictureKey(path: entry.path(in: state.folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive)
-            drawPicture(key, row: origin.row, column: origin.column + 1, columns: ScreenLayout.tileWidth - 2, rows: ScreenLayout.tileHeight - 2)
+            drawPicture(key, row: origin.row, column: origin.column + 1, columns: layout.tileWidth - 2, rows: layout.tileHeight - 2)
             let selected = index == state.cursor
             let name = state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension
-            let clipped = Self.clip(name, to: ScreenLayout.tileWidth - 2)
-            let pad = max(0, (ScreenLayout.tileWidth - 2 - clipped.count) / 2)
+            let clipped = Self.clip(name, to: layout.tileWidth - 2)
+            let pad = max(0, (layout.tileWidth - 2 - clipped.count) / 2)
             let style = selected ? theme.style("selection") : nameStyle(entry)
-            if selected { screen.text("", row: origin.row + ScreenLayout.tileHeight - 2, column: origin.column, width: ScreenLayout.tileWidth - 1, style: style, fill: true) }
-            screen.text(clipped, row: origin.row + ScreenLayout.tileHeight - 2, column: origin.column + 1 + pad, width: ScreenLayout.tileWidth - 2, style: style)
+            if selected { screen.text("", row: origin.row + layout.tileHeight - 2, column: origin.column, width: layout.tileWidth - 1, style: style, fill: true) }
+            screen.text(clipped, row: origin.row + layout.tileHeight - 2, column: origin.column + 1 + pad, width: layout.tileWidth - 2, style: style)
         }
         if state.entries.isEmpty {
             screen.text(state.listingError ?? (state.listingComplete ? "(empty folder)" : "reading…"), row: layout.bodyTop, column: 2, width: layout.columns - 2, style: theme.style("hidden"))

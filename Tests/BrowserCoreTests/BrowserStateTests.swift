@@ -132,6 +132,15 @@ import ThumbnailKit
         #expect(entry.displayName == "\\e]0;pwned\\a\\e[2J.txt\\xFF")
         #expect(Entry(name: "photo.large.jpg").displayNameWithoutExtension == "photo.large")
     }
+
+    @Test func theGridFillsTheScreenItHas() {
+        let small = ScreenLayout(rows: 24, columns: 80)
+        #expect(small.gridColumns == 4 && small.gridRows == 2)
+        #expect(small.tileWidth * small.gridColumns == 80 && small.tileHeight * small.gridRows == small.bodyRows, "20x11 tiles, no rows left over")
+        #expect(small.tileOrigin(index: 5, firstRow: 0) == (row: 12, column: 20))
+        let wide = ScreenLayout(rows: 40, columns: 120)
+        #expect(wide.tileWidth == 20 && wide.tileHeight == 9 && wide.gridRows == 4)
+    }
 }
 
 @Suite struct ListingMergeTests {

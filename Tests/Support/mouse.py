@@ -49,7 +49,7 @@ def main():
         browser.pump(0.5, quiet=0.1)
         browser.send(b'g')
         browser.pump(0.3, quiet=0.1)
-        # The second tile of the first grid row: tiles are 18 columns wide (ScreenLayout.tileWidth).
+        # The second tile of the first grid row: at 120 columns, 6 tiles of 20 columns (ScreenLayout.tileWidth).
         browser.send(b'\x1b[<0;30;4M\x1b[<0;30;4m')
         tile = position(browser, 2)
         results.append(('a click in the grid selects the tile under it', tile == 2, 'at %s' % tile))
