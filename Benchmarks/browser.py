@@ -12,10 +12,14 @@
 3. Key-to-screen latency in Quick Look: stepping with -> and <- through 12 photos of 3000x2000 as
    sixel, a key every 150 ms, the full-screen picture of each encoded while the next key comes.
    Target: p99 <= 50 ms.
+4. Bytes written per graphics protocol (kitty, sixel, iTerm2, block art) for opening a 12-photo
+   grid, moving the selection 20 times, and scrolling one screen down and back. Targets: kitty
+   grid <= 2 MB and <= 1.2x sixel, no picture bytes for selection moves, nothing sent again by
+   kitty when scrolling back. (`--graphics-only` runs just this.)
 
-usage: Benchmarks/browser.py [--qlbrowse PATH] [--runs N]
+usage: Benchmarks/browser.py [--qlbrowse PATH] [--runs N] [--graphics-only]
 """
-import argparse, fcntl, os, pty, resource, select, shutil, signal, statistics, struct, subprocess, sys, tempfile, termios, time
+import argparse, fcntl, os, pty, re, resource, select, shutil, signal, statistics, struct, subprocess, sys, tempfile, termios, time
 import pyte  # Debian's python3-pyte: a terminal emulator, to read what is on screen, not which bytes were sent
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -248,6 +252,73 @@ def quicklook_latency(qlbrowse, env):
     return key_latencies([qlbrowse, '--graphics', 'sixel', folder], env, b' ', keys, 0.15, cols=160, rows=50, quit=b' q')
 
 
+def photo_folder():
+    """36 photos: the corpus's camera JPEGs when ../shared/corpus is there (what users have), else
+    generated ones; three screens of a 12-tile grid at 80x30."""
+    folder = os.path.join(BENCH, 'photos-36')
+    if os.path.isdir(folder) and len(os.listdir(folder)) >= 36:
+        return folder
+    os.makedirs(folder, exist_ok=True)
+    corpus = os.path.join(ROOT, '..', 'shared', 'corpus', 'images')
+    sources = sorted(os.path.join(corpus, n) for n in os.listdir(corpus) if n.lower().endswith('.jpg')
+                     and os.path.getsize(os.path.join(corpus, n)) > 150_000) if os.path.isdir(corpus) else []
+    if sources:
+        for index in range(36):
+            shutil.copy(sources[index % len(sources)], os.path.join(folder, 'photo%02d.jpg' % index))
+    else:
+        subprocess.run(['ffmpeg', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'mandelbrot=size=1600x1200:rate=4', '-frames:v', '36',
+                        '-q:v', '3', os.path.join(folder, 'photo%02d.jpg')], check=True)
+    return folder
+
+
+def picture_bytes(data):
+    """Bytes that draw pictures: kitty commands, and what is written between save and restore cursor
+    (every driver places its pictures so: sixel, iTerm2, block art, kitty placements)."""
+    placed = re.findall(rb'\x1b7.*?\x1b8', bytes(data), re.S)
+    rest = re.sub(rb'\x1b7.*?\x1b8', b'', bytes(data), flags=re.S)
+    return sum(len(m) for m in placed) + sum(len(m) for m in re.findall(rb'\x1b_G[^\x1b]*\x1b\\', rest))
+
+
+def graphics_bytes(qlbrowse, env, mode, cache):
+    """Bytes written by `mode` for: opening the 12-photo grid, moving the selection 20 times,
+    scrolling one screen down and back. The thumbnails are in the cache already (a second visit)."""
+    pid, fd = spawn([qlbrowse, '--graphics', mode, photo_folder()], dict(env, XDG_CACHE_HOME=cache), cols=80, rows=30)
+    read_until_quiet(fd, quiet=1.0, limit=10)
+    os.write(fd, b'v')
+    grid, _ = read_until_quiet(fd, quiet=1.5, limit=30)
+    moves = bytearray()
+    for key in b'llljjhhhkkllljjhhhkk':
+        os.write(fd, bytes([key]))
+        moves += read_until_quiet(fd, quiet=0.15, limit=2)[0]
+    os.write(fd, b'\x1b[6~')
+    scroll = bytearray(read_until_quiet(fd, quiet=1.5, limit=20)[0])
+    os.write(fd, b'\x1b[5~')
+    back = read_until_quiet(fd, quiet=1.5, limit=20)[0]
+    os.write(fd, b'q')
+    drain_until_exit(pid, fd)
+    os.close(fd)
+    return len(grid), picture_bytes(moves), len(scroll), len(back), picture_bytes(back)
+
+
+def graphics_bytes_table(qlbrowse, env):
+    """Bytes per protocol side by side; the verdicts for kitty."""
+    cache = tempfile.mkdtemp(prefix='qlb-graphics-cache-')
+    graphics_bytes(qlbrowse, env, 'symbols', cache)  # fills the thumbnail cache
+    rows = {mode: graphics_bytes(qlbrowse, env, mode, cache) for mode in ('kitty', 'sixel', 'iterm', 'symbols')}
+    shutil.rmtree(cache, ignore_errors=True)
+    print('\nbytes written per protocol, 12-photo grid at 80x30, thumbnails cached')
+    print('%-9s %12s %14s %14s %12s %16s' % ('mode', 'open grid', 'picture bytes', 'screen down', 'back up', 'picture bytes'))
+    print('%-9s %12s %14s %14s %12s %16s' % ('', '', '20 moves', '', '', 'back up'))
+    for mode, (grid, moves, down, up, up_pictures) in rows.items():
+        print('%-9s %12d %14d %14d %12d %16d' % (mode, grid, moves, down, up, up_pictures))
+    kitty, sixel = rows['kitty'], rows['sixel']
+    print('kitty/sixel to open the grid: %.2f' % (kitty[0] / sixel[0]))
+    # Scrolling back, kitty places what it holds (a few dozen bytes each) and sends nothing again.
+    return [('kitty grid <= 2 MB', kitty[0] <= 2_000_000), ('kitty grid <= 1.2x sixel', kitty[0] <= 1.2 * sixel[0]),
+            ('0 picture bytes for moves', all(row[1] == 0 for row in rows.values())),
+            ('kitty back up: no resend', kitty[4] < 2000)]
+
+
 def percentiles(samples):
     """p50, p99 and the largest of sorted samples."""
     return samples[len(samples) // 2], samples[min(len(samples) - 1, int(len(samples) * 0.99))], samples[-1]
@@ -257,7 +328,15 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--qlbrowse', default=os.path.join(ROOT, '.build/release/qlbrowse'))
     parser.add_argument('--runs', type=int, default=3)
+    parser.add_argument('--graphics-only', action='store_true')
     args = parser.parse_args()
+    if args.graphics_only:
+        home = tempfile.mkdtemp(prefix='qlb-bench-home-')
+        env = {'TERM': 'xterm-256color', 'HOME': home, 'XDG_STATE_HOME': home, 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8'}
+        verdicts = graphics_bytes_table(args.qlbrowse, env)
+        for label, ok in verdicts:
+            print('%-28s %s' % (label, 'PASS' if ok else 'FAIL'))
+        return 0 if all(ok for _, ok in verdicts) else 1
     os.makedirs(BENCH, exist_ok=True)
     folder = make_big_folder()
     home = tempfile.mkdtemp(prefix='qlb-bench-home-')
@@ -301,6 +380,7 @@ def main():
             p50, p99, top = percentiles(samples)
             print('key-to-screen latency, %s (%d keys): p50 %.1f ms, p99 %.1f ms, max %.1f ms' % (what, len(samples), p50, p99, top))
             verdicts.append((label, p99 <= 50))
+    verdicts += graphics_bytes_table(args.qlbrowse, env)
     print()
     for label, ok in verdicts:
         print('%-24s %s' % (label, 'PASS' if ok else 'FAIL'))

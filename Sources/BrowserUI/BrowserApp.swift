@@ -159,6 +159,12 @@ public final class BrowserApp {
             apply(.resize(rows: screen.rows, columns: screen.columns))
             return
         }
+        // Ctrl-L, or the focus coming back: everything is drawn again, pictures included.
+        if key == .focusIn || (options.keys.command(for: key) == .redraw && !state.isTypingFilter && state.prompt == nil) {
+            view.placements.clearAll()
+            screen.clearAll()
+            return
+        }
         if key == .character(27), let volume = state.waitingFor, let previous = beforeNavigation {
             // Esc while a stuck volume is awaited: give up on it and go back to where the user was.
             listing?.cancel()

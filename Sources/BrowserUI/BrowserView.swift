@@ -575,7 +575,8 @@ enum HelpText {
         (.batch, "thumbnail a folder in the background"), (.jobs, "jobs panel"), (.cancel, "cancel a job (jobs panel)"),
         (.mark, "mark"), (.invertMarks, "invert marks"), (.unmark, "clear marks"), (.copy, "copy marked (or this)"), (.cut, "cut marked (or this)"),
         (.paste, "paste here"), (.rename, "rename"), (.create, "new file, or folder with a trailing /"), (.trash, "move to the trash"),
-        (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.help, "this help"), (.quit, "quit"),
+        (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.redraw, "redraw the screen and pictures"),
+        (.help, "this help"), (.quit, "quit"),
     ]
 
     static func lines(for keys: KeyMap) -> [String] {

@@ -38,6 +38,9 @@ final class CursesScreen {
             colors = Int(CNcurses_colors())
         }
         _ = CNcurses_mouse_all()
+        // Focus coming back (a tmux window switched back) repaints: pictures sent through tmux's
+        // passthrough are not in its grid and are gone after it redraws.
+        CNcurses_report_focus(1)
         updateSize()
         return note
     }
@@ -56,6 +59,7 @@ final class CursesScreen {
     }
 
     func stop() {
+        CNcurses_report_focus(0)
         endwin()
     }
 
@@ -142,6 +146,7 @@ final class CursesScreen {
                 }
             }
             if Int32(value) == CNcurses_key_resize() { return .resize }
+            if Int32(value) == CNcurses_key_focus_in() { return .focusIn }
             return .function(Int32(value))
         }
         return .character(value)
@@ -182,4 +187,6 @@ enum KeyInput: Equatable {
     case wheel(Int)
     case click(row: Int, column: Int)
     case resize
+    /// The terminal (or tmux pane) has the focus again.
+    case focusIn
 }

@@ -7,7 +7,7 @@ import CNcurses
 enum KeyBindings {
     static func action(for key: KeyInput, state: BrowserState, keys: KeyMap = .standard) -> BrowserAction? {
         switch key {
-        case .resize: return nil
+        case .resize, .focusIn: return nil
         case .wheel(let delta): return .scroll(delta)
         case .click(let row, let column): return .click(row: row, column: column)
         case .character(let value) where state.isTypingFilter: return filterKey(value)
@@ -75,6 +75,8 @@ enum KeyBindings {
         case .trash: return .trashMarked
         case .delete: return .deleteMarked
         case .restore: return .restoreTrashed
+        // The app repaints before it asks for an action; for the state, the screen stays as it is.
+        case .redraw: return .resize(rows: state.layout.rows, columns: state.layout.columns)
         }
     }
 

@@ -11,7 +11,7 @@ public struct KeyMap: Sendable, Equatable {
         case quickLook = "quick-look", help, quit, volumes
         case batch = "thumbnail-folder", jobs, cancel
         case mark, invertMarks = "invert-marks", unmark = "clear-marks", copy, cut, paste, rename, create, trash
-        case delete, restore
+        case delete, restore, redraw
     }
 
     private(set) var bindings: [String: Command]
@@ -25,7 +25,7 @@ public struct KeyMap: Sendable, Equatable {
         "/": .filter, ".": .hidden, "s": .sort, "e": .extensions, "v": .view,
         "space": .quickLook, "?": .help, "q": .quit, "V": .volumes, "T": .batch, "J": .jobs, "c": .cancel,
         "m": .mark, "tab": .mark, "*": .invertMarks, "u": .unmark, "y": .copy, "x": .cut, "p": .paste,
-        "r": .rename, "a": .create, "d": .trash, "D": .delete, "U": .restore,
+        "r": .rename, "a": .create, "d": .trash, "D": .delete, "U": .restore, "ctrl-l": .redraw,
     ])
 
     /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,

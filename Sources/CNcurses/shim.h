@@ -47,6 +47,17 @@ static inline int CNcurses_get(unsigned int *out) {
     return status;
 }
 
+/// Focus reports (`ESC [ I`, `ESC [ O`, sent after `ESC [ ? 1004 h`) read as these key codes.
+static inline int CNcurses_key_focus_in(void) { return KEY_MAX + 1; }
+static inline void CNcurses_report_focus(int on) {
+    if (on) {
+        define_key("\033[I", KEY_MAX + 1);
+        define_key("\033[O", KEY_MAX + 2);
+    }
+    putp(on ? "\033[?1004h" : "\033[?1004l");
+    fflush(stdout);
+}
+
 static inline int CNcurses_mouse_all(void) {
     mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
     mouseinterval(0);

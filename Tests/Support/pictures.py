@@ -269,6 +269,16 @@ def main():
     columns = sorted({int(column) for _, column in moves})
     results.append(('inside tmux, sixel: passed through, placed on the browser\'s pane', bool(moves) and left.isdigit() and min(columns) > int(left),
                     'sixel at columns %s, pane starts at column %s' % (columns, left)))
+    # tmux forgets passthrough pictures when it redraws (a window switched back): Ctrl-L draws them again.
+    subprocess.run(['tmux', '-L', socket, 'new-window', 'sleep 60'], capture_output=True)
+    browser.pump(1.0, quiet=0.5)
+    subprocess.run(['tmux', '-L', socket, 'last-window'], capture_output=True)
+    browser.pump(1.0, quiet=0.5)
+    mark = len(browser.raw)
+    subprocess.run(['tmux', '-L', socket, 'send-keys', '-t', '0.1', 'C-l'], capture_output=True)
+    browser.pump(2.0, quiet=1.0)
+    again = re.findall(rb'\x1b7\x1b\[(\d+);(\d+)H\x1bP', bytes(browser.raw[mark:]))
+    results.append(('inside tmux, sixel: Ctrl-L draws the pictures again after a window switch', bool(again), '%d sixels' % len(again)))
     browser.send(b'q')
     browser.finish()
     subprocess.run(['tmux', '-L', socket, 'kill-server'], capture_output=True)
