@@ -32,6 +32,9 @@ final class BrowserView {
     private let encoder: PictureEncoder
     /// The encodings this frame drew or waits for, for the encoder.
     private var wantedEncodings: Set<String> = []
+    /// Encodings asked of the encoder and not back yet: not asked twice (one done and on its way
+    /// through the inbox would otherwise be encoded again by the next frame).
+    private var pendingEncodings: Set<String> = []
     /// Per picture slot (file, size, cell rectangle): the id of the encoding last drawn there,
     /// drawn again while a better representation is being encoded.
     private var lastDrawn: [String: String] = [:]
@@ -57,6 +60,7 @@ final class BrowserView {
         if let driver { placements.driver = driver }
         encoded.removeAll()
         encodedBytes = 0
+        pendingEncodings.removeAll()
         lastDrawn.removeAll()
     }
 
@@ -81,6 +85,7 @@ final class BrowserView {
         }
         encoded[id] = picture
         encodedBytes += picture.byteCount
+        pendingEncodings.remove(id)
     }
 
     static let encodedBudgetBytes = 48 << 20
@@ -147,7 +152,11 @@ final class BrowserView {
     func draw(_ state: BrowserState) {
         placements.beginFrame()
         wantedEncodings = []
-        defer { encoder.keepOnly(wantedEncodings) }
+        defer {
+            // What this frame did not want, the encoder drops: asked again when wanted again.
+            pendingEncodings.formIntersection(wantedEncodings)
+            encoder.keepOnly(wantedEncodings)
+        }
         hidePictures = state.overlay != nil && state.overlay != .quickLook
         screen.erase()
         let layout = state.layout
@@ -485,7 +494,7 @@ final class BrowserView {
         let slot = "\(key.path)|\(key.side)|\(columns)x\(rows)"
         let id = "\(slot)|\(representation.type.rawValue)"
         wantedEncodings.insert(id)
-        if encoded[id] == nil {
+        if encoded[id] == nil && pendingEncodings.insert(id).inserted {
             encoder.request(.init(id: id, image: representation.image, driver: driver, columns: columns, rows: rows, imageID: imageID(for: id)))
         }
         guard let shownID = encoded[id] != nil ? id : lastDrawn[slot].flatMap({ encoded[$0] != nil ? $0 : nil }), let picture = encoded[shownID],
