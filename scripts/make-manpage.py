@@ -211,6 +211,8 @@ def main():
         ("QLBROWSE_THUMBNAILER", "The worker executable to use instead of the installed one."),
         ("LS_COLORS", "Colours file names as ls(1) does."),
         ("NO_COLOR", "Turns colour off."),
+        ("TERM, COLORTERM", "The terminal: a TERM with no terminfo entry falls back to xterm-256color or xterm; COLORTERM=truecolor draws block art in 24-bit colour."),
+        ("TMUX, TMUX_PANE", "Inside tmux the outer terminal is asked through tmux, and allow-passthrough is turned on for this pane only while qlbrowse runs."),
         ("VISUAL, EDITOR, PAGER", "Open text files (default: less)."),
         ("XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_STATE_HOME, XDG_DATA_HOME", "Where the files above live."),
     ]

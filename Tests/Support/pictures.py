@@ -83,26 +83,6 @@ def env_for(work, term, colorterm=None):
     return env
 
 
-class RawBrowser(Browser):
-    """A browser that also keeps every byte it wrote, to decode graphics commands."""
-    def __init__(self, command, env, cols=120, rows=30):
-        import pty, fcntl, struct, termios
-        self.raw = bytearray()
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, cols * 10, rows * 20))
-            os.environ.update(env)
-            os.execvp(command[0], command)
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        feed = self.stream.feed
-
-        def keep(chunk):
-            self.raw.extend(chunk)
-            feed(chunk)
-        self.stream.feed = keep
-
-
 def kitty_commands(data):
     """Each kitty graphics command as (keys, payload length)."""
     found = []
@@ -134,7 +114,7 @@ def block_art(qlbrowse, work, folder, term, colorterm, label):
 def kitty_grid(qlbrowse, work, photos):
     results = []
     # 80x30: the first screen of the grid holds 12 tiles (4 by 3); the folder has 30, for scrolling.
-    browser = RawBrowser([qlbrowse, '--graphics', 'kitty', photos], env_for(work, 'xterm-256color'), cols=80, rows=30)
+    browser = Browser([qlbrowse, '--graphics', 'kitty', photos], env_for(work, 'xterm-256color'), cols=80, rows=30)
     try:
         browser.wait_for('/30', 10)
         browser.send(b'v')
@@ -203,7 +183,7 @@ def tmux_outer(qlbrowse, work, folder, graphics, split=False, seconds=12):
         tmux += ['sleep 60', ';', 'split-window', '-h', '-l', '60', command]
     else:
         tmux += [command]
-    browser = RawBrowser(tmux, env, cols=120, rows=30)
+    browser = Browser(tmux, env, cols=120, rows=30)
     try:
         browser.wait_for('picture 400×300 from', seconds)
         browser.pump(2.0, quiet=1.0)
@@ -296,7 +276,7 @@ def main():
     # 80x24: the status line shortens its hints, long names end in an ellipsis.
     long_name = 'a-very-long-file-name-that-does-not-fit-in-the-list-at-eighty-columns.png'
     shutil.copy(os.path.join(quadrants, 'quadrants.png'), os.path.join(quadrants, long_name))
-    browser = RawBrowser([qlbrowse, '--graphics', 'symbols', quadrants], env_for(work, 'xterm-256color'), cols=80, rows=24)
+    browser = Browser([qlbrowse, '--graphics', 'symbols', quadrants], env_for(work, 'xterm-256color'), cols=80, rows=24)
     browser.wait_for('2/2', 10) or browser.wait_for('1/2', 5)
     browser.pump(1.0, quiet=0.5)
     status = browser.screen.display[-1]

@@ -7,14 +7,16 @@ COLS, ROWS = 120, 30
 
 
 class Browser:
-    def __init__(self, command, env):
+    def __init__(self, command, env, cols=COLS, rows=ROWS):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', ROWS, COLS, COLS * 10, ROWS * 20))
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, cols * 10, rows * 20))
             os.environ.update(env)
             os.execvp(command[0], command)
-        self.screen = pyte.Screen(COLS, ROWS)
+        self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
+        # Every byte written, for tests that decode graphics commands.
+        self.raw = bytearray()
 
     def text(self):
         return '\n'.join(self.screen.display)
@@ -37,6 +39,7 @@ class Browser:
                 break
             if first is None:
                 first = time.time()
+            self.raw.extend(chunk)
             self.stream.feed(chunk)
         return first
 

@@ -3,7 +3,7 @@ import ThumbnailKit
 /// DEC sixel (xterm -ti vt340, foot, mlterm, WezTerm, Konsole…), through chafa. The picture becomes
 /// part of the cells it is drawn over; inside tmux it goes through the passthrough envelope,
 /// placed with the pane's offset on the outer terminal.
-public struct SixelDriver: GraphicsDriver {
+public struct SixelDriver: ChafaSequenceDriver {
     public let cell: CellSize
     /// Inside tmux: where the pane is, so the picture lands on it (tmux does not move the outer cursor for passthrough).
     public var tmux: TmuxPane?
@@ -14,26 +14,35 @@ public struct SixelDriver: GraphicsDriver {
     }
 
     public var mode: GraphicsMode { .sixel }
+    var canvasKind: ChafaCanvas.Kind { .sixel }
+}
+
+/// A driver whose pictures are one escape sequence chafa prints, drawn at the cursor into the
+/// cells (sixel, iTerm2): cursor saved, moved, the sequence, cursor restored. Inside tmux all of
+/// it goes through the passthrough with the pane's offset added, since tmux hands the envelope to
+/// the outer terminal wherever its cursor happens to be.
+protocol ChafaSequenceDriver: GraphicsDriver {
+    var cell: CellSize { get }
+    var tmux: TmuxPane? { get }
+    var canvasKind: ChafaCanvas.Kind { get }
+}
+
+extension ChafaSequenceDriver {
     public var drawsIntoCells: Bool { true }
 
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
-        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: .sixel)
+        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: canvasKind)
         return TerminalPicture(columns: canvas.columns, rows: canvas.rows, body: canvas.printed())
     }
 
     public func show(_ picture: TerminalPicture, row: Int, column: Int) -> (bytes: [UInt8], cells: CellRect) {
-        (PixelSequencePlacement.bytes(picture.body, row: row, column: column, tmux: tmux), CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns))
-    }
-}
-
-/// Puts a sequence that draws at the cursor (sixel, iTerm2) at a cell: cursor saved, moved, the
-/// sequence, cursor restored. Inside tmux all of it goes through the passthrough with the pane's
-/// offset added, since tmux hands the envelope to the outer terminal wherever its cursor happens to be.
-enum PixelSequencePlacement {
-    static func bytes(_ sequence: [UInt8], row: Int, column: Int, tmux: TmuxPane?) -> [UInt8] {
-        guard let tmux else {
-            return EscapeSequence.saveCursor + EscapeSequence.moveTo(row: row, column: column) + sequence + EscapeSequence.restoreCursor
+        let placed: [UInt8]
+        if let tmux {
+            placed = TmuxPassthrough.wrap(EscapeSequence.saveCursor + EscapeSequence.moveTo(row: row + tmux.top, column: column + tmux.left)
+                                          + picture.body + EscapeSequence.restoreCursor)
+        } else {
+            placed = EscapeSequence.saveCursor + EscapeSequence.moveTo(row: row, column: column) + picture.body + EscapeSequence.restoreCursor
         }
-        return TmuxPassthrough.wrap(EscapeSequence.saveCursor + EscapeSequence.moveTo(row: row + tmux.top, column: column + tmux.left) + sequence + EscapeSequence.restoreCursor)
+        return (placed, CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns))
     }
 }
