@@ -26,9 +26,10 @@ public enum TerminalProbe {
         if let tmux { facts.tmux = tmux.facts() }
         guard asks else { return facts }
         // Inside tmux, the outer terminal is asked only when passthrough can carry the question;
-        // kitty placeholders are decided from tmux's answer without asking.
+        // kitty placeholders are decided from tmux's answer without asking; a session with no
+        // client attached has nobody outside to answer.
         if let tmuxFacts = facts.tmux {
-            guard tmuxFacts.hasPassthrough, !facts.showsKittyPlaceholders else { return facts }
+            guard tmuxFacts.hasPassthrough, !tmuxFacts.clientTerm.isEmpty, !facts.showsKittyPlaceholders else { return facts }
         }
         let questions = Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
         let reply = ask(facts.tmux == nil ? questions : TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds)
