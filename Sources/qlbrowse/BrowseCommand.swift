@@ -14,7 +14,7 @@ struct BrowseCommand: ParsableCommand {
         abstract: "Browse a folder with thumbnails (the default command).",
         discussion: """
             Keys: j/k/↓/↑ move, h/←/Backspace parent, l/→/Enter open, space Quick Look, v grid, / filter, \
-            s sort, . hidden files, e extensions, ? help, q quit.
+            s sort, . hidden files, e extensions, Ctrl-L redraw, ? help, q quit.
             Config: $XDG_CONFIG_HOME/qlbrowse/config.toml (theme = "light", graphics = "symbols"). \
             Themes: Themes/*.theme, or NAME.theme in $XDG_CONFIG_HOME/qlbrowse/themes. LS_COLORS colours names; NO_COLOR turns colour off.
             """)
@@ -22,7 +22,7 @@ struct BrowseCommand: ParsableCommand {
     @Argument(help: "The folder to open (default: the current folder).")
     var path: String?
 
-    @Option(help: ArgumentHelp("How pictures are drawn: auto, kitty, sixel, iterm, symbols or none.", valueName: "mode"))
+    @Option(help: ArgumentHelp("How pictures are drawn: auto (detected), kitty, kitty-placeholders, sixel, iterm, symbols (block art) or none.", valueName: "mode"))
     var graphics: String?
 
     @Option(help: "Colour theme: default, light, high-contrast, or a theme file.")
@@ -43,7 +43,7 @@ struct BrowseCommand: ParsableCommand {
         let graphicsName = graphics ?? config.values["graphics"] ?? "auto"
         let mode: GraphicsMode?
         if graphicsName == "auto" { mode = nil } else if let chosen = GraphicsMode(rawValue: graphicsName) { mode = chosen } else {
-            throw ValidationError("--graphics takes auto, kitty, sixel, iterm, symbols or none (not \(TerminalText.escaped(graphicsName)))")
+            throw ValidationError("--graphics takes \(GraphicsMode.choices) (not \(TerminalText.escaped(graphicsName)))")
         }
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
