@@ -601,7 +601,7 @@ enum HelpText {
         let half = (cells.count + 1) / 2
         for row in 0..<half {
             let right = row + half < cells.count ? cells[row + half] : ""
-            lines.append(cells[row].padding(52) + right)
+            lines.append(cells[row].padding(54) + right)
         }
         lines += ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
                   "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
