@@ -15,7 +15,7 @@ final class BrowserView {
     /// How pictures are drawn; nil draws none (`--graphics none`).
     private(set) var driver: (any GraphicsDriver)?
     private(set) var cell: CellSize
-    private let helpLines: [String]
+    private let keys: KeyMap
     private var spinnerFrame = 0
     let placements: PicturePlacements
 
@@ -42,7 +42,7 @@ final class BrowserView {
 
     init(screen: CursesScreen, theme: Theme, lsColors: LSColors, driver: (any GraphicsDriver)?, cell: CellSize,
          encoder: PictureEncoder, keys: KeyMap = .standard) {
-        self.helpLines = HelpText.lines(for: keys)
+        self.keys = keys
         self.encoder = encoder
         self.screen = screen
         self.theme = theme
@@ -475,7 +475,7 @@ final class BrowserView {
     static let statusHints = ["v grid  space preview  / filter  ? help  q quit ", "v grid  space preview  ? help ", "? help  q quit ", "? help "]
 
     private func drawHelp(_ layout: ScreenLayout) {
-        let lines = helpLines
+        let lines = HelpText.lines(for: keys, width: layout.columns - 6, height: layout.rows - 4)
         let width = min(layout.columns - 2, (lines.map(\.count).max() ?? 40) + 4)
         let height = min(layout.rows - 2, lines.count + 2)
         let top = max(1, (layout.rows - height) / 2), left = max(1, (layout.columns - width) / 2)
@@ -588,24 +588,28 @@ enum HelpText {
         (.help, "this help"), (.quit, "quit"),
     ]
 
-    static func lines(for keys: KeyMap) -> [String] {
-        var lines = ["qlbrowse keys", ""]
+    /// The help in two columns fitted to `width`×`height` cells: on a narrow screen the key column
+    /// narrows and long descriptions end in "…"; on a short one the closing hints go first.
+    static func lines(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [String] {
+        let column = min(54, max(20, (width - 2) / 2))
+        let keyWidth = min(20, max(8, column / 3))
         var cells: [String] = []
         for (command, text) in descriptions {
             let names = keys.keys(for: command).map(displayName)
             guard !names.isEmpty else { continue }
-            let left = names.joined(separator: " ")
-            cells.append(left + String(repeating: " ", count: max(1, 20 - left.count)) + text)
+            let left = BrowserView.clip(names.joined(separator: " "), to: keyWidth - 1)
+            cells.append(BrowserView.clip(left.padding(keyWidth) + text, to: column - 2))
         }
         // Two columns, so that every key fits on a 24-line terminal.
         let half = (cells.count + 1) / 2
+        var lines = ["qlbrowse keys", ""]
         for row in 0..<half {
             let right = row + half < cells.count ? cells[row + half] : ""
-            lines.append(cells[row].padding(54) + right)
+            lines.append(cells[row].padding(column) + right)
         }
-        lines += ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
-                  "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
-        return lines
+        let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
+                     "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
+        return lines + hints.prefix(max(0, height - lines.count))
     }
 
     private static func displayName(_ key: String) -> String {

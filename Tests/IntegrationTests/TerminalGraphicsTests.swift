@@ -98,7 +98,7 @@ import Testing
         // tmux, TERM fallback, 80x24: Tests/Support/pictures.py reads a terminal emulator's screen.
         let result = TestEnvironment.runScenario("pictures.py", folder: "qlbrowse-pictures")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 21, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 22, "\(result.stdout)")
     }
 
     @Test func quittingLeavesTheAlternateScreenAndShowsTheCursor() throws {

@@ -283,6 +283,13 @@ def main():
     results.append(('80x24: the status line does not overlap itself', 'sort:name' in status and '[symbols]' in status and '? help' in status, status.strip()))
     listed = [line for line in browser.screen.display if 'a-very-long' in line]
     results.append(('80x24: a name that does not fit ends in "…"', bool(listed) and '…' in listed[0], listed[0].strip() if listed else 'not listed'))
+    browser.send(b'?')
+    browser.pump(1.0, quiet=0.5)
+    shown = browser.text()
+    results.append(('80x24: the help shows every key, first to last', 'move down' in shown and 'quit' in shown and 'redraw' in shown,
+                    '%d help lines' % sum(1 for line in browser.screen.display if '   ' in line.strip())))
+    browser.send(b'\x1b')
+    browser.pump(0.5, quiet=0.3)
     results.append(browser.quit())
     return summarize(results, work)
 
