@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A folder under /tmp for one test, removed when the test lets go of it.
 final class TemporaryFolder {
@@ -16,8 +19,15 @@ final class TemporaryFolder {
     func write(_ relative: String, bytes: [UInt8], executable: Bool = false) throws -> String {
         let full = path + "/" + relative
         try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: full))
-        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: full) }
+        // Written through a close-on-exec descriptor: tests run in parallel, and a process another
+        // test starts meanwhile must not inherit a descriptor open for writing, or executing this
+        // file fails with "Text file busy" (ETXTBSY) for as long as that process lives.
+        let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        if executable { chmod(full, 0o755) }
         return full
     }
 
