@@ -52,7 +52,7 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
         .executableTarget(name: "qlbrowse", dependencies: [
-            "ThumbnailKit", "BrowserUI", "FileSystemKit", "CSystem",
+            "ThumbnailKit", "BrowserUI", "FileSystemKit", "TerminalGraphics", "CSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: [
             // The browser must start and stay as small as nnn: a static Swift runtime brings in only

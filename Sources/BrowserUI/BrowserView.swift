@@ -592,7 +592,7 @@ enum HelpText {
     /// narrows and long descriptions end in "…"; on a short one the closing hints go first.
     static func lines(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [String] {
         let column = min(54, max(20, (width - 2) / 2))
-        let keyWidth = min(20, max(8, column / 3))
+        let keyWidth = min(20, max(8, column - 30))
         var cells: [String] = []
         for (command, text) in descriptions {
             let names = keys.keys(for: command).map(displayName)

@@ -12,6 +12,15 @@ enum ProcessEnvironment {
 
     static var home: String { variable("HOME") ?? "/" }
 
+    /// The variables that say which terminal this is (for choosing how to draw pictures).
+    static var terminalVariables: [String: String] {
+        var found: [String: String] = [:]
+        for name in ["TERM", "COLORTERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "TMUX", "TMUX_PANE"] {
+            found[name] = variable(name)
+        }
+        return found
+    }
+
     /// `$XDG_STATE_HOME/qlbrowse` (else `~/.local/state/qlbrowse`), created on demand.
     static var stateFolder: String {
         let base = variable("XDG_STATE_HOME") ?? home + "/.local/state"

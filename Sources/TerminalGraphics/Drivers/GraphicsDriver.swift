@@ -83,6 +83,9 @@ public protocol GraphicsDriver: Sendable {
     func forget(imageID: UInt32) -> [UInt8]
     /// The bytes that take every picture down: `freeing` also drops the data the terminal keeps (on quit).
     func eraseAll(freeing: Bool) -> [UInt8]
+    /// The bytes that draw `picture` from the cursor on, with no cursor positioning: for another
+    /// program's preview pane (`qlbrowse preview`), which places the output itself.
+    func inline(_ picture: TerminalPicture) -> [UInt8]
 }
 
 extension GraphicsDriver {
@@ -90,6 +93,12 @@ extension GraphicsDriver {
     public func forget(imageID: UInt32) -> [UInt8] { [] }
     public func eraseAll(freeing: Bool) -> [UInt8] { [] }
     public func erase(_ picture: TerminalPicture, at cells: CellRect) -> [UInt8] { [] }
+
+    /// Whatever must reach the terminal once, then the picture itself: a sequence drawn at the
+    /// cursor, or its rows of cells one per line.
+    public func inline(_ picture: TerminalPicture) -> [UInt8] {
+        picture.transmission + picture.body + Array(picture.lines.joined(separator: [0x0A]))
+    }
 }
 
 /// Byte-building helpers the drivers share.

@@ -1,0 +1,132 @@
+import ArgumentParser
+import TerminalGraphics
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `qlbrowse preview FILE`: a picture of a file fitted to a number of cells, written to standard
+/// output, for the preview panes of other programs (lf, fzf, ranger, nnn).
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Print a picture of a file fitted to COLSxROWS cells, for other programs' preview panes.",
+        discussion: """
+            Pictures come from the thumbnail cache when they are there, and are made (and cached) when not. \
+            Text files print their first lines, made safe to show. The graphics mode comes from --graphics, \
+            else from config.toml's `graphics`, else from the environment (kitty, Ghostty, WezTerm, iTerm2; \
+            block art otherwise): the terminal is not asked, since the calling program owns its input. \
+            With --place the picture goes straight to the terminal (/dev/tty) at that cell, for programs \
+            such as lf that draw kitty pictures that way; --clear takes kitty pictures down again.
+            """)
+
+    @Argument(help: "The file to preview.")
+    var file: String?
+
+    @Option(help: ArgumentHelp("The cells the picture may fill (default: the terminal's size).", valueName: "COLSxROWS"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Draw on the terminal at this cell (0-based), not on standard output.", valueName: "COLxROW"))
+    var place: String?
+
+    @Option(help: ArgumentHelp("How to draw: auto, kitty, kitty-placeholders, sixel, iterm, symbols.", valueName: "mode"))
+    var graphics: String?
+
+    @Flag(help: "Take down the kitty pictures earlier calls drew (lf's cleaner).")
+    var clear = false
+
+    func validate() throws {
+        if clear { return }
+        guard file != nil else { throw ValidationError("preview needs a FILE (or --clear)") }
+        if let size, PreviewCommand.cells(size) == nil { throw ValidationError("--size takes COLSxROWS, e.g. 60x20") }
+        if let place, PreviewCommand.cells(place, allowsZero: true) == nil { throw ValidationError("--place takes COLxROW, e.g. 40x1") }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let config = UserConfig.load()
+        let environment = ProcessEnvironment.terminalVariables
+        let requested = graphics ?? config.values["graphics"] ?? "auto"
+        let chosen: GraphicsMode?
+        if requested == "auto" { chosen = nil } else if let mode = GraphicsMode(rawValue: requested), mode != .off { chosen = mode } else {
+            throw ValidationError("--graphics takes auto, kitty, kitty-placeholders, sixel, iterm or symbols (not \(TerminalText.escaped(requested)))")
+        }
+        var facts = TerminalProbe.facts(environment: environment, asks: false)
+        let term = environment["TERM"] ?? ""
+        facts.terminfoColors = ["256", "kitty", "ghostty", "alacritty", "foot", "wezterm", "direct"].contains { term.contains($0) } ? 256 : 16
+        let mode = GraphicsChoice.mode(requested: chosen, facts: facts)
+        let cell = TerminalProbe.cellSize(fd: Self.terminalDescriptor())
+        guard let driver = GraphicsChoice.driver(mode == .off ? .symbols : mode, facts: facts, cell: cell) else { return }
+        if clear {
+            try Self.toTerminal(driver.eraseAll(freeing: true))
+            return
+        }
+        guard let file else { return }
+        let area = size.flatMap { Self.cells($0) } ?? Self.terminalSize()
+        var status = stat()
+        guard stat(file, &status) == 0 else {
+            throw ValidationError("cannot preview \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
+        }
+        var output: [UInt8]
+        if (status.st_mode & S_IFMT) == S_IFREG, let type = ContentTypeTable.type(forFileName: file), type.kind == .text {
+            guard let bytes = FileDescriptorReader.readFile(file, upTo: 64 * 1024) else {
+                throw ValidationError("cannot read \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
+            }
+            output = Array(TextPreview.lines(from: bytes, maxLines: area.rows, maxColumns: area.columns).joined(separator: "\n").utf8) + [0x0A]
+        } else {
+            let image = try await picture(of: file, area: area, cell: cell)
+            let imageID = KittyDriver.imageID(serial: Int(getpid()) % 60_000)
+            output = driver.inline(driver.render(image, columns: area.columns, rows: area.rows, imageID: imageID))
+            if !driver.drawsIntoCells || mode == .symbols || mode == .kittyPlaceholders { output += [0x0A] }
+        }
+        if let place, let at = Self.cells(place, allowsZero: true) {
+            try Self.toTerminal(Array("\u{1B}7\u{1B}[\(at.rows + 1);\(at.columns + 1)H".utf8) + output + Array("\u{1B}8".utf8))
+        } else {
+            FileDescriptorWriter.writeAll(output, to: 1)
+        }
+    }
+
+    /// The best picture the engine has for `file` at the size the cells need (from the cache when it is there).
+    private func picture(of file: String, area: (columns: Int, rows: Int), cell: CellSize) async throws -> PixelImage {
+        let needed = max(area.columns * cell.width, area.rows * cell.height)
+        let side = [128, 256, 512, 1024].first { $0 >= needed } ?? 1024
+        let pool = WorkerPool(size: 1, stderrPath: ProcessEnvironment.workerLog)
+        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
+        var request = ThumbnailRequest(path: file, size: Double(side), types: [.icon, .thumbnail])
+        request.maximumIconSide = 256
+        do {
+            let best = try await generator.bestRepresentation(for: request)
+            await pool.shutdown()
+            return best.image
+        } catch {
+            await pool.shutdown()
+            throw ValidationError("cannot preview \(TerminalText.escaped(file)): \((error as? ThumbnailError)?.reason ?? "\(error)")")
+        }
+    }
+
+    /// `60x20` as cells; nil when it is not two positive numbers (zero allowed for places).
+    static func cells(_ text: String, allowsZero: Bool = false) -> (columns: Int, rows: Int)? {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ allowsZero ? $0 >= 0 : $0 > 0 }), parts.allSatisfy({ $0 <= 10_000 }) else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    private static func terminalDescriptor() -> Int32 {
+        isatty(1) == 1 ? 1 : isatty(2) == 1 ? 2 : 0
+    }
+
+    private static func terminalSize() -> (columns: Int, rows: Int) {
+        var size = winsize()
+        for fd: Int32 in [1, 2, 0] where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0 {
+            return (Int(size.ws_col), Int(size.ws_row) - 1)
+        }
+        return (80, 23)
+    }
+
+    private static func toTerminal(_ bytes: [UInt8]) throws {
+        let fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw ValidationError("--place and --clear draw on the terminal, and there is none (/dev/tty)") }
+        defer { close(fd) }
+        FileDescriptorWriter.writeAll(bytes, to: fd)
+    }
+}

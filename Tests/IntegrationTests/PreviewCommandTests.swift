@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import ThumbnailKit
+
+/// `qlbrowse preview`, as lf, fzf, ranger or nnn call it for their preview panes.
+@Suite struct PreviewCommandTests {
+    /// A 200x150 picture: red and green over blue and yellow.
+    private func quadrants(in folder: URL) throws -> String {
+        var image = PixelImage(width: 200, height: 150, filledWith: RGBA(255, 0, 0))
+        for y in 0..<150 {
+            for x in 0..<200 where x >= 100 || y >= 75 {
+                let colour: [UInt8] = y < 75 ? [0, 200, 0, 255] : x < 100 ? [0, 0, 255, 255] : [255, 220, 0, 255]
+                image.pixels.replaceSubrange((y * 200 + x) * 4..<((y * 200 + x) * 4 + 4), with: colour)
+            }
+        }
+        let path = folder.appendingPathComponent("quadrants.png").path
+        try AtomicFileWriter.write(PNGEncoder.encode(image), to: path)
+        return path
+    }
+
+    private func preview(_ arguments: [String], term: String = "xterm-256color", colorterm: String = "") -> TestEnvironment.Result {
+        TestEnvironment.run(TestEnvironment.qlbrowse, ["preview"] + arguments, environment: ["TERM": term, "COLORTERM": colorterm])
+    }
+
+    @Test func blockArtFitsTheCellsAndShowsThePicturesColours() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-preview")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try quadrants(in: folder)
+        let result = preview([file, "--size", "40x12", "--graphics", "symbols"], colorterm: "truecolor")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count <= 12 && lines.count >= 10, "\(lines.count) rows")
+        let first = String(lines.first ?? ""), last = String(lines.last ?? "")
+        #expect(first.contains("2;255;0;0") && first.contains("2;0;200;0"), "top row: red and green")
+        #expect(last.contains("2;0;0;255") && last.contains("2;255;220;0"), "bottom row: blue and yellow")
+        // 256 colours: palette indices (red 196, blue 21), never packed RGB.
+        let indexed = preview([file, "--size", "40x12", "--graphics", "symbols"]).stdout
+        #expect(indexed.contains("5;196") && indexed.contains("5;21") && !indexed.contains(";2;"))
+    }
+
+    @Test func kittyAndSixelAreSequencesForTheTerminal() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-preview")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try quadrants(in: folder)
+        let kitty = preview([file, "--size", "30x10", "--graphics", "kitty"]).stdout
+        #expect(kitty.hasPrefix("\u{1B}_Ga=t,f=100,t=d,i=") && kitty.contains("a=p,i="), "PNG sent, then placed at the cursor")
+        let sixel = preview([file, "--size", "30x10", "--graphics", "sixel"]).stdout
+        #expect(sixel.hasPrefix("\u{1B}P") && sixel.contains("\u{1B}\\"))
+        // Without --graphics, kitty's variables choose kitty; anything else gets block art.
+        let auto = TestEnvironment.run(TestEnvironment.qlbrowse, ["preview", file, "--size", "30x10"], environment: ["TERM": "xterm-kitty"]).stdout
+        #expect(auto.hasPrefix("\u{1B}_G"))
+        #expect(preview([file, "--size", "30x10"], term: "xterm-256color").stdout.contains("\u{1B}[0;"))
+    }
+
+    @Test func textFilesPrintTheirFirstLinesMadeSafe() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-preview")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.txt")
+        try ("first line\n\u{1B}]0;pwned\u{07}second\n" + (3...100).map { "line \($0)" }.joined(separator: "\n")).write(to: file, atomically: true, encoding: .utf8)
+        let result = preview([file.path, "--size", "60x5"])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 5)
+        #expect(result.stdout.hasPrefix("first line\n\\e]0;pwned"), "escape sequences are shown, not run: \(result.stdout)")
+    }
+
+    @Test func mistakesAreClearErrors() throws {
+        let missing = preview(["/nonexistent/photo.jpg", "--size", "20x5"])
+        #expect(missing.status != 0 && missing.stderr.contains("cannot preview /nonexistent/photo.jpg"), "\(missing.stderr)")
+        #expect(preview(["x.jpg", "--size", "big"]).stderr.contains("--size takes COLSxROWS"))
+        #expect(preview(["x.jpg", "--graphics", "fancy"]).status != 0)
+        #expect(preview([]).stderr.contains("preview needs a FILE"))
+    }
+}
