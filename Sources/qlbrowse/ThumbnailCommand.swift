@@ -88,7 +88,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let pool = WorkerPool(size: min(jobs, max(1, recursive ? jobs : files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
         let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
         let generator = ThumbnailGenerator(pool: pool, cache: cache)
-        if !type.types.isSubset(of: [.icon]) { await pool.warmUp() }
+        // No warm-up: workers start with the first request that needs decoding, so cache hits and
+        // icons start none. The pool is shut down (workers reaped) on every way out.
         if recursive, let cache {
             let batch = ThumbnailBatch(generator: generator, cache: cache, box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale),
                                        jobs: jobs, shard: shard.flatMap(ThumbnailBatch.Shard.init))
