@@ -96,7 +96,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             let summary = await BatchRunner(batch: batch, json: json).run(files)
             await pool.shutdown()
             if summary.interrupted { throw ExitCode(130) }
-            if summary.failed > 0 { throw ExitCode(1) }
+            if summary.failed > 0 || summary.stopReason != nil { throw ExitCode(1) }
             return
         }
         let reporter = ThumbnailReporter(json: json)
