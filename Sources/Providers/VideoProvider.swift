@@ -3,7 +3,8 @@ import ThumbnailKit
 
 /// Videos (MP4, MKV, WebM, MOV, AVI, …) through libavformat/libavcodec: a frame around 10 % in
 /// that is neither near-black nor flat (trying a few positions, as totem does), shown as the
-/// player would: sample aspect ratio and display-matrix rotation applied.
+/// player would: sample aspect ratio and display-matrix rotation applied. A container with sound
+/// and no video stream goes to `AudioProvider` (cover art or waveform).
 public struct VideoProvider: ThumbnailProvider {
     public let name = "libav"
     /// A still picture in a format only FFmpeg decodes (BMP, TGA, PCX…): its only frame, as is.
@@ -17,11 +18,17 @@ public struct VideoProvider: ThumbnailProvider {
     }
 
     public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
-        guard job.wantsThumbnail else { return }
         let media = try MediaFile(path: job.path)
         guard let stream = media.streams.first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && CAV_is_attached_pic($0) == 0 }) else {
+            // Containers that hold video or sound alike (ASF for WMA, MP4 with an "isom" brand for
+            // M4A) are sniffed as video: with sound and no moving picture, it is audio after all.
+            if !stillImage && media.streams.contains(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) {
+                return try AudioProvider().makeImages(for: job, emit: emit)
+            }
+            guard job.wantsThumbnail else { return }
             throw ThumbnailError(.unsupported, "the file has no video stream")
         }
+        guard job.wantsThumbnail else { return }
         let decoder = try media.decoder(for: stream)
         let frame = av_frame_alloc()
         defer { var doomed = frame; av_frame_free(&doomed) }

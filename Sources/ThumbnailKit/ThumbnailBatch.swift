@@ -44,6 +44,9 @@ public struct ThumbnailBatch: Sendable {
     public enum Event: Sendable {
         /// The walk finished: this many files will be looked at.
         case found(total: Int)
+        /// Sent before `found` when folders could not be listed (their files were never reached):
+        /// each with the reason (`strerror`). A vanished volume cuts the walk short this way.
+        case unlisted([(folder: String, reason: String)])
         case file(path: String, outcome: Outcome)
     }
 
@@ -69,16 +72,18 @@ public struct ThumbnailBatch: Sendable {
             // The walk runs on a thread of its own: a share that stops answering leaves that
             // thread stuck, not one of the cooperative threads, and cancelling still returns.
             let (cacheRoot, shard) = (cache.root, shard)
-            let files = (try? await BlockingCall.run { token -> [String] in
+            let (files, unlisted) = (try? await BlockingCall.run { token -> ([String], [(folder: String, reason: String)]) in
                 var files: [String] = []
+                var unlisted: [(folder: String, reason: String)] = []
                 for root in roots where !token.isCancelled {
-                    FolderWalker.walk(root, skipping: cacheRoot, isCancelled: { token.isCancelled }) { path, relative in
+                    unlisted += FolderWalker.walk(root, skipping: cacheRoot, isCancelled: { token.isCancelled }) { path, relative in
                         if let shard, !shard.owns(relativePath: relative) { return }
                         files.append(path)
                     }
                 }
-                return files
-            }) ?? []
+                return (files, unlisted)
+            }) ?? ([], [])
+            if !unlisted.isEmpty { continuation.yield(.unlisted(unlisted)) }
             continuation.yield(.found(total: files.count))
             await withTaskGroup(of: Void.self) { group in
                 var next = 0
@@ -133,25 +138,36 @@ public struct ThumbnailBatch: Sendable {
 enum FolderWalker {
     static let skippedFolders: Set<String> = [".sh_thumbnails", ".thumbnails", ".git", ".Trash", ".Trash-0"]
 
+    /// Calls `visit` with each file (path, path relative to `root`); returns the folders that
+    /// could not be listed, with the reason.
+    @discardableResult
     static func walk(_ root: String, skipping cacheRoot: String, isCancelled: () -> Bool = { Task.isCancelled },
-                     _ visit: (String, String) -> Void) {
+                     _ visit: (String, String) -> Void) -> [(folder: String, reason: String)] {
         var status = stat()
-        guard stat(root, &status) == 0 else { return }
+        guard stat(root, &status) == 0 else { return [] }
         if (status.st_mode & S_IFMT) == S_IFREG {
             visit(root, root.split(separator: "/").last.map(String.init) ?? root)
-            return
+            return []
         }
+        var unlisted: [(folder: String, reason: String)] = []
         var pending = [(root, "")]
         let cache = PathNormalizer.absolute(cacheRoot)
         while let (folder, relative) = pending.popLast() {
-            if isCancelled() { return }
-            guard PathNormalizer.absolute(folder) != cache, let directory = opendir(folder) else { continue }
+            if isCancelled() { return unlisted }
+            guard PathNormalizer.absolute(folder) != cache else { continue }
+            guard let directory = opendir(folder) else {
+                unlisted.append((folder, String(cString: strerror(errno))))
+                continue
+            }
             var names: [(String, UInt8)] = []
+            errno = 0
             while let entry = readdir(directory) {
                 let name = entry.pointee.name
-                if name == "." || name == ".." { continue }
-                names.append((name, entry.pointee.d_type))
+                if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
+                errno = 0
             }
+            // A listing that broke off (the volume went away) counts as not listed; what it gave is still walked.
+            if errno != 0 { unlisted.append((folder, String(cString: strerror(errno)))) }
             closedir(directory)
             for (name, kind) in names.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -172,5 +188,6 @@ enum FolderWalker {
                 }
             }
         }
+        return unlisted
     }
 }

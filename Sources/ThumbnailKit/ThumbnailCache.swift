@@ -9,8 +9,8 @@ import Glibc
 /// `$XDG_CACHE_HOME/thumbnails/{normal,large,x-large,xx-large}/md5(uri).png`, keyed by the file's
 /// URI and valid while `Thumb::MTime` and `Thumb::Size` equal the file's. Failures are remembered
 /// under `fail/qlbrowse-<version>/` so a broken file is not retried until it changes. Shared
-/// repositories (`.sh_thumbnails/` beside the files) are read after the personal cache, and
-/// written only when asked.
+/// repositories (`.sh_thumbnails/` beside the files, keyed by the relative URI `./name`) are read
+/// after the personal cache, and written only when asked.
 public final class ThumbnailCache: ThumbnailCaching {
     /// The standard's size folders.
     public enum Flavor: String, CaseIterable, Sendable {
@@ -67,13 +67,20 @@ public final class ThumbnailCache: ThumbnailCaching {
         "\(root)/fail/qlbrowse-\(EngineVersion.string)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
     }
 
-    /// The shared repository entry: `.sh_thumbnails/<flavor>/md5(escaped basename).png` beside the file.
+    /// The shared repository entry (the standard's "Shared thumbnail repositories"):
+    /// `.sh_thumbnails/<flavor>/md5(./escaped-name).png` beside the file.
     public static func sharedPath(forFile file: String, flavor: Flavor) -> String {
         let absolute = PathNormalizer.absolute(file)
         let slash = absolute.lastIndex(of: "/") ?? absolute.startIndex
         let folder = String(absolute[..<slash])
-        let name = String(absolute[absolute.index(after: slash)...])
-        return "\(folder)/.sh_thumbnails/\(flavor.rawValue)/\(MD5.hex(FileURI.escape(Array(name.utf8)))).png"
+        return "\(folder)/.sh_thumbnails/\(flavor.rawValue)/\(MD5.hex(sharedURI(forFile: absolute))).png"
+    }
+
+    /// The relative URI a shared repository keys a file by, and writes as `Thumb::URI`: `./` and the
+    /// file's escaped name (`./My%20Photo.jpg`).
+    public static func sharedURI(forFile file: String) -> String {
+        let name = PathNormalizer.absolute(file).split(separator: "/").last.map(String.init) ?? ""
+        return "./" + FileURI.escape(Array(name.utf8))
     }
 
     /// True for files inside the cache itself, which are never thumbnailed into it.
@@ -130,7 +137,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         unlink(failurePath(forFile: absolute))
         if writesShared {
             let shared = Self.sharedPath(forFile: absolute, flavor: flavor)
-            text[0] = ("Thumb::URI", FileURI.escape(Array((absolute.split(separator: "/").last.map(String.init) ?? "").utf8)))
+            text[0] = ("Thumb::URI", Self.sharedURI(forFile: absolute))
             if ensureFolder(String(shared[..<shared.lastIndex(of: "/")!]), mode: 0o755) {
                 try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: shared, permissions: 0o644)
             }
@@ -157,7 +164,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         if memory.withLock({ $0.entry(for: path(forFile: file, flavor: flavor), stamp: stamp) }) != nil { return true }
         for candidate in candidatePaths(file, flavor: flavor) {
             guard let png = readFile(candidate.path), let info = PNGDecoder.info(png) else { continue }
-            if isValid(info, stamp: stamp, uri: candidate.uri) { return true }
+            if isValid(info, stamp: stamp, candidate: candidate) { return true }
         }
         return false
     }
@@ -170,12 +177,21 @@ public final class ThumbnailCache: ThumbnailCaching {
         let contentType: ContentType?
     }
 
-    private func candidatePaths(_ file: String, flavor: Flavor) -> [(path: String, uri: String, source: String)] {
+    private struct Candidate {
+        let path: String
+        let uri: String
+        let source: String
+        /// The personal cache always records `Thumb::MTime`; a shared repository (a read-only share,
+        /// a CD) may have thumbnails without it, which are then taken as they are.
+        let requiresMTime: Bool
+    }
+
+    private func candidatePaths(_ file: String, flavor: Flavor) -> [Candidate] {
         let absolute = PathNormalizer.absolute(file)
-        var paths = [(path(forFile: absolute, flavor: flavor), FileURI.from(absolutePath: absolute), "cache")]
+        var paths = [Candidate(path: path(forFile: absolute, flavor: flavor), uri: FileURI.from(absolutePath: absolute), source: "cache", requiresMTime: true)]
         if readsShared {
-            let name = absolute.split(separator: "/").last.map(String.init) ?? ""
-            paths.append((Self.sharedPath(forFile: absolute, flavor: flavor), FileURI.escape(Array(name.utf8)), "shared"))
+            paths.append(Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute),
+                                   source: "shared", requiresMTime: false))
         }
         return paths
     }
@@ -186,7 +202,7 @@ public final class ThumbnailCache: ThumbnailCaching {
             return Found(image: hit.image, source: hit.source, contentType: hit.contentType)
         }
         for candidate in candidatePaths(file, flavor: flavor) {
-            guard let png = readFile(candidate.path), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, uri: candidate.uri),
+            guard let png = readFile(candidate.path), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate),
                   let image = PNGDecoder.decode(png) else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
             memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type)) }
@@ -195,9 +211,15 @@ public final class ThumbnailCache: ThumbnailCaching {
         return nil
     }
 
-    /// The standard's rule: same URI, same MTime (`!=` means stale, not `>`), and same Size when recorded.
-    private func isValid(_ info: PNGDecoder.Info, stamp: FileStamp, uri: String) -> Bool {
-        guard info.text["Thumb::URI"] == uri, info.text["Thumb::MTime"] == String(stamp.modified) else { return false }
+    /// The standard's rule: same URI, same MTime (`!=` means stale, not `>`; in a shared repository
+    /// checked only when recorded), and same Size when recorded.
+    private func isValid(_ info: PNGDecoder.Info, stamp: FileStamp, candidate: Candidate) -> Bool {
+        guard info.text["Thumb::URI"] == candidate.uri else { return false }
+        if let mtime = info.text["Thumb::MTime"] {
+            guard mtime == String(stamp.modified) else { return false }
+        } else if candidate.requiresMTime {
+            return false
+        }
         if let size = info.text["Thumb::Size"], size != String(stamp.size) { return false }
         return true
     }

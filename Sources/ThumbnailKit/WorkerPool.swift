@@ -49,6 +49,8 @@ public actor WorkerPool {
     private var slots: [Slot]
     private var queue: [Job] = []
     private var shutDown = false
+    /// Killed workers not yet reaped: shutdown waits for them too.
+    private var retired: [WorkerProcess] = []
     /// Workers replaced after a crash, hang or kill, for diagnostics and tests.
     public private(set) var replacedWorkers = 0
 
@@ -89,8 +91,13 @@ public actor WorkerPool {
         }
     }
 
-    /// Stops every worker. Requests still queued or running fail as cancelled.
-    public func shutdown() {
+    /// Stops every worker and waits (up to `waitSeconds`) until each has ended and been reaped, so
+    /// a one-shot command leaves no process behind. Requests still queued or running fail as
+    /// cancelled. A worker stuck in the kernel (a dead share) cannot die until the kernel lets it
+    /// go; past `waitSeconds` it is left to `init`.
+    public func shutdown(waitSeconds: Double = 2) async {
+        let stopping = slots.compactMap(\.process) + retired
+        retired.removeAll()
         shutDown = true
         for job in queue { job.continuation.finish(throwing: CancellationError()) }
         queue.removeAll()
@@ -100,6 +107,17 @@ public actor WorkerPool {
             slots[index].process?.closeRequests()
             slots[index].process?.kill()
             slots[index].process = nil
+        }
+        for process in stopping { process.kill() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for process in stopping { await process.waitForExit() }
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(waitSeconds * 1_000_000_000))
+            }
+            await group.next()
+            group.cancelAll()
         }
     }
 
@@ -242,6 +260,10 @@ public actor WorkerPool {
         }
     }
 
+    private func forgetRetired(_ process: WorkerProcess) {
+        retired.removeAll { $0 === process }
+    }
+
     private func gracePassed(slot index: Int, draining id: UInt64) {
         guard slots[index].draining == id, let process = slots[index].process else { return }
         retire(index, process: process)
@@ -251,6 +273,11 @@ public actor WorkerPool {
     /// Kills a worker and forgets it; a new one starts when the slot is next used.
     private func retire(_ index: Int, process: WorkerProcess) {
         process.kill()
+        retired.append(process)
+        Task { [weak self] in
+            await process.waitForExit()
+            await self?.forgetRetired(process)
+        }
         if slots[index].process === process {
             slots[index].process = nil
             slots[index].draining = nil

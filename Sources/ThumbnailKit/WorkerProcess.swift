@@ -1,5 +1,6 @@
 import CSystem
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,8 @@ final class WorkerProcess: Sendable {
     let pid: pid_t
     private let requestFD: Int32
     let events: AsyncStream<Event>
+    /// Opens once the process has been reaped.
+    private let reaping = ExitLatch()
 
     /// Starts `executable` with `arguments`; its standard error goes to `stderrPath` (nil: shared with ours).
     init(executable: String, arguments: [String], stderrPath: String?) throws(ThumbnailError) {
@@ -51,6 +54,7 @@ final class WorkerProcess: Sendable {
         let replyFD = fromWorker[0]
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         events = stream
+        let reaping = self.reaping
         DispatchQueue(label: "qlbrowse.worker.\(spawned)").async {
             while true {
                 let frame: (WorkerMessage, [UInt8])?
@@ -61,6 +65,7 @@ final class WorkerProcess: Sendable {
             close(replyFD)
             var raw: Int32 = 0
             while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
+            reaping.open()
             continuation.yield(.exited(ExitStatus(raw: raw)))
             continuation.finish()
         }
@@ -79,11 +84,38 @@ final class WorkerProcess: Sendable {
 
     func kill() { _ = Glibc.kill(pid, SIGKILL) }
 
+    /// Returns once the process has ended and been reaped (at once if it already was).
+    func waitForExit() async { await reaping.wait() }
+
     /// Closes the request pipe: the worker finishes what it is doing and exits.
     func closeRequests() { close(requestFD) }
 
     private static func spawnError(_ executable: String, _ code: Int32) -> ThumbnailError {
         ThumbnailError(.workerUnavailable, "cannot start the thumbnail worker \(executable): \(String(cString: strerror(code)))")
+    }
+}
+
+/// A one-way gate: `wait()` returns once `open()` has been called, at once if it already was.
+private final class ExitLatch: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(waiter) }
+                return state.isOpen
+            }
+            if isOpen { waiter.resume() }
+        }
     }
 }
 

@@ -21,6 +21,10 @@ struct BatchRunner {
         var skipped = 0
         var failures: [(String, String)] = []
         var interrupted = false
+        /// Why the run stopped early ("photos was disconnected"), when its volume went away.
+        var stopReason: String?
+        /// Folders the walk could not list before the volume went away: their files were never reached.
+        var unlistedFolders = 0
         var done: Int { generated + cached + failed + skipped }
     }
 
@@ -50,13 +54,23 @@ struct BatchRunner {
 
     private func consume(_ roots: [String]) async -> Summary {
         var summary = Summary()
+        let volumes = VolumeWatch(roots: roots)
+        var unlisted = 0
         let progress = ProgressLine(isTerminal: isatty(2) == 1)
         let clock = ContinuousClock()
         let start = clock.now
-        for await event in batch.run(roots) {
+        events: for await event in batch.run(roots) {
             switch event {
+            case .unlisted(let folders):
+                unlisted = folders.count
+                if let reason = await volumes.goneReason() {
+                    summary.stopReason = reason
+                    summary.unlistedFolders = unlisted
+                }
             case .found(let total):
                 summary.total = total
+                // The walk already met the vanished volume: what it found is not done either.
+                if summary.stopReason != nil { break events }
             case .file(let path, let outcome):
                 switch outcome {
                 case .generated(let representation):
@@ -68,6 +82,13 @@ struct BatchRunner {
                     if json { emit(["file": path, "outcome": "cached"]) }
                 case .failed(let error):
                     if error.code == .cancelled { continue }
+                    // A read error may mean the volume went away: then the run stops rather than
+                    // failing every remaining file, and says what was not done.
+                    if error.code == .unreadable, let reason = await volumes.goneReason() {
+                        summary.stopReason = reason
+                        summary.unlistedFolders = unlisted
+                        break events
+                    }
                     summary.failed += 1
                     summary.failures.append((path, error.reason))
                     if json { emit(["file": path, "outcome": "failed", "error": error.reason]) }
@@ -85,10 +106,18 @@ struct BatchRunner {
     private func report(_ summary: Summary) {
         var lines: [String] = []
         if summary.interrupted { lines.append("qlbrowse: interrupted: stopped after \(summary.done) of \(summary.total) files; nothing partial was written") }
+        if let reason = summary.stopReason {
+            var line = "qlbrowse: stopped (\(TerminalText.escaped(reason))): \(summary.generated) made, \(summary.cached) already cached, "
+                + "\(summary.total - summary.done) not done"
+            if summary.unlistedFolders > 0 {
+                line += "; the walk was cut short: \(summary.unlistedFolders) folder\(summary.unlistedFolders == 1 ? "" : "s") never listed, their files never reached"
+            }
+            lines.append(line)
+        }
         for (path, reason) in summary.failures.prefix(20) { lines.append("qlbrowse: \(TerminalText.escaped(path)): \(TerminalText.escaped(reason))") }
         if summary.failures.count > 20 { lines.append("qlbrowse: … and \(summary.failures.count - 20) more failures") }
         lines.append("generated \(summary.generated), already cached \(summary.cached), failed \(summary.failed), skipped \(summary.skipped)"
-            + (summary.interrupted ? ", not done \(summary.total - summary.done)" : ""))
+            + (summary.interrupted || summary.stopReason != nil ? ", not done \(summary.total - summary.done)" : ""))
         StandardStream.write(lines.joined(separator: "\n") + "\n", to: 2)
     }
 

@@ -88,14 +88,15 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let pool = WorkerPool(size: min(jobs, max(1, recursive ? jobs : files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
         let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
         let generator = ThumbnailGenerator(pool: pool, cache: cache)
-        if !type.types.isSubset(of: [.icon]) { await pool.warmUp() }
+        // No warm-up: workers start with the first request that needs decoding, so cache hits and
+        // icons start none. The pool is shut down (workers reaped) on every way out.
         if recursive, let cache {
             let batch = ThumbnailBatch(generator: generator, cache: cache, box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale),
                                        jobs: jobs, shard: shard.flatMap(ThumbnailBatch.Shard.init))
             let summary = await BatchRunner(batch: batch, json: json).run(files)
             await pool.shutdown()
             if summary.interrupted { throw ExitCode(130) }
-            if summary.failed > 0 { throw ExitCode(1) }
+            if summary.failed > 0 || summary.stopReason != nil { throw ExitCode(1) }
             return
         }
         let reporter = ThumbnailReporter(json: json)

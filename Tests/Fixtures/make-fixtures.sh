@@ -710,6 +710,12 @@ row song-with-cover.m4a audio 300 300 ok "AAC in MP4, covr atom JPEG 300x300"
 row tone.wav audio '' '' ok "2 s 440 Hz sine with a pulsing envelope, no art (waveform)"
 "${FF[@]}" -f lavfi -i "aevalsrc=$ENVELOPE:s=22050:d=2" -c:a libvorbis -q:a 2 "$OUT/tone.ogg"
 row tone.ogg audio '' '' ok "Vorbis, same tone, no art (waveform)"
+# No tags, no art, in containers sniffed as video: MP4 with the generic "isom" brand (what most
+# tools other than iTunes write) and ASF.
+"${FF[@]}" -f lavfi -i "aevalsrc=$ENVELOPE:s=22050:d=2" -map_metadata -1 -fflags +bitexact -c:a aac -b:a 48k -f mp4 "$OUT/untagged.m4a"
+row untagged.m4a audio '' '' ok "AAC in MP4 (isom brand), no tags, no art (waveform)"
+"${FF[@]}" -f lavfi -i "aevalsrc=$ENVELOPE:s=22050:d=2" -map_metadata -1 -c:a wmav2 -b:a 64k "$OUT/tone.wma"
+row tone.wma audio '' '' ok "WMA v2 in ASF, no tags, no art (waveform)"
 
 {
     printf 'file\tkind\tdisplay_w\tdisplay_h\texpect\tnote\n'

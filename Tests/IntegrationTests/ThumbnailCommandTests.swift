@@ -49,6 +49,25 @@ import Testing
         #expect(written == ["landscape.jpg.png"], "only the good file is written, and no temporary file is left: \(written)")
     }
 
+    @Test func audioWithNeitherTagsNorArtGetsAWaveformWhateverItsContainer() throws {
+        let out = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // untagged.m4a (MP4, isom brand) and tone.wma (ASF) are sniffed as video containers.
+        let names = ["untagged.m4a", "tone.wma", "tone.wav", "tone.ogg"]
+        let files = names.map { TestEnvironment.fixtures.appendingPathComponent($0).path }
+        let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--json", "-s", "128", "-o", out.path] + files)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = TestEnvironment.jsonLines(result.stdout)
+        for (name, file) in zip(names, files) {
+            let line = try #require(lines.first { $0["file"] as? String == file }, "no line for \(name)")
+            #expect(line["error"] == nil, "\(name): \(line["error"] ?? "")")
+            #expect(line["source"] as? String == "waveform", "\(name): \(line)")
+            let output = try #require(line["output"] as? String, "\(name) wrote nothing")
+            let (width, height) = try #require(TestEnvironment.pngSize(output), "\(name) wrote no PNG")
+            #expect(width == 128 && height > 8 && height < 128, "\(name): a waveform is a wide strip, not \(width)x\(height)")
+        }
+    }
+
     @Test func progressiveOutputComesIconFirstThenTheEmbeddedPreviewThenTheThumbnail() throws {
         let out = TestEnvironment.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -16,6 +16,12 @@ struct VolumeTests {
         }
     }
 
+    @Test func aVolumeVanishingDuringThumbnailRecursiveIsReportedAsSuch() throws {
+        let result = TestEnvironment.runScenario("batch-vanish.py", folder: "qlbrowse-batch-vanish")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 5, "\(result.stdout)")
+    }
+
     @Test(.enabled(if: ["/usr/sbin/smbd", "/usr/bin/smbnetfs"].allSatisfy { FileManager.default.fileExists(atPath: $0) }, "needs samba and smbnetfs"))
     func theSMBServerStoppedMidBatch() throws {
         let result = TestEnvironment.runScenario("smb-batch.py", folder: "qlbrowse-smb")

@@ -136,11 +136,11 @@ import Testing
         makeFile(file)
         let box = PixelSize(width: 128, height: 128)
         ThumbnailCache(root: folder + "/thumbnails").store(representation(), for: ThumbnailRequest(path: file), box: box)
-        let shared = folder + "/.sh_thumbnails/normal/" + MD5.hex("My%20Photo.jpg") + ".png"
+        let shared = folder + "/.sh_thumbnails/normal/" + MD5.hex("./My%20Photo.jpg") + ".png"
         #expect(!FileManager.default.fileExists(atPath: shared))
         ThumbnailCache(root: folder + "/thumbnails", writesShared: true).store(representation(), for: ThumbnailRequest(path: file), box: box)
         let png = try #require(FileManager.default.contents(atPath: shared))
-        #expect(PNGDecoder.info([UInt8](png))?.text["Thumb::URI"] == "My%20Photo.jpg")
+        #expect(PNGDecoder.info([UInt8](png))?.text["Thumb::URI"] == "./My%20Photo.jpg")
         // Another machine (an empty personal cache) finds it.
         let elsewhere = ThumbnailCache(root: folder + "/other-home-cache")
         #expect(elsewhere.cachedRepresentation(for: ThumbnailRequest(path: file), box: box)?.source == "shared")
