@@ -307,8 +307,8 @@ def graphics_bytes_table(qlbrowse, env):
     rows = {mode: graphics_bytes(qlbrowse, env, mode, cache) for mode in ('kitty', 'sixel', 'iterm', 'symbols')}
     shutil.rmtree(cache, ignore_errors=True)
     print('\nbytes written per protocol, 12-photo grid at 80x30, thumbnails cached')
-    print('%-9s %12s %14s %14s %12s %16s' % ('mode', 'open grid', 'picture bytes', 'screen down', 'back up', 'picture bytes'))
-    print('%-9s %12s %14s %14s %12s %16s' % ('', '', '20 moves', '', '', 'back up'))
+    print('%-9s %12s %14s %14s %12s %16s' % ('mode', 'open grid', 'picture bytes', 'PgDn', 'PgUp', 'picture bytes'))
+    print('%-9s %12s %14s %14s %12s %16s' % ('', '', '20 moves', '(4 new)', '(back)', 'PgUp'))
     for mode, (grid, moves, down, up, up_pictures) in rows.items():
         print('%-9s %12d %14d %14d %12d %16d' % (mode, grid, moves, down, up, up_pictures))
     kitty, sixel = rows['kitty'], rows['sixel']
@@ -316,7 +316,7 @@ def graphics_bytes_table(qlbrowse, env):
     # Scrolling back, kitty places what it holds (a few dozen bytes each) and sends nothing again.
     return [('kitty grid <= 2 MB', kitty[0] <= 2_000_000), ('kitty grid <= 1.2x sixel', kitty[0] <= 1.2 * sixel[0]),
             ('0 picture bytes for moves', all(row[1] == 0 for row in rows.values())),
-            ('kitty back up: no resend', kitty[4] < 2000)]
+            ('kitty PgUp: no resend', kitty[4] < 2000)]
 
 
 def percentiles(samples):
