@@ -38,6 +38,15 @@ def spawn(command, env, cols=120, rows=40):
     return pid, fd
 
 
+def read_chunk(fd, size=1 << 16):
+    """Reads what the program wrote, answering the device attributes query as a terminal does at
+    once (qlbrowse asks before it draws; a pty nobody answers would cost it its probe's timeout)."""
+    chunk = os.read(fd, size)
+    if b'\x1b[c' in chunk:
+        os.write(fd, b'\x1b[?62;22c')
+    return chunk
+
+
 def read_until_quiet(fd, quiet=QUIET, limit=60.0):
     """Reads until nothing arrives for `quiet` seconds; returns (bytes, time of the last byte)."""
     data = bytearray()
@@ -50,7 +59,7 @@ def read_until_quiet(fd, quiet=QUIET, limit=60.0):
                 break
             continue
         try:
-            chunk = os.read(fd, 1 << 16)
+            chunk = read_chunk(fd)
         except OSError:
             break
         if not chunk:
@@ -69,7 +78,7 @@ def read_until(fd, pattern, limit=60.0):
         if not ready:
             continue
         try:
-            chunk = os.read(fd, 1 << 16)
+            chunk = read_chunk(fd)
         except OSError:
             return None
         if not chunk:
@@ -88,7 +97,7 @@ def drain_until_exit(pid, fd, limit=30.0):
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
             try:
-                if not os.read(fd, 1 << 16):
+                if not read_chunk(fd):
                     break
             except OSError:
                 break
@@ -137,7 +146,7 @@ def read_until_shown(fd, screen, text, limit=60.0):
         if not ready:
             continue
         try:
-            chunk = os.read(fd, 1 << 16)
+            chunk = read_chunk(fd)
         except OSError:
             return False
         if not chunk:
@@ -217,7 +226,7 @@ def key_latencies(command, env, setup, keys, interval, cols=120, rows=40, quit=b
             ready, _, _ = select.select([fd], [], [], max(0, end - time.time()))
             if ready:
                 try:
-                    os.read(fd, 1 << 20)
+                    read_chunk(fd, 1 << 20)
                 except OSError:
                     break
     os.write(fd, quit)

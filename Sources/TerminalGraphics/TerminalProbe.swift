@@ -20,7 +20,11 @@ public enum TerminalProbe {
 
     /// Everything known about the terminal: the environment, tmux's view, and the terminal's answers.
     /// `asks` false skips the questions (the user chose a driver, or there is no terminal to ask).
-    public static func facts(environment: [String: String], asks: Bool, timeoutMilliseconds: Int32 = 1000) -> TerminalFacts {
+    public static func facts(environment: [String: String], asks: Bool, timeoutMilliseconds: Int32? = nil) -> TerminalFacts {
+        // Every terminal answers the device attributes at once; the wait is for ones that do not,
+        // longer over SSH, where the answer makes a round trip.
+        let overSSH = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil
+        let timeoutMilliseconds = timeoutMilliseconds ?? (overSSH ? 1000 : 300)
         var facts = TerminalFacts(environment: environment)
         let tmux = TmuxClient(environment: environment)
         if let tmux { facts.tmux = tmux.facts() }
