@@ -113,21 +113,10 @@ final class JobRunner: Sendable {
     private static func goneReason(_ folder: String) async -> (String, String)? {
         let volume = Volume.containing(folder, in: VolumeMonitor.currentVolumes())
         let label = volume?.label ?? folder, mountPoint = volume?.mountPoint ?? "/"
-        return await withCheckedContinuation { continuation in
-            // A listing, not a stat: smbnetfs answers a stat of a folder from its cache after the
-            // server is gone, but a listing reaches the server.
-            VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 2, { () -> Int32 in
-                guard let directory = opendir(folder) else { return errno }
-                defer { closedir(directory) }
-                errno = 0
-                return readdir(directory) != nil || errno == 0 ? 0 : errno
-            }, completion: { outcome in
-                switch outcome {
-                case .done(0): continuation.resume(returning: nil)
-                case .done: continuation.resume(returning: ("\(label) was disconnected", mountPoint))
-                case .timedOut, .refused: continuation.resume(returning: ("\(label) is not responding", mountPoint))
-                }
-            })
+        switch await VolumeIO.shared.probeListing(folder, volume: volume?.mountPoint ?? "/") {
+        case .listed: return nil
+        case .failed: return ("\(label) was disconnected", mountPoint)
+        case .silent: return ("\(label) is not responding", mountPoint)
         }
     }
 }

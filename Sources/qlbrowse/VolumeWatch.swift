@@ -42,21 +42,11 @@ struct VolumeWatch: Sendable {
     /// A listing, not a stat (smbnetfs answers a stat from its cache after the server is gone),
     /// on a thread of its own with a deadline (a dead share may never answer).
     private static func listingFails(_ entry: Watched) async -> String? {
-        let label = entry.volume.label, folder = entry.root
-        return await withCheckedContinuation { continuation in
-            VolumeIO.shared.run(volume: entry.volume.mountPoint, deadline: 2, { () -> Int32 in
-                guard let directory = opendir(folder) else { return errno }
-                defer { closedir(directory) }
-                errno = 0
-                return readdir(directory) != nil || errno == 0 ? 0 : errno
-            }, completion: { outcome in
-                switch outcome {
-                case .done(let code) where [ENOTCONN, EIO, ESTALE, ENODEV, ECONNABORTED, EHOSTDOWN, ENXIO].contains(code):
-                    continuation.resume(returning: "\(label) was disconnected")
-                case .done: continuation.resume(returning: nil)
-                case .timedOut, .refused: continuation.resume(returning: "\(label) is not responding")
-                }
-            })
+        switch await VolumeIO.shared.probeListing(entry.root, volume: entry.volume.mountPoint) {
+        case .failed(let code) where [ENOTCONN, EIO, ESTALE, ENODEV, ECONNABORTED, EHOSTDOWN, ENXIO].contains(code):
+            return "\(entry.volume.label) was disconnected"
+        case .listed, .failed: return nil
+        case .silent: return "\(entry.volume.label) is not responding"
         }
     }
 }
