@@ -91,6 +91,15 @@ import ThumbnailKit
         #expect(bytes.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[4;65H\u{1B}\u{1B}P".utf8)))
     }
 
+    @Test func iTermGetsOnePNGSizedToItsCells() {
+        let driver = ITermDriver(cell: cell)
+        let picture = driver.render(quadrants, columns: 20, rows: 10, imageID: 0)
+        let text = String(decoding: driver.show(picture, row: 2, column: 5).bytes, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}7\u{1B}[3;6H\u{1B}]1337;File=inline=1;size="), "\(text.prefix(60))")
+        #expect(text.contains(";preserveAspectRatio=1:iVBORw0KGgo") && text.hasSuffix("\u{07}\u{1B}8"))
+        #expect(picture.columns <= 20 && picture.rows <= 10)
+    }
+
     @Test func base64MatchesTheStandard() {
         #expect(String(decoding: Base64.encode(Array("Man".utf8)), as: UTF8.self) == "TWFu")
         #expect(String(decoding: Base64.encode(Array("Ma".utf8)), as: UTF8.self) == "TWE=")

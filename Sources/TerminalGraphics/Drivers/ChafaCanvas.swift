@@ -1,15 +1,14 @@
 internal import CChafa
 import ThumbnailKit
 
-/// A chafa canvas holding one picture fitted into a cell rectangle: the part of chafa every
-/// chafa-based driver (block art, sixel, iTerm2) shares.
+/// A chafa canvas holding one picture fitted into a cell rectangle: the part of chafa the
+/// chafa-based drivers (block art, sixel) share.
 final class ChafaCanvas {
     /// How a canvas turns pixels into cells or pixels.
     enum Kind {
         /// Block and border characters; `colors` is 8, 16, 256 or 16,777,216 (truecolor).
         case symbols(colors: Int)
         case sixel
-        case iterm
     }
 
     let columns: Int
@@ -47,9 +46,6 @@ final class ChafaCanvas {
         case .sixel:
             chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
             chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS)
-        case .iterm:
-            chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
-            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_ITERM2)
         }
         canvas = chafa_canvas_new(config)
         guard let canvas else { return }
@@ -62,7 +58,7 @@ final class ChafaCanvas {
         if let canvas { chafa_canvas_unref(canvas) }
     }
 
-    /// The canvas printed as escape sequences (sixel, iTerm2).
+    /// The canvas printed as escape sequences (sixel).
     func printed() -> [UInt8] {
         guard let canvas, let info = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else { return [] }
         defer { chafa_term_info_unref(info) }

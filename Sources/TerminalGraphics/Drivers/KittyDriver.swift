@@ -15,12 +15,12 @@ public struct KittyDriver: GraphicsDriver {
     public var drawsIntoCells: Bool { false }
 
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
-        let fitted = KittyImage(image, columns: columns, rows: rows, cell: cell)
+        let fitted = PNGPicture(image, columns: columns, rows: rows, cell: cell)
         // Only the side that binds is given: kitty scales the other keeping the picture's shape.
         let extent = fitted.widthBound ? "c=\(fitted.columns)" : "r=\(fitted.rows)"
         return TerminalPicture(columns: fitted.columns, rows: fitted.rows, imageID: imageID,
-                               transmission: KittyImage.transmission(fitted.png, imageID: imageID, wrap: { $0 }),
-                               body: KittyImage.command("a=p,i=\(imageID),p=1,\(extent),C=1,q=2"))
+                               transmission: PNGPicture.transmission(fitted.png, imageID: imageID, wrap: { $0 }),
+                               body: PNGPicture.command("a=p,i=\(imageID),p=1,\(extent),C=1,q=2"))
     }
 
     public func show(_ picture: TerminalPicture, row: Int, column: Int) -> (bytes: [UInt8], cells: CellRect) {
@@ -32,20 +32,20 @@ public struct KittyDriver: GraphicsDriver {
 
     /// Deletes the placement and keeps the data: the picture can be placed again without sending it.
     public func erase(_ picture: TerminalPicture, at cells: CellRect) -> [UInt8] {
-        KittyImage.command("a=d,d=i,i=\(picture.imageID),p=1,q=2")
+        PNGPicture.command("a=d,d=i,i=\(picture.imageID),p=1,q=2")
     }
 
-    public func forget(imageID: UInt32) -> [UInt8] { KittyImage.command("a=d,d=I,i=\(imageID),q=2") }
+    public func forget(imageID: UInt32) -> [UInt8] { PNGPicture.command("a=d,d=I,i=\(imageID),q=2") }
 
-    public func eraseAll(freeing: Bool) -> [UInt8] { KittyImage.command(freeing ? "a=d,d=A,q=2" : "a=d,d=a,q=2") }
+    public func eraseAll(freeing: Bool) -> [UInt8] { PNGPicture.command(freeing ? "a=d,d=A,q=2" : "a=d,d=a,q=2") }
 
     /// The `serial`-th image id the browser hands out, one that both kitty drivers can show.
-    public static func imageID(serial: Int) -> UInt32 { KittyImage.imageID(serial: serial) }
+    public static func imageID(serial: Int) -> UInt32 { PNGPicture.imageID(serial: serial) }
 }
 
-/// A picture scaled to the pixels of the cells it will cover and encoded as PNG, and the kitty
-/// commands both kitty drivers share.
-struct KittyImage {
+/// A picture scaled to the pixels of the cells it will cover and encoded as PNG (the kitty and
+/// iTerm2 drivers send these), and the kitty commands both kitty drivers share.
+struct PNGPicture {
     let png: [UInt8]
     let columns: Int
     let rows: Int

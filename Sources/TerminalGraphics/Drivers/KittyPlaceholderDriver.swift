@@ -21,9 +21,9 @@ public struct KittyPlaceholderDriver: GraphicsDriver {
     static let placeholder: UInt32 = 0x10EEEE
 
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
-        let fitted = KittyImage(image, columns: columns, rows: rows, cell: cell)
-        let transmission = KittyImage.transmission(fitted.png, imageID: imageID, wrap: wrap)
-            + wrap(KittyImage.command("a=p,U=1,i=\(imageID),c=\(fitted.columns),r=\(fitted.rows),q=2"))
+        let fitted = PNGPicture(image, columns: columns, rows: rows, cell: cell)
+        let transmission = PNGPicture.transmission(fitted.png, imageID: imageID, wrap: wrap)
+            + wrap(PNGPicture.command("a=p,U=1,i=\(imageID),c=\(fitted.columns),r=\(fitted.rows),q=2"))
         return TerminalPicture(columns: fitted.columns, rows: fitted.rows, imageID: imageID, transmission: transmission,
                                lines: Self.lines(imageID: imageID, columns: fitted.columns, rows: fitted.rows))
     }
@@ -51,7 +51,7 @@ public struct KittyPlaceholderDriver: GraphicsDriver {
 
     public func transmit(_ picture: TerminalPicture) -> [UInt8] { picture.transmission }
 
-    public func forget(imageID: UInt32) -> [UInt8] { wrap(KittyImage.command("a=d,d=I,i=\(imageID),q=2")) }
+    public func forget(imageID: UInt32) -> [UInt8] { wrap(PNGPicture.command("a=d,d=I,i=\(imageID),q=2")) }
 
     private func wrap(_ bytes: [UInt8]) -> [UInt8] { throughTmux ? TmuxPassthrough.wrap(bytes) : bytes }
 }

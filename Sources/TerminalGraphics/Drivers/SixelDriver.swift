@@ -3,7 +3,7 @@ import ThumbnailKit
 /// DEC sixel (xterm -ti vt340, foot, mlterm, WezTerm, Konsole…), through chafa. The picture becomes
 /// part of the cells it is drawn over; inside tmux it goes through the passthrough envelope,
 /// placed with the pane's offset on the outer terminal.
-public struct SixelDriver: ChafaSequenceDriver {
+public struct SixelDriver: CursorSequenceDriver {
     public let cell: CellSize
     /// Inside tmux: where the pane is, so the picture lands on it (tmux does not move the outer cursor for passthrough).
     public var tmux: TmuxPane?
@@ -14,26 +14,23 @@ public struct SixelDriver: ChafaSequenceDriver {
     }
 
     public var mode: GraphicsMode { .sixel }
-    var canvasKind: ChafaCanvas.Kind { .sixel }
-}
-
-/// A driver whose pictures are one escape sequence chafa prints, drawn at the cursor into the
-/// cells (sixel, iTerm2): cursor saved, moved, the sequence, cursor restored. Inside tmux all of
-/// it goes through the passthrough with the pane's offset added, since tmux hands the envelope to
-/// the outer terminal wherever its cursor happens to be.
-protocol ChafaSequenceDriver: GraphicsDriver {
-    var cell: CellSize { get }
-    var tmux: TmuxPane? { get }
-    var canvasKind: ChafaCanvas.Kind { get }
-}
-
-extension ChafaSequenceDriver {
-    public var drawsIntoCells: Bool { true }
 
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
-        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: canvasKind)
+        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: .sixel)
         return TerminalPicture(columns: canvas.columns, rows: canvas.rows, body: canvas.printed())
     }
+}
+
+/// A driver whose pictures are one escape sequence drawn at the cursor into the cells (sixel,
+/// iTerm2): cursor saved, moved, the sequence, cursor restored. Inside tmux all of it goes
+/// through the passthrough with the pane's offset added, since tmux hands the envelope to the
+/// outer terminal wherever its cursor happens to be.
+protocol CursorSequenceDriver: GraphicsDriver {
+    var tmux: TmuxPane? { get }
+}
+
+extension CursorSequenceDriver {
+    public var drawsIntoCells: Bool { true }
 
     public func show(_ picture: TerminalPicture, row: Int, column: Int) -> (bytes: [UInt8], cells: CellRect) {
         let placed: [UInt8]
