@@ -95,6 +95,7 @@ public final class BrowserApp {
         if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }
         defer {
             view.placements.clearAll(freeing: true)
+            if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
             screen.stop()
             if let tmux, let previous = passthroughToRestore { tmux.restorePassthrough(previous) }
             let pool = self.pool, jobs = self.jobs

@@ -103,7 +103,6 @@ extension GraphicsDriver {
 
 /// Byte-building helpers the drivers share.
 enum EscapeSequence {
-    static let escape: UInt8 = 0x1B
     static let saveCursor: [UInt8] = [0x1B, UInt8(ascii: "7")]
     static let restoreCursor: [UInt8] = [0x1B, UInt8(ascii: "8")]
     static let resetAttributes = Array("\u{1B}[0m".utf8)
