@@ -63,11 +63,13 @@ public final class BrowserApp {
     }
 
     /// Picks the driver from the facts (once ncurses knows the colours) and hands it to the view.
-    private func chooseGraphics() {
+    /// After a resize the tmux pane may have moved, so tmux is asked where it is now.
+    private func chooseGraphics(afterResize: Bool = false) {
         facts.terminfoColors = screen.colors
-        if let tmux, facts.tmux != nil, let origin = tmux.paneOrigin() { facts.tmux?.pane = origin }
+        if afterResize, let tmux, facts.tmux != nil, let origin = tmux.paneOrigin() { facts.tmux?.pane = origin }
         graphicsMode = GraphicsChoice.mode(requested: options.graphics, facts: facts)
-        view.use(GraphicsChoice.driver(graphicsMode, facts: facts, cell: TerminalProbe.cellSize()))
+        let cell = TerminalProbe.cellSize()
+        view.use(GraphicsChoice.driver(graphicsMode, facts: facts, cell: cell), cell: cell)
         if let tmux, let previous = passthroughToRestore, !needsPassthrough {
             tmux.restorePassthrough(previous)
             passthroughToRestore = nil
@@ -156,7 +158,7 @@ public final class BrowserApp {
             view.placements.clearAll()
             screen.clearAll()
             // The cell size may have changed (a font resize) and, inside tmux, the pane may have moved.
-            chooseGraphics()
+            chooseGraphics(afterResize: true)
             apply(.resize(rows: screen.rows, columns: screen.columns))
             return
         }

@@ -54,9 +54,9 @@ final class BrowserView {
 
     /// Draws pictures with `driver` from now on (at start, and after a resize, when the cell size
     /// or the tmux pane may have changed): what was rendered for the old one is dropped.
-    func use(_ driver: (any GraphicsDriver)?) {
+    func use(_ driver: (any GraphicsDriver)?, cell: CellSize) {
         self.driver = driver
-        cell = TerminalProbe.cellSize()
+        self.cell = cell
         if let driver { placements.driver = driver }
         encoded.removeAll()
         encodedBytes = 0
@@ -117,16 +117,16 @@ final class BrowserView {
             return PictureKey(path: entry.path(in: state.folder), side: side, iconOnly: iconOnly)
         }
         if state.overlay == .quickLook {
-            let side = Self.side(columns: layout.columns, rows: layout.rows - 3, cell: cell)
+            let side = cell.thumbnailSide(columns: layout.columns, rows: layout.rows - 3)
             for offset in [0, 1, -1] { if let k = key(state.cursor + offset, side: side) { keys.append(k) } }
         } else if state.view == .grid {
-            let side = Self.side(columns: layout.tileWidth - 2, rows: layout.tileHeight - 2, cell: cell)
+            let side = cell.thumbnailSide(columns: layout.tileWidth - 2, rows: layout.tileHeight - 2)
             let range = state.visibleRange
             for index in range { if let k = key(index, side: side) { keys.append(k) } }
             let ahead = layout.gridColumns * 2
             for index in range.upperBound..<(range.upperBound + ahead) { if let k = key(index, side: side) { keys.append(k) } }
         } else if layout.hasPreview {
-            let side = Self.side(columns: layout.previewWidth - 2, rows: layout.bodyRows - Self.infoRows(layout), cell: cell)
+            let side = cell.thumbnailSide(columns: layout.previewWidth - 2, rows: layout.bodyRows - Self.infoRows(layout))
             for offset in [0, 1, -1, 2] { if let k = key(state.cursor + offset, side: side) { keys.append(k) } }
         }
         lastWanted = Set(keys)
@@ -137,11 +137,6 @@ final class BrowserView {
     /// Rows under the preview picture for the name, type, size, date and the decoder's facts.
     static func infoRows(_ layout: ScreenLayout) -> Int { min(11, max(5, layout.bodyRows / 3)) }
 
-    /// The thumbnail size class (128…1024) that covers a cell area.
-    static func side(columns: Int, rows: Int, cell: CellSize) -> Int {
-        let needed = max(columns * cell.width, rows * cell.height)
-        return [128, 256, 512, 1024].first { $0 >= needed } ?? 1024
-    }
 
     // MARK: Drawing
 
@@ -355,7 +350,7 @@ final class BrowserView {
         guard let entry = state.selected, let path = state.selectedPath else { return }
         let left = layout.previewLeft + 1, width = layout.previewWidth - 2
         let pictureRows = max(1, layout.bodyRows - Self.infoRows(layout))
-        let side = Self.side(columns: width, rows: pictureRows, cell: cell)
+        let side = cell.thumbnailSide(columns: width, rows: pictureRows)
         let key = PictureKey(path: path, side: side, iconOnly: entry.isDirectory || entry.kind == .archive)
         drawPicture(key, row: layout.bodyTop, column: left, columns: width, rows: pictureRows)
         var row = layout.bodyTop + pictureRows + 1
@@ -380,7 +375,7 @@ final class BrowserView {
 
     private func drawGrid(_ state: BrowserState) {
         let layout = state.layout
-        let side = Self.side(columns: layout.tileWidth - 2, rows: layout.tileHeight - 2, cell: cell)
+        let side = cell.thumbnailSide(columns: layout.tileWidth - 2, rows: layout.tileHeight - 2)
         for index in state.visibleRange {
             let entry = state.entries[index]
             let origin = layout.tileOrigin(index: index, firstRow: state.top)
@@ -412,10 +407,10 @@ final class BrowserView {
                 screen.text(line, row: 1 + offset, column: 1, width: layout.columns - 2, style: theme.style("text"))
             }
         } else {
-            let side = Self.side(columns: layout.columns, rows: area, cell: cell)
+            let side = cell.thumbnailSide(columns: layout.columns, rows: area)
             drawPicture(PictureKey(path: path, side: side, iconOnly: entry.isDirectory || entry.kind == .archive), row: 1, column: 0, columns: layout.columns, rows: area)
         }
-        let key = PictureKey(path: path, side: Self.side(columns: layout.columns, rows: area, cell: cell), iconOnly: entry.isDirectory)
+        let key = PictureKey(path: path, side: cell.thumbnailSide(columns: layout.columns, rows: area), iconOnly: entry.isDirectory)
         var info = "\(pictures[key]?.contentType.identifier ?? entry.kind.rawValue)  \(Self.humanSize(entry.size))  \(Self.date(entry.modified))"
         if let picture = pictures[key], picture.type != .icon { info += "  from \(picture.source)" }
         for fact in pictures[key]?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }

@@ -14,9 +14,6 @@ public enum GraphicsMode: String, Sendable, CaseIterable {
     /// No pictures at all.
     case off = "none"
 
-    /// The names `--graphics` and config.toml take, `auto` first.
-    public static var choices: String { (["auto"] + allCases.map(\.rawValue)).joined(separator: ", ") }
-
     /// The attribute numbers from a primary device attributes reply (`ESC [ ? 63 ; 1 ; 4 c`), or nil when the bytes hold none.
     public static func parseDeviceAttributes(_ reply: [UInt8]) -> [Int]? {
         var search = reply.startIndex

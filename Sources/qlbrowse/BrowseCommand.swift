@@ -40,11 +40,7 @@ struct BrowseCommand: ParsableCommand {
         _ = CSystem_limit_malloc_arenas(1)
         let config = UserConfig.load()
         for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
-        let graphicsName = graphics ?? config.values["graphics"] ?? "auto"
-        let mode: GraphicsMode?
-        if graphicsName == "auto" { mode = nil } else if let chosen = GraphicsMode(rawValue: graphicsName) { mode = chosen } else {
-            throw ValidationError("--graphics takes \(GraphicsMode.choices) (not \(TerminalText.escaped(graphicsName)))")
-        }
+        let mode = try GraphicsOption.mode(graphics ?? config.values["graphics"] ?? "auto")
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
         let folder = try Self.folder(path ?? ".")

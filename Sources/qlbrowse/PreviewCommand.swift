@@ -46,11 +46,7 @@ struct PreviewCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let config = UserConfig.load()
         let environment = ProcessEnvironment.terminalVariables
-        let requested = graphics ?? config.values["graphics"] ?? "auto"
-        let chosen: GraphicsMode?
-        if requested == "auto" { chosen = nil } else if let mode = GraphicsMode(rawValue: requested), mode != .off { chosen = mode } else {
-            throw ValidationError("--graphics takes auto, kitty, kitty-placeholders, sixel, iterm or symbols (not \(TerminalText.escaped(requested)))")
-        }
+        let chosen = try GraphicsOption.mode(graphics ?? config.values["graphics"] ?? "auto", allowed: GraphicsMode.allCases.filter { $0 != .off })
         var facts = TerminalProbe.facts(environment: environment, asks: false)
         let term = environment["TERM"] ?? ""
         facts.terminfoColors = ["256", "kitty", "ghostty", "alacritty", "foot", "wezterm", "direct"].contains { term.contains($0) } ? 256 : 16
@@ -88,8 +84,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     /// The best picture the engine has for `file` at the size the cells need (from the cache when it is there).
     private func picture(of file: String, area: (columns: Int, rows: Int), cell: CellSize) async throws -> PixelImage {
-        let needed = max(area.columns * cell.width, area.rows * cell.height)
-        let side = [128, 256, 512, 1024].first { $0 >= needed } ?? 1024
+        let side = cell.thumbnailSide(columns: area.columns, rows: area.rows)
         let pool = WorkerPool(size: 1, stderrPath: ProcessEnvironment.workerLog)
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         var request = ThumbnailRequest(path: file, size: Double(side), types: [.icon, .thumbnail])

@@ -79,7 +79,7 @@ import ThumbnailKit
     }
 
     @Test func picturesFitTheCellRectangleKeepingTheirShape() {
-        let cells = ChafaCanvas.fittedCells(for: .init(width: 400, height: 100), columns: 20, rows: 10, cell: CellSize(width: 10, height: 20))
+        let cells = CellSize(width: 10, height: 20).fit(.init(width: 400, height: 100), columns: 20, rows: 10)
         #expect(cells.columns == 20 && cells.rows == 3)
     }
 }

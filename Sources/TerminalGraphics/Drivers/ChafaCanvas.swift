@@ -18,7 +18,7 @@ final class ChafaCanvas {
 
     /// Draws `image` into a canvas of the cells it takes when fitted into `columns`×`rows`.
     init(_ image: PixelImage, columns: Int, rows: Int, cell: CellSize, kind: Kind) {
-        let fitted = Self.fittedCells(for: image.size, columns: columns, rows: rows, cell: cell)
+        let fitted = cell.fit(image.size, columns: columns, rows: rows)
         self.columns = fitted.columns
         self.rows = fitted.rows
         self.kind = kind
@@ -98,12 +98,6 @@ final class ChafaCanvas {
         return CHAFA_CANVAS_MODE_INDEXED_8
     }
 
-    /// The cell rectangle a picture occupies when fitted into `columns`×`rows` cells of `cell` pixels.
-    static func fittedCells(for size: PixelSize, columns: Int, rows: Int, cell: CellSize) -> (columns: Int, rows: Int) {
-        let box = PixelSize(width: columns * cell.width, height: rows * cell.height)
-        let fitted = ThumbnailGeometry.fit(size, in: box, upscale: true)
-        return (max(1, min(columns, (fitted.width + cell.width - 1) / cell.width)), max(1, min(rows, (fitted.height + cell.height - 1) / cell.height)))
-    }
 }
 
 /// The size of one character cell in pixels.
@@ -114,5 +108,19 @@ public struct CellSize: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
+    }
+
+    /// A picture of `size` fitted into `columns`×`rows` of these cells, shape kept: its pixel
+    /// size, and the cells it covers (a part-covered cell counts).
+    public func fit(_ size: PixelSize, columns: Int, rows: Int) -> (pixels: PixelSize, columns: Int, rows: Int) {
+        let box = PixelSize(width: max(1, columns) * width, height: max(1, rows) * height)
+        let pixels = ThumbnailGeometry.fit(size, in: box, upscale: true)
+        return (pixels, max(1, min(columns, (pixels.width + width - 1) / width)), max(1, min(rows, (pixels.height + height - 1) / height)))
+    }
+
+    /// The thumbnail size class (128…1024) whose pictures cover `columns`×`rows` of these cells.
+    public func thumbnailSide(columns: Int, rows: Int) -> Int {
+        let needed = max(columns * width, rows * height)
+        return [128, 256, 512, 1024].first { $0 >= needed } ?? 1024
     }
 }

@@ -53,13 +53,13 @@ struct PNGPicture {
     let widthBound: Bool
 
     init(_ image: PixelImage, columns: Int, rows: Int, cell: CellSize) {
-        let box = PixelSize(width: max(1, columns) * cell.width, height: max(1, rows) * cell.height)
-        let size = ThumbnailGeometry.fit(image.size, in: box, upscale: true)
+        let fitted = cell.fit(image.size, columns: columns, rows: rows)
+        let size = fitted.pixels
         let scaled = image.resized(to: size)
         png = PNGEncoder.encode(scaled, opaqueAsRGB: true, compressionLevel: 6)
-        self.columns = max(1, min(columns, (size.width + cell.width - 1) / cell.width))
-        self.rows = max(1, min(rows, (size.height + cell.height - 1) / cell.height))
-        widthBound = size.width * box.height >= size.height * box.width
+        self.columns = fitted.columns
+        self.rows = fitted.rows
+        widthBound = size.width * max(1, rows) * cell.height >= size.height * max(1, columns) * cell.width
     }
 
     /// `ESC _ G keys ESC \`.
