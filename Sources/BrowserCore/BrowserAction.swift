@@ -1,8 +1,12 @@
 import FileSystemKit
+import ThumbnailKit
 
-/// Everything that can change the browser's state: keys turned into intentions, and results
-/// of background work (carrying the ticket of the request they answer).
+/// Everything that can change the browser's state: keys (as pressed, with the command the key map
+/// gives them), intentions, the clock, and results of background work (carrying the ticket of the
+/// request they answer).
 public enum BrowserAction: Sendable, Equatable {
+    /// A key press and the command the user's key map binds it to; the mode decides what it does.
+    case key(KeyPress, Command?)
     case moveDown(Int), moveUp(Int), moveLeft, moveRight
     case pageDown, pageUp, home, end
     case open, parent
@@ -10,14 +14,25 @@ public enum BrowserAction: Sendable, Equatable {
     case startFilter, filterInput(String), filterBackspace, filterAccept, filterCancel
     case quickLook, closeOverlay, help
     case quit
+    /// Ctrl-L, or the terminal's focus coming back: everything drawn again, pictures included.
+    case redraw
     case resize(rows: Int, columns: Int)
     case click(row: Int, column: Int)
     case scroll(Int)
+    /// The clock (monotonic nanoseconds), on every turn of the event loop: notices a stalled
+    /// listing and turns the spinner.
+    case tick(now: Int64)
     case listed(ticket: Int, entries: EntryStore, complete: Bool)
     case listingFailed(ticket: Int, reason: String)
+    /// The listing failed because the volume under it is gone (not a bad folder).
+    case listingLostVolume(ticket: Int)
+    /// Esc while a stuck volume is awaited: give up on it and go back to where the user was.
+    case abandonWaiting
     case showMessage(String)
     /// The mount table or a volume's state changed.
     case volumesChanged([VolumeMonitor.Status])
+    /// Background work found the volume mounted here gone or dead.
+    case volumeLost(mountPoint: String)
     /// The listing of the current folder has not answered for a while.
     case listingStalled(ticket: Int, volume: String)
     /// The volume under the current folder is gone; go to `fallback`, a folder off that volume.
@@ -41,7 +56,7 @@ public enum BrowserAction: Sendable, Equatable {
     case toggleMark, invertMarks, clearMarks
     case copyMarked, cutMarked, paste
     case startRename, startCreate
-    case promptInput(String), promptBackspace, promptMove(Int), promptAccept, promptCancel
+    case promptInput(String), promptBackspace, promptMove(Int), promptHome, promptEnd, promptAccept, promptCancel
     case trashMarked, deleteMarked, confirmDelete, restoreTrashed
     /// A running file operation found a name taken and waits for the user.
     case conflictAsked(job: Int, FileOperation.Conflict)
@@ -56,43 +71,38 @@ public enum BrowserAction: Sendable, Equatable {
 
 extension BrowserAction {
     /// Whether the action comes from the user (a key, the mouse, the terminal's size), not from
-    /// background work reporting in.
+    /// background work or the clock reporting in.
     public var isFromUser: Bool {
         switch self {
-        case .listed, .listingFailed, .showMessage, .volumesChanged, .listingStalled, .volumeGone, .jobChanged, .capabilitiesFound,
-             .conflictAsked, .trashed, .reload: return false
+        case .listed, .listingFailed, .listingLostVolume, .showMessage, .volumesChanged, .volumeLost, .listingStalled, .volumeGone, .jobChanged,
+             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick:
+            return false
         default: return true
         }
     }
 }
 
-/// Work the UI must do for the state: list a folder, open a file, leave.
+/// Work the shell must do for the state: list a folder, run a job, open a file, leave.
 public enum BrowserEffect: Sendable, Equatable {
     case list(folder: String, ticket: Int)
+    /// Stop listing: the user gave up waiting on a stuck volume.
+    case cancelListing
     case startBatch(folder: String, shared: Bool)
     case cancelJob(id: Int)
+    /// Stop a job for a reason outside the user's wish (its volume went away).
+    case stopJob(id: Int, reason: String)
     case pauseJob(id: Int, paused: Bool)
     case fileOperation(FileOperation.Kind, sources: [String], destination: String?)
     case rename(from: String, to: String)
     case create(path: String, folder: Bool)
     case restore([TrashCan.Item])
     case resolveConflict(job: Int, FileOperation.ConflictChoice, applyToAll: Bool)
-    case openFile(path: String, kind: String)
+    case openFile(path: String, kind: ContentKind)
+    /// Ask a volume what it allows (reads only, no trial file).
+    case probeCapabilities(Volume)
+    /// Read the first screen of a text file for Quick Look.
+    case readText(path: String)
+    /// Draw everything again, pictures included.
+    case redraw
     case quit(folder: String)
-}
-
-/// A screen drawn over the browser.
-public enum Overlay: Sendable, Equatable {
-    case quickLook
-    case help
-    /// Every mounted volume; Enter opens one.
-    case volumes
-    /// Running and finished jobs; `c` cancels one, Enter starts a stopped one again.
-    case jobs
-    /// `T` on a removable or network volume asks where thumbnails go.
-    case confirmBatch(folder: String)
-    /// `D` names what it will delete for good and waits for y.
-    case confirmDelete([String])
-    /// A paste found a name taken: overwrite, skip or keep both (capitals: for all).
-    case conflict(job: Int, FileOperation.Conflict)
 }

@@ -47,12 +47,6 @@ extension BrowserState {
             prompt = .renaming(String(decoding: entry.nameBytes, as: UTF8.self), isFolder: entry.isDirectory)
         case .startCreate:
             prompt = TextPrompt(purpose: .create)
-        case .promptInput(let text): prompt?.insert(text)
-        case .promptBackspace: prompt?.backspace()
-        case .promptMove(let offset): prompt?.move(by: offset)
-        case .promptCancel: prompt = nil
-        case .promptAccept:
-            return acceptPrompt()
         case .trashMarked:
             let paths = chosenPaths
             guard !paths.isEmpty else { return [] }
@@ -69,42 +63,47 @@ extension BrowserState {
             }
             defer { lastTrashed = [] }
             return [.restore(lastTrashed)]
-        case .trashed(let items):
-            lastTrashed = items
-        case .conflictAsked(let job, let conflict):
-            overlay = .conflict(job: job, conflict)
-        case .reload(let name):
-            return reloadFolder(select: name ?? selected?.nameBytes)
         default:
             return nil
         }
         return []
     }
 
-    /// Keys while `D` waits for a yes, or while a conflict waits for an answer.
-    mutating func applyInFileOverlay(_ action: BrowserAction) -> [BrowserEffect]? {
-        switch overlay {
-        case .confirmDelete?, .conflict?: break
-        default: return nil
-        }
-        switch (overlay, action) {
-        case (.confirmDelete(let paths)?, .confirmDelete):
-            overlay = nil
+    /// The answer while `D` waits for a yes, or while a conflict waits for one; other keys do nothing.
+    mutating func applyQuestion(_ question: Overlay, _ action: BrowserAction) -> [BrowserEffect] {
+        switch (question, action) {
+        case (.confirmDelete(let paths), .confirmDelete):
+            mode = .browsing
             marked = []
             return [.fileOperation(.delete, sources: paths, destination: nil)]
-        case (.conflict(let job, _)?, .answerConflict(let choice, let all)):
-            overlay = nil
+        case (.conflict(let job, _), .answerConflict(let choice, let all)):
+            mode = .browsing
             return [.resolveConflict(job: job, choice, applyToAll: all)]
-        case (.conflict(let job, _)?, .closeOverlay), (.conflict(let job, _)?, .quit):
-            overlay = nil
+        case (.conflict(let job, _), .closeOverlay), (.conflict(let job, _), .quit):
+            mode = .browsing
             return [.resolveConflict(job: job, .skip, applyToAll: false)]
-        case (.confirmDelete?, .closeOverlay), (.confirmDelete?, .quit):
-            overlay = nil
+        case (.confirmDelete, .closeOverlay), (.confirmDelete, .quit):
+            mode = .browsing
             message = "nothing deleted"
             return []
         default:
-            return action.isFromUser ? [] : nil
+            return []
         }
+    }
+
+    /// Typing a name for `r` or `a`; nil for what the prompt does not take (the mouse).
+    mutating func applyPrompt(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .promptInput(let text): prompt?.insert(text)
+        case .promptBackspace: prompt?.backspace()
+        case .promptMove(let offset): prompt?.move(by: offset)
+        case .promptHome: prompt?.moveToStart()
+        case .promptEnd: prompt?.moveToEnd()
+        case .promptCancel: prompt = nil
+        case .promptAccept: return acceptPrompt()
+        default: return nil
+        }
+        return []
     }
 
     private mutating func acceptPrompt() -> [BrowserEffect] {

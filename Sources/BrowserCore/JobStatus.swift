@@ -1,4 +1,23 @@
-/// A background job as the jobs panel shows it: thumbnailing a folder (`T`).
+import FileSystemKit
+
+/// What a background job does: thumbnail a folder (`T`), or a file operation.
+public enum JobKind: Sendable, Equatable {
+    case thumbnails
+    case file(FileOperation.Kind)
+
+    public var isFileOperation: Bool { self != .thumbnails }
+
+    /// The word for it in the jobs panel: "thumbnails", "copy", "move", "trash", "delete".
+    public var name: String {
+        switch self {
+        case .thumbnails: return "thumbnails"
+        case .file(let kind): return kind.rawValue
+        }
+    }
+}
+
+/// A background job as the jobs panel shows it: thumbnailing a folder, or copying, moving,
+/// trashing or deleting files.
 public struct JobStatus: Sendable, Equatable {
     public enum Phase: Sendable, Equatable {
         /// Finding the files.
@@ -13,18 +32,21 @@ public struct JobStatus: Sendable, Equatable {
     }
 
     public let id: Int
-    /// "thumbnails", or the file operation: "copy", "move", "trash", "delete".
-    public var kind = "thumbnails"
+    public let kind: JobKind
+    /// The folder thumbnailed, or where a file operation writes.
     public let folder: String
     /// Also writing `.sh_thumbnails` beside the files, for other machines.
     public let writesShared: Bool
     public var phase: Phase = .walking
-    /// Files found by the walk; nil while walking.
+    /// Files found by the walk (thumbnails) or items to do (file operations); nil while walking.
     public var total: Int?
+    /// Thumbnails: made, found in the cache, failed, skipped.
     public var generated = 0
     public var alreadyCached = 0
     public var failed = 0
     public var skipped = 0
+    /// File operations: items done.
+    public var itemsDone = 0
     /// Seconds since the job began.
     public var elapsed = 0.0
     /// File operations: bytes copied and to copy.
@@ -34,32 +56,34 @@ public struct JobStatus: Sendable, Equatable {
     /// File operations: how it ended, in words ("3 done, 1 not done").
     public var detail: String?
 
-    public init(id: Int, folder: String, writesShared: Bool) {
+    public init(id: Int, kind: JobKind = .thumbnails, folder: String, writesShared: Bool = false) {
         self.id = id
+        self.kind = kind
         self.folder = folder
         self.writesShared = writesShared
     }
 
-    /// Files looked at so far, whatever became of them.
+    /// Thumbnails: files looked at so far, whatever became of them.
     public var processed: Int { generated + alreadyCached + failed + skipped }
 
     /// 0…1, or nil before the walk ends.
     public var fraction: Double? {
-        if kind != "thumbnails" && bytesTotal > 0 { return min(1, Double(bytesDone) / Double(bytesTotal)) }
+        if kind.isFileOperation && bytesTotal > 0 { return min(1, Double(bytesDone) / Double(bytesTotal)) }
         guard let total else { return nil }
-        return total == 0 ? 1 : min(1, Double(processed) / Double(total))
+        let done = kind.isFileOperation ? itemsDone : processed
+        return total == 0 ? 1 : min(1, Double(done) / Double(total))
     }
 
     /// Files per second so far (bytes per second for file operations).
     public var rate: Double {
         guard elapsed > 0 else { return 0 }
-        return kind == "thumbnails" ? Double(processed) / elapsed : Double(bytesDone) / elapsed
+        return kind.isFileOperation ? Double(bytesDone) / elapsed : Double(processed) / elapsed
     }
 
     /// Seconds left at the current rate, once it is known.
     public var secondsLeft: Double? {
         guard phase.isActive, !isPaused, rate > 0 else { return nil }
-        if kind != "thumbnails" { return bytesTotal > bytesDone ? Double(bytesTotal - bytesDone) / rate : nil }
+        if kind.isFileOperation { return bytesTotal > bytesDone ? Double(bytesTotal - bytesDone) / rate : nil }
         guard let total else { return nil }
         return Double(total - processed) / rate
     }

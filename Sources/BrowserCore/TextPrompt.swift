@@ -51,6 +51,12 @@ public struct TextPrompt: Sendable, Equatable {
         cursor = min(max(cursor + offset, 0), characters.count)
     }
 
+    /// Home: the cursor before the first character; the selection goes.
+    public mutating func moveToStart() { move(by: -characters.count) }
+
+    /// End: the cursor after the last character; the selection goes.
+    public mutating func moveToEnd() { move(by: characters.count) }
+
     private mutating func removeSelection() {
         guard let range = selection else { return }
         characters.removeSubrange(range)

@@ -78,7 +78,7 @@ import ThumbnailKit
 
     @Test func openingAFileAsksTheUIToOpenIt() {
         var state = loaded(["movie.mp4"])
-        #expect(state.apply(.open) == [.openFile(path: "/home/me/movie.mp4", kind: "video")])
+        #expect(state.apply(.open) == [.openFile(path: "/home/me/movie.mp4", kind: .video)])
     }
 
     @Test func theRootHasNoParent() {

@@ -3,15 +3,20 @@ import Testing
 @testable import BrowserUI
 
 @Suite struct KeyMapTests {
+    /// What the key means to the state, through the key map, as the browser asks.
+    private func action(_ key: KeyPress, _ state: BrowserState, _ keys: KeyMap) -> BrowserAction? {
+        state.intention(for: key, keys.command(for: key))
+    }
+
     @Test func userBindingsReplaceAndRemoveDefaults() {
         var keys = KeyMap.standard
         #expect(keys.bind("x", to: "quit") == nil)
         #expect(keys.bind("q", to: "none") == nil)
         #expect(keys.bind("ctrl-d", to: "page-down") == nil)
         let state = BrowserState(folder: "/")
-        #expect(KeyBindings.action(for: .character(UInt32(UInt8(ascii: "x"))), state: state, keys: keys) == .quit)
-        #expect(KeyBindings.action(for: .character(UInt32(UInt8(ascii: "q"))), state: state, keys: keys) == nil)
-        #expect(KeyBindings.action(for: .character(4), state: state, keys: keys) == .pageDown)
+        #expect(action(.character(UInt32(UInt8(ascii: "x"))), state, keys) == .quit)
+        #expect(action(.character(UInt32(UInt8(ascii: "q"))), state, keys) == nil)
+        #expect(action(.character(4), state, keys) == .pageDown)
         #expect(keys.keys(for: .quit) == ["x"])
     }
 
@@ -27,7 +32,7 @@ import Testing
         var keys = KeyMap.standard
         _ = keys.bind("ctrl-c", to: "down")
         let state = BrowserState(folder: "/")
-        #expect(KeyBindings.action(for: .character(3), state: state, keys: keys) == .quit)
+        #expect(action(.character(3), state, keys) == .quit)
     }
 
     @Test func theHelpScreenNamesTheBoundKeys() {

@@ -11,14 +11,14 @@ import Testing
             nonsense = 1
             file = purple
             """)
-        #expect(theme.style("header") == Theme.Style(foreground: 231, background: 24, bold: true))
-        #expect(theme.style("selection").background == 11 && theme.style("selection").reverse)
-        #expect(theme.style("folder").foreground == 4)
+        #expect(theme.style(.header) == Theme.Style(foreground: 231, background: 24, bold: true))
+        #expect(theme.style(.selection).background == 11 && theme.style(.selection).reverse)
+        #expect(theme.style(.folder).foreground == 4)
         #expect(problems.count == 2, "an unknown part and an unknown colour are reported: \(problems)")
     }
 
     @Test func theBuiltInThemeCoversEveryPart() {
-        for part in Theme.parts { #expect(Theme.builtIn.styles[part] != nil, "\(part)") }
+        for part in Theme.Part.allCases { #expect(Theme.builtIn.styles[part] != nil, "\(part)") }
     }
 
     @Test func lsColorsStyleNamesByExtensionThenKind() {

@@ -57,7 +57,7 @@ final class JobRunner: Sendable {
                     if let (gone, mountPoint) = await Self.goneReason(folder) {
                         stopReason.text.withLock { $0 = $0 ?? gone }
                         // The browser may be showing that volume: it should leave it too.
-                        inbox.post(.volumeLost(mountPoint: mountPoint))
+                        inbox.post(.action(.volumeLost(mountPoint: mountPoint)))
                         break
                     }
                     status.failed += 1
@@ -78,7 +78,7 @@ final class JobRunner: Sendable {
                 status.phase = Task.isCancelled ? .cancelled : .finished
             }
             inbox.post(.action(.jobChanged(status)))
-            inbox.post(.action(.showMessage(Self.summary(status))))
+            inbox.post(.action(.showMessage(JobText.ending(status))))
             _ = self?.running.withLock { $0.removeValue(forKey: id) }
         }
         running.withLock { $0[id] = (task, stopReason) }
@@ -95,18 +95,6 @@ final class JobRunner: Sendable {
     func shutdown() async {
         for id in running.withLock({ Array($0.keys) }) { stop(id) }
         await pool.shutdown()
-    }
-
-    static func summary(_ status: JobStatus) -> String {
-        let name = status.folder.split(separator: "/").last.map(String.init) ?? status.folder
-        switch status.phase {
-        case .finished: return "thumbnailed \(name): \(status.report)"
-        case .cancelled: return "cancelled \(name): \(status.report)"
-        case .interrupted(let reason):
-            let notDone = status.total.map { $0 - status.processed } ?? 0
-            return "\(reason): \(name) stopped with \(status.generated + status.alreadyCached) done, \(notDone) not done (J)"
-        case .walking, .running: return ""
-        }
     }
 
     /// Why the job's folder cannot be reached any more ("photos was disconnected"), or nil when it can.

@@ -1,19 +1,8 @@
-import CNcurses
+import BrowserCore
 
 /// Which key runs which command: vi keys and arrows by default, with the user's `[keys]` table
 /// from config.toml on top (`"x" = "quit"`, `"ctrl-d" = "page-down"`, `"q" = "none"` to unbind).
 public struct KeyMap: Sendable, Equatable {
-    /// What a key can do; the names are the ones config.toml uses.
-    public enum Command: String, CaseIterable, Sendable {
-        case down, up, left, right, parent, open, top, bottom
-        case pageDown = "page-down", pageUp = "page-up"
-        case filter, hidden, sort, extensions, view
-        case quickLook = "quick-look", help, quit, volumes
-        case batch = "thumbnail-folder", jobs, cancel
-        case mark, invertMarks = "invert-marks", unmark = "clear-marks", copy, cut, paste, rename, create, trash
-        case delete, restore, redraw
-    }
-
     private(set) var bindings: [String: Command]
 
     public static let standard = KeyMap(bindings: [
@@ -44,7 +33,7 @@ public struct KeyMap: Sendable, Equatable {
         return nil
     }
 
-    func command(for key: KeyInput) -> Command? { Self.name(of: key).flatMap { bindings[$0] } }
+    func command(for key: KeyPress) -> Command? { Self.name(of: key).flatMap { bindings[$0] } }
 
     /// The keys bound to `command`, for the help screen.
     public func keys(for command: Command) -> [String] {
@@ -63,22 +52,9 @@ public struct KeyMap: Sendable, Equatable {
     }
 
     /// The config name of a key press, or nil for keys that cannot be bound.
-    static func name(of key: KeyInput) -> String? {
+    static func name(of key: KeyPress) -> String? {
         switch key {
-        case .function(let code):
-            switch code {
-            case KEY_DOWN: return "down"
-            case KEY_UP: return "up"
-            case KEY_LEFT: return "left"
-            case KEY_RIGHT: return "right"
-            case KEY_NPAGE: return "pgdn"
-            case KEY_PPAGE: return "pgup"
-            case KEY_HOME: return "home"
-            case KEY_END: return "end"
-            case KEY_BACKSPACE: return "backspace"
-            case KEY_ENTER: return "enter"
-            default: return nil
-            }
+        case .special(let special): return special.rawValue
         case .character(let value):
             switch value {
             case 13, 10: return "enter"
@@ -88,7 +64,6 @@ public struct KeyMap: Sendable, Equatable {
             case 1...26: return "ctrl-" + String(UnicodeScalar(UInt8(value) + 0x60))
             default: return Unicode.Scalar(value).map { String(Character($0)) }
             }
-        default: return nil
         }
     }
 }

@@ -39,9 +39,7 @@ final class FileJobRunner: Sendable {
         let inbox = self.inbox, cache = self.cache
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
-        var initial = JobStatus(id: id, folder: place, writesShared: false)
-        initial.kind = kind.rawValue
-        let status = initial
+        let status = JobStatus(id: id, kind: .file(kind), folder: place)
         inbox.post(.action(.jobChanged(status)))
         let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
         let started = ContinuousClock.now
@@ -72,7 +70,7 @@ final class FileJobRunner: Sendable {
                 update.bytesDone = progress.bytesDone
                 update.bytesTotal = progress.bytesTotal
                 update.total = progress.itemsTotal
-                update.generated = progress.itemsDone
+                update.itemsDone = progress.itemsDone
                 update.phase = .running
                 update.isPaused = operation.isPaused
                 update.elapsed = Double(seconds: ContinuousClock.now - started)
@@ -80,7 +78,7 @@ final class FileJobRunner: Sendable {
             }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
                removed: { path in cache.removeThumbnails(for: path) })
             result.total = sources.count
-            result.generated = report.done.count
+            result.itemsDone = report.done.count
             result.skipped = report.skipped.count
             result.failed = report.notDone.count
             result.detail = report.summary
@@ -108,7 +106,7 @@ final class FileJobRunner: Sendable {
             }
             final.elapsed = Double(seconds: ContinuousClock.now - started)
             inbox.post(.action(.jobChanged(final)))
-            inbox.post(.action(.showMessage(Self.summary(kind, final))))
+            inbox.post(.action(.showMessage(JobText.ending(final))))
             inbox.post(.action(.reload(select: nil)))
         })
         return id
@@ -202,16 +200,6 @@ final class FileJobRunner: Sendable {
             }
             inbox.post(.action(.reload(select: nil)))
         })
-    }
-
-    static func summary(_ kind: FileOperation.Kind, _ status: JobStatus) -> String {
-        let verb = ["copy": "copied", "move": "moved", "trash": "trashed", "delete": "deleted"][kind.rawValue] ?? kind.rawValue
-        switch status.phase {
-        case .finished: return "\(verb): \(status.report)" + (kind == .trash ? " · U restores" : "")
-        case .cancelled: return "cancelled: \(status.report)"
-        case .interrupted(let reason): return "\(TerminalText.escaped(reason)) — \(status.report)"
-        case .walking, .running: return ""
-        }
     }
 
     static func dataHome() -> String {

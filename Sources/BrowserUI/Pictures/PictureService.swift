@@ -1,4 +1,4 @@
-import Dispatch
+import FileSystemKit
 import Synchronization
 import ThumbnailKit
 
@@ -50,13 +50,18 @@ final class PictureService: Sendable {
         _ = running.withLock { $0.removeValue(forKey: key) }
     }
 
-    /// Reads the first lines of a text file for Quick Look, off the UI thread.
-    func readText(_ path: String) {
+    /// Reads the first lines of a text file for Quick Look, off the UI thread, on the volume's
+    /// own I/O queue (a dead share blocks only its own calls, and answers "not responding").
+    func readText(_ path: String, volume: String) {
         let inbox = self.inbox
-        DispatchQueue.global().async {
-            let lines = TextFileReader.firstLines(path: path, maxLines: 500, maxColumns: 400)
-            inbox.post(.textPreview(path: path, lines: lines))
-        }
+        VolumeIO.shared.run(volume: volume, deadline: 5, {
+            TextFileReader.firstLines(path: path, maxLines: 500, maxColumns: 400)
+        }, completion: { outcome in
+            switch outcome {
+            case .done(let lines): inbox.post(.textPreview(path: path, lines: lines))
+            case .timedOut, .refused: inbox.post(.textPreview(path: path, lines: ["(cannot read: the volume is not responding)"]))
+            }
+        })
     }
 }
 

@@ -16,19 +16,7 @@ enum UIMessage: Sendable {
     case textPreview(path: String, lines: [String])
     /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
     case encoded(id: String, TerminalPicture)
-    case listingFailed(ticket: Int, DirectoryLister.Failure)
-    /// Background work found the volume mounted at this point gone or dead.
-    case volumeLost(mountPoint: String)
     case interrupt
-}
-
-/// A picture of one file at one size.
-struct PictureKey: Hashable, Sendable {
-    let path: String
-    /// Side of the requested box in pixels.
-    let side: Int
-    /// Folders and unknown kinds get only their icon.
-    let iconOnly: Bool
 }
 
 /// The UI thread's mailbox: background work posts, the event loop drains. A pipe wakes the

@@ -1,3 +1,4 @@
+import BrowserCore
 import CNcurses
 import ThumbnailKit
 #if canImport(Glibc)
@@ -5,7 +6,7 @@ import Glibc
 #endif
 
 /// The ncurses screen. Touched from the UI thread only; everything else talks to the event loop.
-final class CursesScreen {
+final class CursesScreen: Screen {
     private(set) var rows = 24
     private(set) var columns = 80
     private(set) var colors = 0
@@ -92,42 +93,17 @@ final class CursesScreen {
 
     func clearAll() { clearok(CNcurses_stdscr(), true) }
 
-    /// Draws text at a cell, clipped to `width` cells, wide characters counted as two. With
-    /// `ellipsis`, text that does not fit ends in "…" so that the cut shows.
     @discardableResult
-    func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool = false, ellipsis: Bool = false) -> Int {
+    func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool, ellipsis: Bool) -> Int {
         guard row >= 0, row < rows, column < columns, width > 0 else { return 0 }
         let attributes = self.attributes(style)
         let pair = self.pair(style)
-        var x = column
-        let limit = min(columns, column + width)
-        let scalars = Array(string.unicodeScalars)
-        let widths = scalars.map { scalar -> Int in
-            let cellWidth = max(0, Int(CNcurses_char_width(scalar.value)))
-            return cellWidth == 0 && scalar.value < 0x300 ? -1 : max(cellWidth, 1)
+        let layout = CellText.layout(string, column: column, width: width, columns: columns, fill: fill, ellipsis: ellipsis) {
+            Int(CNcurses_char_width($0))
         }
-        let fits = !ellipsis || widths.reduce(0) { $0 + max($1, 0) } <= limit - column
-        let textLimit = fits ? limit : limit - 1
-        for (scalar, cellWidth) in zip(scalars, widths) where cellWidth >= 0 {
-            if x + cellWidth > textLimit { break }
-            CNcurses_put(Int32(row), Int32(x), scalar.value, attributes, pair)
-            x += cellWidth
-        }
-        if !fits && x < limit {
-            CNcurses_put(Int32(row), Int32(x), 0x2026, attributes, pair)
-            x += 1
-        }
-        if fill {
-            while x < limit {
-                CNcurses_put(Int32(row), Int32(x), 0x20, attributes, pair)
-                x += 1
-            }
-        }
-        return x - column
-    }
-
-    func fill(row: Int, column: Int, width: Int, height: Int, style: Theme.Style) {
-        for y in row..<(row + height) { text("", row: y, column: column, width: width, style: style, fill: true) }
+        for (scalar, x) in layout.cells { CNcurses_put(Int32(row), Int32(x), scalar, attributes, pair) }
+        for x in layout.blanks { CNcurses_put(Int32(row), Int32(x), 0x20, attributes, pair) }
+        return layout.used
     }
 
     /// Reads a key: a character, a function key code, or nil when none is waiting.
@@ -147,10 +123,16 @@ final class CursesScreen {
             }
             if Int32(value) == CNcurses_key_resize() { return .resize }
             if Int32(value) == CNcurses_key_focus_in() { return .focusIn }
-            return .function(Int32(value))
+            return Self.specialKeys[Int32(value)].map { .key(.special($0)) }
         }
-        return .character(value)
+        return .key(.character(value))
     }
+
+    /// The curses codes of the keys that have no character.
+    private static let specialKeys: [Int32: KeyPress.SpecialKey] = [
+        KEY_UP: .up, KEY_DOWN: .down, KEY_LEFT: .left, KEY_RIGHT: .right, KEY_PPAGE: .pageUp, KEY_NPAGE: .pageDown,
+        KEY_HOME: .home, KEY_END: .end, KEY_BACKSPACE: .backspace, KEY_ENTER: .enter,
+    ]
 
     private func attributes(_ style: Theme.Style) -> attr_t {
         var attributes: attr_t = 0
@@ -178,15 +160,4 @@ final class CursesScreen {
         pairs[key] = number
         return number
     }
-}
-
-/// One input event from the terminal.
-enum KeyInput: Equatable {
-    case character(UInt32)
-    case function(Int32)
-    case wheel(Int)
-    case click(row: Int, column: Int)
-    case resize
-    /// The terminal (or tmux pane) has the focus again.
-    case focusIn
 }

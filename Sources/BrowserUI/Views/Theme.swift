@@ -4,7 +4,7 @@
 /// colours as 256-colour numbers or names (`default`, `black`, `red`, … `white`, `bright-red`, …).
 public struct Theme: Sendable, Equatable {
     /// One part's look.
-    public struct Style: Sendable, Equatable {
+    public struct Style: Sendable, Hashable {
         public var foreground: Int32 = -1
         public var background: Int32 = -1
         public var bold = false
@@ -27,12 +27,22 @@ public struct Theme: Sendable, Equatable {
         }
     }
 
-    public static let parts = ["header", "status", "selection", "folder", "file", "link", "image", "video", "audio", "document", "text",
-                               "archive", "hidden", "size", "date", "border", "title", "message", "error", "filter", "tile", "help"]
+    /// The parts of the screen a theme colours; the names are the ones theme files use.
+    public enum Part: String, CaseIterable, Sendable {
+        case header, status, selection, folder, file, link, image, video, audio, document, text
+        case archive, hidden, size, date, border, title, message, error, filter, tile, help
+    }
 
-    public var styles: [String: Style] = [:]
+    public var styles: [Part: Style] = [:]
 
-    public func style(_ part: String) -> Style { styles[part] ?? Style() }
+    public func style(_ part: Part) -> Style { styles[part] ?? Style() }
+
+    /// The parts drawn in `style`, for test snapshots ("header", "folder/link", or the style itself).
+    func partNames(for style: Style) -> String {
+        let names = Part.allCases.filter { styles[$0] == style }.map(\.rawValue)
+        if !names.isEmpty { return names.joined(separator: "/") }
+        return "fg \(style.foreground) bg \(style.background)" + (style.bold ? " bold" : "") + (style.reverse ? " reverse" : "")
+    }
 
     /// The default dark theme, built in so the browser always has one.
     public static let builtIn: Theme = parse(BuiltInThemes.dark).theme
@@ -45,7 +55,7 @@ public struct Theme: Sendable, Equatable {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmed ?? ""
             guard !line.isEmpty else { continue }
             let pieces = line.split(separator: "=", maxSplits: 1).map { String($0).trimmed }
-            guard pieces.count == 2, parts.contains(pieces[0]) else {
+            guard pieces.count == 2, let part = Part(rawValue: pieces[0]) else {
                 problems.append("line \(number + 1): \(line)")
                 continue
             }
@@ -67,7 +77,7 @@ public struct Theme: Sendable, Equatable {
                     if target == 0 { style.foreground = color } else { style.background = color }
                 }
             }
-            theme.styles[pieces[0]] = style
+            theme.styles[part] = style
         }
         return (theme, problems)
     }

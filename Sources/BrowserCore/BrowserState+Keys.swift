@@ -1,0 +1,116 @@
+/// What a key means, decided in one place from the mode: text while typing, answers while a
+/// question waits, otherwise the command the key map gives it, read for the screen in front.
+/// Esc and Ctrl-C keep their meaning whatever the key map says, so a config can never lock the user in.
+extension BrowserState {
+    mutating func applyKey(_ key: KeyPress, _ command: Command?) -> [BrowserEffect] {
+        // Esc while a stuck volume is awaited: give up on it, whatever is open.
+        if key == .escape, waitingFor != nil { return reduce(.abandonWaiting) }
+        guard let action = intention(for: key, command) else { return [] }
+        return reduce(action)
+    }
+
+    /// The action a key stands for in the current mode, or nil when it means nothing here.
+    public func intention(for key: KeyPress, _ command: Command?) -> BrowserAction? {
+        switch mode {
+        case .filtering:
+            if key.isEnter { return .filterAccept }
+            if key == .escape { return .filterCancel }
+            if key.isBackspace { return .filterBackspace }
+            if let text = key.typedText { return .filterInput(text) }
+            if case .character = key { return nil }
+        case .prompt:
+            return promptIntention(for: key)
+        case .overlay(let overlay) where overlay.isQuestion:
+            return answer(to: overlay, key: key)
+        default:
+            break
+        }
+        if key == .escape { return overlay != nil ? .closeOverlay : (filter.isEmpty ? nil : .filterCancel) }
+        if key == .controlC { return .quit }
+        return command.map(intention(for:))
+    }
+
+    /// What a command means on the screen in front.
+    public func intention(for command: Command) -> BrowserAction {
+        // `T` on a stick or share asks: Enter for the personal cache, s to also share the thumbnails there.
+        if case .confirmBatch = overlay {
+            if command == .open { return .confirmBatch(shared: false) }
+            if command == .sort { return .confirmBatch(shared: true) }
+        }
+        let grid = view == .grid && overlay == nil, quickLook = overlay == .quickLook
+        switch command {
+        case .down: return .moveDown(grid ? layout.gridColumns : 1)
+        case .up: return .moveUp(grid ? layout.gridColumns : 1)
+        case .left: return grid || quickLook ? .moveLeft : .parent
+        case .right: return grid || quickLook ? .moveRight : .open
+        case .parent: return .parent
+        case .open: return quickLook ? .closeOverlay : .open
+        case .top: return .home
+        case .bottom: return .end
+        case .pageDown: return .pageDown
+        case .pageUp: return .pageUp
+        case .filter: return .startFilter
+        case .hidden: return .toggleHidden
+        case .sort: return .cycleSort
+        case .extensions: return .toggleExtensions
+        case .view: return .toggleView
+        // In the jobs panel, the Quick Look key pauses the job under the cursor.
+        case .quickLook: return overlay == .jobs ? .togglePauseJob : .quickLook
+        case .help: return .help
+        case .quit: return overlay != nil ? .closeOverlay : .quit
+        case .volumes: return overlay == .volumes ? .closeOverlay : .toggleVolumes
+        case .batch: return .startBatch
+        case .jobs: return overlay == .jobs ? .closeOverlay : .toggleJobs
+        case .cancel: return .cancelJob
+        case .mark: return .toggleMark
+        case .invertMarks: return .invertMarks
+        case .unmark: return .clearMarks
+        case .copy: return .copyMarked
+        case .cut: return .cutMarked
+        case .paste: return .paste
+        case .rename: return .startRename
+        case .create: return .startCreate
+        case .trash: return .trashMarked
+        case .delete: return .deleteMarked
+        case .restore: return .restoreTrashed
+        case .redraw: return .redraw
+        }
+    }
+
+    private func promptIntention(for key: KeyPress) -> BrowserAction? {
+        if key.isEnter { return .promptAccept }
+        if key == .escape { return .promptCancel }
+        if key.isBackspace { return .promptBackspace }
+        if let text = key.typedText { return .promptInput(text) }
+        switch key {
+        case .special(.left): return .promptMove(-1)
+        case .special(.right): return .promptMove(1)
+        case .special(.home): return .promptHome
+        case .special(.end): return .promptEnd
+        default: return nil
+        }
+    }
+
+    /// o/s/k (capitals: for all the rest) for a taken name; y or Enter to delete for good.
+    private func answer(to question: Overlay, key: KeyPress) -> BrowserAction? {
+        if key == .escape { return .closeOverlay }
+        if case .confirmDelete = question {
+            if key.isEnter { return .confirmDelete }
+            switch key.typedText {
+            case "y", "Y": return .confirmDelete
+            case "n", "N", "q": return .closeOverlay
+            default: return nil
+            }
+        }
+        if key.isEnter { return .answerConflict(.keepBoth, applyToAll: false) }
+        switch key.typedText {
+        case "o": return .answerConflict(.overwrite, applyToAll: false)
+        case "O": return .answerConflict(.overwrite, applyToAll: true)
+        case "s": return .answerConflict(.skip, applyToAll: false)
+        case "S": return .answerConflict(.skip, applyToAll: true)
+        case "k": return .answerConflict(.keepBoth, applyToAll: false)
+        case "K": return .answerConflict(.keepBoth, applyToAll: true)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import FileSystemKit
+
+/// The overlays that are panels: Quick Look, help, the volumes view, the jobs panel, and the
+/// question `T` asks on a stick or a share.
+extension BrowserState {
+    /// Actions in a panel; nil for what the panel leaves to the browser underneath.
+    mutating func applyPanel(_ overlay: Overlay, _ action: BrowserAction) -> [BrowserEffect]? {
+        switch overlay {
+        case .volumes: return applyInVolumes(action)
+        case .jobs: return applyInJobs(action)
+        case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
+        case .quickLook, .help: break
+        case .confirmDelete, .conflict: return applyQuestion(overlay, action)
+        }
+        switch action {
+        case .closeOverlay, .quickLook, .quit:
+            mode = .browsing
+        case .moveLeft, .moveUp:
+            guard overlay == .quickLook else { return nil }
+            moveCursor(to: cursor - 1)
+        case .moveRight, .moveDown:
+            guard overlay == .quickLook else { return nil }
+            moveCursor(to: cursor + 1)
+        case .help:
+            mode = overlay == .help ? .browsing : .overlay(.help)
+        default:
+            return nil
+        }
+        return []
+    }
+
+    private mutating func applyInVolumes(_ action: BrowserAction) -> [BrowserEffect]? {
+        let last = max(0, volumes.count - 1)
+        switch action {
+        case .moveDown, .moveRight: volumeCursor = min(volumeCursor + 1, last)
+        case .moveUp, .moveLeft: volumeCursor = max(volumeCursor - 1, 0)
+        case .home: volumeCursor = 0
+        case .end: volumeCursor = last
+        case .closeOverlay, .toggleVolumes, .quit, .parent: mode = .browsing
+        case .open:
+            guard volumes.indices.contains(volumeCursor) else { return [] }
+            let volume = volumes[volumeCursor]
+            mode = .browsing
+            if !volume.isResponding { message = "\(volume.volume.label) is not responding; opening it anyway" }
+            return enter(volume.volume.mountPoint, select: nil)
+        default: return nil
+        }
+        return []
+    }
+
+    private mutating func applyInJobs(_ action: BrowserAction) -> [BrowserEffect]? {
+        let job = jobs.indices.contains(jobCursor) ? jobs[jobCursor] : nil
+        switch action {
+        case .moveDown, .moveRight: jobCursor = min(jobCursor + 1, max(0, jobs.count - 1))
+        case .moveUp, .moveLeft: jobCursor = max(jobCursor - 1, 0)
+        case .closeOverlay, .toggleJobs, .quit, .parent: mode = .browsing
+        case .cancelJob:
+            guard let job, job.phase.isActive else { return [] }
+            return [.cancelJob(id: job.id)]
+        case .togglePauseJob:
+            guard let job, job.phase.isActive, job.kind.isFileOperation else { return [] }
+            return [.pauseJob(id: job.id, paused: !job.isPaused)]
+        case .open:
+            // A stopped thumbnail job starts again; what it cached already is skipped.
+            guard let job, !job.phase.isActive, job.kind == .thumbnails else { return [] }
+            message = "resuming \(Self.lastComponent(job.folder))"
+            return [.startBatch(folder: job.folder, shared: job.writesShared)]
+        default: return nil
+        }
+        return []
+    }
+
+    private mutating func applyInConfirmBatch(_ action: BrowserAction, folder: String) -> [BrowserEffect]? {
+        switch action {
+        case .confirmBatch(let shared):
+            mode = .browsing
+            message = "thumbnailing \(Self.lastComponent(folder))" + (shared ? " (also into .sh_thumbnails)" : "") + " · J shows jobs"
+            return [.startBatch(folder: folder, shared: shared)]
+        case .closeOverlay, .quit:
+            mode = .browsing
+            return []
+        default: return []
+        }
+    }
+
+    /// `T`: the folder under the cursor, or the current one. On a stick or a share, first ask
+    /// whether thumbnails should also go into the shared `.sh_thumbnails` there.
+    mutating func startBatch() -> [BrowserEffect] {
+        let folder = selected.flatMap { $0.isDirectory ? $0.path(in: self.folder) : nil } ?? self.folder
+        if let kind = Volume.containing(folder, in: volumes.map(\.volume))?.kind, kind == .removable || kind == .network {
+            mode = .overlay(.confirmBatch(folder: folder))
+            return []
+        }
+        message = "thumbnailing \(Self.lastComponent(folder)) · J shows jobs"
+        return [.startBatch(folder: folder, shared: false)]
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,26 @@
+import FileSystemKit
+
+/// Volumes coming and going: a job on a volume that left stops with a report, and the user is
+/// taken off a volume that died under the current folder.
+extension BrowserState {
+    mutating func volumesChanged(_ statuses: [VolumeMonitor.Status]) -> [BrowserEffect] {
+        let before = currentVolume, volumesBefore = volumes.map(\.volume)
+        volumes = statuses
+        volumeCursor = min(volumeCursor, max(0, statuses.count - 1))
+        // A volume that is no longer listed (unplugged, unmounted), or still listed but dead
+        // underneath (FUSE daemon or server gone).
+        func isGone(_ volume: Volume) -> Bool {
+            volume.mountPoint != "/" && !statuses.contains { $0.volume.mountPoint == volume.mountPoint && !$0.isDisconnected }
+        }
+        var effects = stopJobs { job in Volume.containing(job.folder, in: volumesBefore).flatMap { isGone($0) ? $0 : nil } }
+        if let before, isGone(before) { effects += leave(vanished: before).filter { !effects.contains($0) } }
+        return effects
+    }
+
+    /// Stops every running job for which `volumeGone` names a volume that went away.
+    mutating func stopJobs(where volumeGone: (JobStatus) -> Volume?) -> [BrowserEffect] {
+        jobs.filter(\.phase.isActive).compactMap { job in
+            volumeGone(job).map { .stopJob(id: job.id, reason: "\($0.label) was disconnected") }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import FileSystemKit
+
+/// What the browser is doing, one at a time: the state switches on it once to decide what a key
+/// or a result means.
+public enum Mode: Sendable, Equatable {
+    /// The list or the grid, keys move and act.
+    case browsing
+    /// Typing the filter after `/`.
+    case filtering
+    /// Typing a name for `r` or `a`.
+    case prompt(TextPrompt)
+    /// A screen drawn over the browser.
+    case overlay(Overlay)
+}
+
+/// A screen drawn over the browser.
+public enum Overlay: Sendable, Equatable {
+    case quickLook
+    case help
+    /// Every mounted volume; Enter opens one.
+    case volumes
+    /// Running and finished jobs; `c` cancels one, Enter starts a stopped one again.
+    case jobs
+    /// `T` on a removable or network volume asks where thumbnails go.
+    case confirmBatch(folder: String)
+    /// `D` names what it will delete for good and waits for y.
+    case confirmDelete([String])
+    /// A paste found a name taken: overwrite, skip or keep both (capitals: for all).
+    case conflict(job: Int, FileOperation.Conflict)
+
+    /// Overlays that ask a question and take single-letter answers.
+    public var isQuestion: Bool {
+        switch self {
+        case .conflict, .confirmDelete: return true
+        default: return false
+        }
+    }
+
+    /// Overlays of text over the browser (pictures are taken down while they are open).
+    public var coversPictures: Bool { self != .quickLook }
+}

@@ -1,0 +1,50 @@
+import ThumbnailKit
+
+/// What has come back for the screen: pictures by key, failures, and the text Quick Look shows,
+/// each within a named budget; what is evicted comes back from the thumbnail cache when wanted again.
+final class PictureStore {
+    /// At most this many pictures, or this many bytes of pixels, before those off screen go.
+    static let pictureBudget = (count: 600, bytes: 160 << 20)
+    /// Text previews kept (each up to 500 lines).
+    static let textBudget = 64
+
+    private(set) var pictures: [PictureKey: Representation] = [:]
+    private(set) var failures: [PictureKey: String] = [:]
+    private var texts: [String: [String]] = [:]
+    private var textOrder: [String] = []
+    /// The keys the last frame wanted: kept when over budget.
+    private(set) var wanted: Set<PictureKey> = []
+
+    /// Keeps a representation unless a better one is already there. True when it was kept.
+    @discardableResult
+    func store(_ representation: Representation, for key: PictureKey) -> Bool {
+        if let old = pictures[key], old.type > representation.type { return false }
+        pictures[key] = representation
+        failures[key] = nil
+        return true
+    }
+
+    func storeFailure(_ reason: String, for key: PictureKey) { failures[key] = reason }
+
+    func storeText(_ lines: [String], for path: String) {
+        if texts.updateValue(lines, forKey: path) == nil { textOrder.append(path) }
+        while textOrder.count > Self.textBudget { texts[textOrder.removeFirst()] = nil }
+    }
+
+    func text(for path: String) -> [String]? { texts[path] }
+
+    /// Records what the screen wants now; returns those that need no more work (complete, or failed).
+    func want(_ keys: [PictureKey]) -> Set<PictureKey> {
+        wanted = Set(keys)
+        return Set(keys.filter { (pictures[$0]?.type == .thumbnail) || ($0.iconOnly && pictures[$0] != nil) || failures[$0] != nil })
+    }
+
+    /// Over budget, everything not wanted goes. True when something went (encodings of it must go too).
+    func evictIfNeeded() -> Bool {
+        let bytes = pictures.values.reduce(0) { $0 + $1.image.pixels.count }
+        guard pictures.count > Self.pictureBudget.count || bytes > Self.pictureBudget.bytes else { return false }
+        pictures = pictures.filter { wanted.contains($0.key) }
+        failures = failures.filter { wanted.contains($0.key) }
+        return true
+    }
+}

@@ -1,0 +1,195 @@
+import BrowserCore
+import CSystem
+import Dispatch
+import FileSystemKit
+import TerminalGraphics
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The browser's shell: owns the screen and the state and runs the event loop on the main thread.
+///
+/// Keys, the clock and background results become actions; `BrowserState.apply` decides and returns
+/// effects, which the effect runner carries out; the screen is drawn once after each batch of
+/// events. No filesystem call and no decoding ever happens on this thread.
+public final class BrowserApp {
+    private let options: BrowserOptions
+    private var state: BrowserState
+    private let screen: CursesScreen
+    private let inbox = Inbox()
+    private var volumeMonitor: VolumeMonitor?
+    private let effects: EffectRunner
+    private let pool: WorkerPool
+    private let pictures: PictureService
+    private let view: BrowserView
+    private let graphics: GraphicsSession
+    private var running = true
+    /// Text files whose first lines are being read for Quick Look.
+    private var textsAsked: Set<String> = []
+    /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
+    private let tracing = ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil
+    private var signalSources: [DispatchSourceSignal] = []
+
+    public init(options: BrowserOptions) {
+        self.options = options
+        self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
+        self.screen = CursesScreen(useColor: options.useColor)
+        self.pool = WorkerPool(stderrPath: options.logFile)
+        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
+        self.pictures = PictureService(generator: generator, inbox: inbox)
+        self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
+                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies))
+        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironmentReader.all())
+        let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
+        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
+    }
+
+    /// Runs until the user quits; returns the folder the user was in.
+    public func run() -> String {
+        CSystem_guard_terminal()
+        let terminfoNote = screen.start()
+        chooseGraphics(afterResize: false)
+        StandardStreamTrace.line("qlbrowse: " + graphics.description)
+        if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }
+        defer { shutDown() }
+        watchSignals()
+        let inbox = self.inbox
+        let monitor = VolumeMonitor { statuses in inbox.post(.action(.volumesChanged(statuses))) }
+        volumeMonitor = monitor
+        defer { monitor.stop() }
+        // The first mount table is read before the first listing, so that it runs on the right volume.
+        apply(.volumesChanged(monitor.volumes))
+        apply(.resize(rows: screen.rows, columns: screen.columns))
+        perform(state.start())
+        if options.startInVolumes { apply(.toggleVolumes) }
+        if let terminfoNote { apply(.showMessage(terminfoNote)) }
+        var needsDraw = true
+        while running {
+            let wasWaiting = state.waitingFor != nil
+            apply(.tick(now: VolumeIO.now()))
+            if wasWaiting || state.waitingFor != nil { needsDraw = true }
+            for message in inbox.drain() { handle(message); needsDraw = true }
+            while running, let input = screen.readKey() {
+                handle(input)
+                needsDraw = true
+            }
+            guard running else { break }
+            if needsDraw {
+                view.draw(state)
+                requestPictures()
+                needsDraw = false
+            }
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
+            // While a listing is under way, wake often: to notice a stall, and to turn the spinner.
+            _ = poll(&fds, 2, state.listingComplete ? 250 : 100)
+        }
+        return state.folder
+    }
+
+    /// Takes the pictures down, gives the terminal back, and lets file jobs remove their temporaries.
+    private func shutDown() {
+        view.placements.clearAll(freeing: true)
+        if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
+        screen.stop()
+        graphics.restore()
+        let pool = self.pool, jobs = effects.jobs
+        // Quitting (q, Ctrl-C) cancels file jobs and gives them a moment to remove their
+        // temporaries before the process goes: nothing partial is left behind.
+        effects.fileJobs.cancelAll()
+        effects.fileJobs.waitUntilIdle(seconds: 5)
+        Task { await jobs.shutdown(); await pool.shutdown() }
+    }
+
+    private func chooseGraphics(afterResize: Bool) {
+        let choice = graphics.chooseDriver(terminfoColors: screen.colors, afterResize: afterResize)
+        view.drawer.use(choice.driver, cell: choice.cell)
+    }
+
+    private func watchSignals() {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let inbox = self.inbox
+            source.setEventHandler { inbox.post(.interrupt) }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private func handle(_ input: KeyInput) {
+        switch input {
+        case .resize:
+            screen.updateSize()
+            view.repaintAll()
+            // The cell size may have changed (a font resize) and, inside tmux, the pane may have moved.
+            chooseGraphics(afterResize: true)
+            apply(.resize(rows: screen.rows, columns: screen.columns))
+        case .focusIn: apply(.redraw)
+        case .wheel(let delta): apply(.scroll(delta))
+        case .click(let row, let column): apply(.click(row: row, column: column))
+        case .key(let press): apply(.key(press, options.keys.command(for: press)))
+        }
+    }
+
+    private func handle(_ message: UIMessage) {
+        switch message {
+        case .action(let action): apply(action)
+        case .picture(let key, let representation):
+            if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
+            view.receive(representation, for: key)
+        case .pictureFailed(let key, let reason):
+            if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
+            view.store.storeFailure(reason, for: key)
+        case .textPreview(let path, let lines):
+            textsAsked.remove(path)
+            view.store.storeText(lines, for: path)
+        case .encoded(let id, let picture):
+            if tracing { StandardStreamTrace.line("encoded \(id) \(picture.columns)x\(picture.rows) \(picture.byteCount) bytes") }
+            view.drawer.storeEncoded(picture, id: id)
+        case .interrupt: running = false
+        }
+    }
+
+    private func apply(_ action: BrowserAction) { perform(state.apply(action)) }
+
+    private func perform(_ list: [BrowserEffect]) {
+        for effect in list {
+            switch effect {
+            case .quit: running = false
+            case .openFile(let path, let kind): open(path, kind: kind)
+            case .redraw: view.repaintAll()
+            case .readText(let path):
+                guard view.store.text(for: path) == nil, textsAsked.insert(path).inserted else { continue }
+                pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)))
+            default: effects.perform(effect, volumes: state.volumes.map(\.volume))
+            }
+        }
+    }
+
+    /// Opens a file the way the desktop would: text in `$EDITOR`/`$PAGER`, the rest with `xdg-open`.
+    private func open(_ path: String, kind: ContentKind) {
+        let command = ChildProcess.opener(for: path, isText: kind == .text, environment: ProcessEnvironmentReader.all())
+        let foreground = kind == .text
+        if foreground { view.placements.clearAll(); screen.suspend() }
+        let status = ChildProcess.run(command, quiet: !foreground)
+        if foreground { screen.resume() }
+        if status == 127 {
+            apply(.showMessage("cannot open: \(command[0]) is not installed" + (command[0] == "xdg-open" ? " (Debian package xdg-utils)" : "")))
+        }
+    }
+
+    private func requestPictures() {
+        var keys = PictureSlots(state: state, cell: view.drawer.cell).wanted
+        let done = view.store.want(keys)
+        // Nothing is asked of a stick or share that is not answering: its files keep their icons.
+        // (Local disks are always asked: a slow answer there is load, not a dead mount.)
+        let silent = Set(state.volumes.filter { !$0.isResponding && $0.volume.kind != .local }.map(\.volume.mountPoint))
+        if !silent.isEmpty {
+            let volumes = state.volumes.map(\.volume)
+            keys = keys.filter { key in Volume.containing(key.path, in: volumes).map { !silent.contains($0.mountPoint) } ?? true }
+        }
+        if tracing { StandardStreamTrace.line("want \(keys.map(\.path)) done \(done.count)") }
+        pictures.want(keys, done: done)
+    }
+}

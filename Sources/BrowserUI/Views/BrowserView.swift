@@ -1,0 +1,69 @@
+import BrowserCore
+import TerminalGraphics
+import ThumbnailKit
+
+/// Draws a `BrowserState` a frame at a time: the text parts first (header, list or grid,
+/// status line, overlay), then the pictures, written by the graphics driver after the text.
+/// It reads the state and never changes it.
+final class BrowserView {
+    let screen: any Screen
+    let theme: Theme
+    let lsColors: LSColors
+    let keys: KeyMap
+    let store = PictureStore()
+    let drawer: PictureDrawer
+    private var wasQuickLook = false
+
+    init(screen: any Screen, theme: Theme, lsColors: LSColors, keys: KeyMap, drawer: PictureDrawer) {
+        self.screen = screen
+        self.theme = theme
+        self.lsColors = lsColors
+        self.keys = keys
+        self.drawer = drawer
+    }
+
+    var placements: PicturePlacements { drawer.placements }
+
+    /// A picture came back: kept, and when that put the store over its budget, the encodings of
+    /// what it let go are dropped too.
+    func receive(_ representation: Representation, for key: PictureKey) {
+        guard store.store(representation, for: key) else { return }
+        if store.evictIfNeeded() { drawer.forgetEncodings() }
+    }
+
+    func draw(_ state: BrowserState) {
+        // Quick Look opening or closing repaints everything: its pictures and the browser's overlap.
+        let quickLook = state.overlay == .quickLook
+        if quickLook != wasQuickLook {
+            placements.clearAll()
+            screen.clearAll()
+            wasQuickLook = quickLook
+        }
+        drawer.beginFrame()
+        defer { drawer.endFrame() }
+        let context = ViewContext(screen: screen, theme: theme, lsColors: lsColors, keys: keys, store: store, drawer: drawer,
+                                  hidesPictures: state.overlay?.coversPictures ?? false)
+        screen.erase()
+        if quickLook {
+            QuickLookView(context: context).draw(state)
+        } else {
+            HeaderView(context: context).draw(state)
+            if state.view == .grid { GridView(context: context).draw(state) } else { ListView(context: context).draw(state) }
+            StatusLineView(context: context, graphics: (drawer.driver?.mode ?? .off).rawValue).draw(state)
+            if let overlay = state.overlay { OverlayView(context: context).draw(overlay, state: state) }
+        }
+        screen.refresh()
+        let removed = placements.removed
+        if !removed.isEmpty && placements.driver.drawsIntoCells {
+            for placement in removed { screen.invalidate(top: placement.cells.row, count: placement.cells.rows) }
+            screen.refresh()
+        }
+        placements.flush()
+    }
+
+    /// Everything is drawn again at the next frame, pictures included (Ctrl-L, focus back, a resize).
+    func repaintAll() {
+        placements.clearAll()
+        screen.clearAll()
+    }
+}

@@ -1,0 +1,77 @@
+import BrowserCore
+
+/// The help overlay: every key, as the user's key map binds them, in a box.
+struct HelpView {
+    let context: ViewContext
+
+    func draw(_ layout: ScreenLayout) {
+        let screen = context.screen
+        let lines = HelpText.lines(for: context.keys, width: layout.columns - 6, height: layout.rows - 4)
+        let width = min(layout.columns - 2, (lines.map(\.count).max() ?? 40) + 4)
+        let height = min(layout.rows - 2, lines.count + 2)
+        let top = max(1, (layout.rows - height) / 2), left = max(1, (layout.columns - width) / 2)
+        let style = context.style(.help)
+        screen.fill(row: top, column: left, width: width, height: height, style: style)
+        for (offset, line) in lines.prefix(height - 2).enumerated() {
+            screen.text(line, row: top + 1 + offset, column: left + 2, width: width - 4, style: style)
+        }
+    }
+}
+
+/// The help overlay's lines, naming the keys as the user's key map binds them.
+enum HelpText {
+    private static let descriptions: [(Command, String)] = [
+        (.down, "move down"), (.up, "move up"), (.left, "parent folder (grid: left)"), (.right, "open (grid: right)"),
+        (.parent, "parent folder"), (.open, "open folder or file"), (.top, "first"), (.bottom, "last"),
+        (.pageDown, "page down"), (.pageUp, "page up"), (.quickLook, "Quick Look"), (.filter, "filter (Enter keeps, Esc clears)"),
+        (.view, "list / thumbnail grid"), (.sort, "sort: name, size, time, kind"), (.hidden, "hidden files"),
+        (.extensions, "extensions"), (.volumes, "volumes: disks, sticks, shares"),
+        (.batch, "thumbnail a folder in the background"), (.jobs, "jobs panel"), (.cancel, "cancel a job (jobs panel)"),
+        (.mark, "mark"), (.invertMarks, "invert marks"), (.unmark, "clear marks"), (.copy, "copy marked (or this)"), (.cut, "cut marked (or this)"),
+        (.paste, "paste here"), (.rename, "rename"), (.create, "new file, or folder with a trailing /"), (.trash, "move to the trash"),
+        (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.redraw, "redraw the screen and pictures"),
+        (.help, "this help"), (.quit, "quit"),
+    ]
+
+    /// The help in two columns fitted to `width`×`height` cells: on a narrow screen the key column
+    /// narrows and long descriptions end in "…"; on a short one the closing hints go first.
+    static func lines(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [String] {
+        let column = min(54, max(20, (width - 2) / 2))
+        let keyWidth = min(20, max(8, column - 30))
+        var cells: [String] = []
+        for (command, text) in descriptions {
+            let names = keys.keys(for: command).map(displayName)
+            guard !names.isEmpty else { continue }
+            let left = DisplayFormat.clip(names.joined(separator: " "), to: keyWidth - 1)
+            cells.append(DisplayFormat.clip(DisplayFormat.pad(left, to: keyWidth) + text, to: column - 2))
+        }
+        // Two columns, so that every key fits on a 24-line terminal.
+        let half = (cells.count + 1) / 2
+        var lines = ["qlbrowse keys", ""]
+        for row in 0..<half {
+            let right = row + half < cells.count ? cells[row + half] : ""
+            lines.append(DisplayFormat.pad(cells[row], to: column) + right)
+        }
+        let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
+                     "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
+        return lines + hints.prefix(max(0, height - lines.count))
+    }
+
+    private static func displayName(_ key: String) -> String {
+        switch key {
+        case "down": return "↓"
+        case "up": return "↑"
+        case "left": return "←"
+        case "right": return "→"
+        case "pgdn": return "PgDn"
+        case "pgup": return "PgUp"
+        case "home": return "Home"
+        case "end": return "End"
+        case "enter": return "Enter"
+        case "backspace": return "Backspace"
+        case "space": return "space"
+        case "tab": return "Tab"
+        default: return key.hasPrefix("ctrl-") ? "^" + key.dropFirst(5).uppercased() : key
+        }
+    }
+}
