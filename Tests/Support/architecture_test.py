@@ -3,6 +3,7 @@
 Run: python3 Tests/Support/architecture_test.py (ArchitectureTests runs it in `swift test`)."""
 import os, sys, tempfile, unittest
 
+sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts"))
 import architecture as arch  # noqa: E402
 
