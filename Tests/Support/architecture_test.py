@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""Unit tests of scripts/architecture.py's reading of Package.swift and Swift sources.
+Run: python3 Tests/Support/architecture_test.py (ArchitectureTests runs it in `swift test`)."""
+import os, sys, tempfile, unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts"))
+import architecture as arch  # noqa: E402
+
+PACKAGE = '''// swift-tools-version: 6.0
+import PackageDescription
+
+/* A block comment with "quotes", a bracket ( and /* a nested one */ still a comment. */
+let package = Package(
+    name: "demo",
+    products: [.executable(name: "tool", targets: ["tool"])],  // not a target: `targets: ["tool"]`
+    dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")],
+    targets: [
+        .systemLibrary(name: "CFoo", pkgConfig: "foo"),
+        // .target(name: "Commented", dependencies: ["Nothing"]),
+        .target(name: "Core", dependencies: ["CFoo"]),
+        .target(
+            name: "UI",
+            dependencies: [
+                "Core",          // a comment, with a comma
+                .target(name: "CFoo", condition: .when(platforms: [.linux])),
+                .byName(name: "Extra"),
+            ]
+        ),
+        .executableTarget(name: "tool", dependencies: [
+            "UI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/tool-main", linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "ExtraTests", dependencies: ["Core"], path: "Tests/Elsewhere/"),
+    ]
+)
+'''
+
+
+class PackageTests(unittest.TestCase):
+    def setUp(self):
+        self.targets = {t.name: t for t in arch.parse_package(PACKAGE)}
+
+    def test_targets_and_kinds(self):
+        self.assertEqual(list(self.targets), ["CFoo", "Core", "UI", "tool", "CoreTests", "ExtraTests"])
+        self.assertEqual(self.targets["CFoo"].kind, "systemLibrary")
+        self.assertEqual(self.targets["tool"].kind, "executableTarget")
+        self.assertEqual(self.targets["CoreTests"].kind, "testTarget")
+
+    def test_dependencies_across_lines_comments_and_calls(self):
+        self.assertEqual(self.targets["UI"].dependencies, ["Core", "CFoo", "Extra"])
+        self.assertEqual(self.targets["tool"].dependencies, ["UI", "ArgumentParser"])
+        self.assertEqual(self.targets["tool"].products, {"ArgumentParser": "swift-argument-parser"})
+        self.assertEqual(self.targets["CFoo"].dependencies, [])
+
+    def test_paths(self):
+        self.assertEqual(self.targets["Core"].path, "Sources/Core")
+        self.assertEqual(self.targets["tool"].path, "Sources/tool-main")
+        self.assertEqual(self.targets["CoreTests"].path, "Tests/CoreTests")
+        self.assertEqual(self.targets["ExtraTests"].path, "Tests/Elsewhere")
+
+    def test_diagram(self):
+        self.assertEqual(arch.diagram(list(self.targets.values())),
+                         "tool               executable\n"
+                         "├─ UI              C: CFoo\n"
+                         "│  ├─ Core         C: CFoo\n"
+                         "│  └─ Extra        external\n"
+                         "└─ ArgumentParser  product of swift-argument-parser\n")
+
+
+class ImportTests(unittest.TestCase):
+    def test_import_forms(self):
+        source = ('import Foundation\n@testable import Core\ninternal import CFoo\n'
+                  '@preconcurrency import UI.Sub\nimport struct Extra.Thing\n  import Indented\n')
+        self.assertEqual(arch.imports(source),
+                         [(1, "Foundation"), (2, "Core"), (3, "CFoo"), (4, "UI"), (5, "Extra"), (6, "Indented")])
+
+    def test_no_imports_from_comments_or_strings(self):
+        source = ('// import A\n/* import B\n   /* nested */\nimport C */\n'
+                  'let s = """\nimport D\n\\(f("x")) """\nlet t = "\\(g(")"))" // import E\n'
+                  'let r = #"\\"#\nimport F\n')
+        self.assertEqual(arch.imports(source), [(10, "F")])
+
+    def test_c_places(self):
+        self.assertTrue(arch.c_import_allowed("Sources/Providers/Sub/X.swift"))
+        self.assertTrue(arch.c_import_allowed("Sources/BrowserUI/CursesScreen.swift"))
+        self.assertFalse(arch.c_import_allowed("Sources/BrowserUI/Views/CursesScreen.swift"))
+        self.assertFalse(arch.c_import_allowed("Sources/BrowserUI/KeyMap.swift"))
+
+
+class CheckTests(unittest.TestCase):
+    def test_checks_on_a_small_tree(self):
+        with tempfile.TemporaryDirectory() as root:
+            files = {
+                "Package.swift": PACKAGE,
+                "Sources/Core/Core.swift": "import CFoo\n",
+                "Sources/UI/View.swift": "import Core\nimport Glibc\nimport Elsewhere\n" + "x\n" * 300,
+                "Sources/tool-main/main.swift": "import UI\nimport ArgumentParser\n",
+                "Tests/CoreTests/T.swift": "@testable import Core\nimport Testing\n",
+                "docs/A.md": "# A\n\n<!-- modules:begin -->\nold\n<!-- modules:end -->\nafter\n",
+            }
+            for path, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+                with open(os.path.join(root, path), "w") as f:
+                    f.write(text)
+            targets = arch.parse_package(PACKAGE)
+            self.assertEqual(arch.check_file_lengths(root, 300), ["Sources/UI/View.swift:301: 303 lines, more than 300"])
+            c_problems = arch.check_c_imports(root, targets)
+            self.assertEqual([p.split(": ")[0] for p in c_problems], ["Sources/Core/Core.swift:1"])
+            undeclared = arch.check_declared_imports(root, targets)
+            self.assertEqual(len(undeclared), 1)
+            self.assertTrue(undeclared[0].startswith("Sources/UI/View.swift:3: imports Elsewhere,"))
+            self.assertTrue(arch.check_doc(root, "docs/A.md", targets)[0].startswith("docs/A.md:3: "))
+            arch.write_doc(root, "docs/A.md", targets)
+            self.assertEqual(arch.check_doc(root, "docs/A.md", targets), [])
+            self.assertTrue(arch.read(root, "docs/A.md").endswith("<!-- modules:end -->\nafter\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()

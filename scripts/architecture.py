@@ -1,0 +1,419 @@
+#!/usr/bin/python3
+"""Architecture checks of the package, read from Package.swift and the Swift sources (stdlib only).
+
+Usage:
+  scripts/architecture.py [--root DIR] [--max-lines 300] [--check-doc docs/ARCHITECTURE.md]
+  scripts/architecture.py [--root DIR] --diagram
+  scripts/architecture.py [--root DIR] --write-doc docs/ARCHITECTURE.md
+
+Checks (one line per problem, `path:line: what is wrong`; exit status 1 when any fails):
+  - no Swift file under Sources/ has more than --max-lines lines;
+  - a C module (a `.systemLibrary` target) is imported only under C_IMPORTS_ALLOWED;
+  - every module a target's files import (Sources/<target>, Tests/<target>, or its `path:`) is
+    among the target's direct dependencies in Package.swift (toolchain modules aside);
+  - with --check-doc FILE: FILE holds the diagram --diagram prints, between MARKER_BEGIN and
+    MARKER_END (--write-doc FILE puts it there).
+"""
+import argparse, difflib, os, re, sys
+
+# Where `import C…` may appear: folders (ending in /) or glob patterns, relative to the package root.
+C_IMPORTS_ALLOWED = [
+    "Sources/SystemKit/",
+    "Sources/Providers/",
+    "Sources/TerminalGraphics/Drivers/",
+    "Sources/ThumbnailKit/Codecs/",
+    "Sources/BrowserUI/Curses*.swift",
+    "Sources/BrowserUI/Screen/Curses*.swift",
+]
+
+# Modules of the toolchain and the platform: imported freely, never declared in Package.swift.
+TOOLCHAIN_MODULES = {
+    "Swift", "_Concurrency", "Glibc", "Musl", "Darwin", "os", "Dispatch", "Foundation",
+    "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Synchronization",
+    "XCTest", "Testing", "PackageDescription", "RegexBuilder", "Observation",
+}
+
+MARKER_BEGIN = "<!-- modules:begin -->"
+MARKER_END = "<!-- modules:end -->"
+
+TARGET_KINDS = {"target", "executableTarget", "testTarget", "systemLibrary", "binaryTarget", "macro", "plugin"}
+
+
+# --- Reading Swift text ---------------------------------------------------------------------------
+
+def mask(text):
+    """The text with comments and the insides of string literals blanked (newlines kept, same
+    length), so brackets, commas and `import` lines can be found without being fooled by them."""
+    out = list(text)
+
+    def blank(start, end):
+        for k in range(start, end):
+            if out[k] != "\n":
+                out[k] = " "
+
+    i = 0
+    while i < len(text):
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            end = len(text) if end < 0 else end
+            blank(i, end)
+            i = end
+        elif text.startswith("/*", i):
+            end = _comment_end(text, i)
+            blank(i, end)
+            i = end
+        elif re.match(r'#*"', text[i:i + 8]):
+            body, close, end = _string_span(text, i)
+            blank(body, close)
+            i = end
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _comment_end(text, i):
+    """End of the block comment starting at i (Swift's block comments nest)."""
+    depth = 0
+    while i < len(text):
+        if text.startswith("/*", i):
+            depth, i = depth + 1, i + 2
+        elif text.startswith("*/", i):
+            depth, i = depth - 1, i + 2
+            if depth == 0:
+                return i
+        else:
+            i += 1
+    return len(text)
+
+
+def _string_span(text, i):
+    """(start of contents, start of closing delimiter, end) of the string literal at i: plain,
+    multi-line and raw (#"…"#) strings, with interpolations that may hold strings of their own."""
+    hashes = len(text[i:]) - len(text[i:].lstrip("#"))
+    quote = '"""' if text.startswith('"""', i + hashes) else '"'
+    close, escape = quote + "#" * hashes, "\\" + "#" * hashes
+    k = i + hashes + len(quote)
+    body = k
+    while k < len(text):
+        if text.startswith(close, k):
+            return body, k, k + len(close)
+        if quote == '"' and text[k] == "\n":
+            return body, k, k  # unterminated: stop at the line's end
+        if text.startswith(escape + "(", k):
+            k = _interpolation_end(text, k + len(escape) + 1)
+        elif text.startswith(escape, k):
+            k += len(escape) + 1
+        else:
+            k += 1
+    return body, len(text), len(text)
+
+
+def _interpolation_end(text, k):
+    """Index after the `)` closing an interpolation whose code starts at k."""
+    depth = 1
+    while k < len(text):
+        if re.match(r'#*"', text[k:k + 8]):
+            k = _string_span(text, k)[2]
+            continue
+        if text[k] == "(":
+            depth += 1
+        elif text[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return k
+
+
+def closing_bracket(masked, i):
+    """Index of the bracket closing the one at i, in masked text."""
+    depth = 0
+    for k in range(i, len(masked)):
+        if masked[k] in "([{":
+            depth += 1
+        elif masked[k] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return k
+    raise ValueError(f"no closing bracket for {masked[i]!r} at offset {i}")
+
+
+def split_top_level(masked, start, end):
+    """Spans (start, end) of the comma-separated items between start and end, outside brackets."""
+    spans, depth, item = [], 0, start
+    for k in range(start, end + 1):
+        c = masked[k] if k < end else ","
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            a, b = item, k
+            while a < b and masked[a].isspace():
+                a += 1
+            while b > a and masked[b - 1].isspace():
+                b -= 1
+            if a < b:
+                spans.append((a, b))
+            item = k + 1
+    return spans
+
+
+# --- Package.swift --------------------------------------------------------------------------------
+
+class Target:
+    def __init__(self, name, kind, dependencies, products, path):
+        self.name, self.kind, self.path = name, kind, path
+        self.dependencies = dependencies  # module names, in the order written
+        self.products = products          # {module name: package} for `.product(name:package:)`
+
+    def __repr__(self):
+        return f"Target({self.name!r}, {self.kind!r}, {self.dependencies!r}, path={self.path!r})"
+
+
+def _arguments(masked, span):
+    """{label: (start, end)} of a call's labelled arguments; span is the call, `.kind(…)`."""
+    open_paren = masked.index("(", span[0])
+    arguments = {}
+    for a, b in split_top_level(masked, open_paren + 1, closing_bracket(masked, open_paren)):
+        label = re.match(r"(\w+)\s*:\s*", masked[a:b])
+        if label:
+            arguments.setdefault(label.group(1), (a + label.end(), b))
+    return arguments
+
+
+def _string(text, masked, span):
+    """The value of a plain string literal, or None."""
+    a, b = span
+    if b - a >= 2 and masked[a] == '"' and masked[b - 1] == '"':
+        return text[a + 1:b - 1]
+    return None
+
+
+def _call(masked, span):
+    """The name of the call at span (`.product(…)` -> "product"), or None."""
+    match = re.match(r"(?:\w+)?\.(\w+)\s*\(", masked[span[0]:span[1]])
+    return match.group(1) if match else None
+
+
+def parse_package(text):
+    """The targets of a Package.swift, in the order written."""
+    masked = mask(text)
+    package = re.search(r"\bPackage\s*\(", masked)
+    if not package:
+        raise ValueError("Package.swift: no `Package(` call")
+    targets_span = _arguments(masked, (package.start(), len(masked))).get("targets")
+    if not targets_span or masked[targets_span[0]] != "[":
+        raise ValueError("Package.swift: `targets:` is not an array literal")
+    start = targets_span[0]
+    targets = []
+    for span in split_top_level(masked, start + 1, closing_bracket(masked, start)):
+        kind = _call(masked, span)
+        if kind not in TARGET_KINDS:
+            raise ValueError(f"Package.swift: cannot read target `{text[span[0]:span[1]][:60]}`")
+        arguments = _arguments(masked, span)
+        name = _string(text, masked, arguments["name"])
+        dependencies, products = [], {}
+        if "dependencies" in arguments:
+            a, b = arguments["dependencies"]
+            for item in split_top_level(masked, a + 1, closing_bracket(masked, a)):
+                by_name = _string(text, masked, item)
+                if by_name is None:  # .product(name:package:), .target(name:), .byName(name:)
+                    call = _arguments(masked, item)
+                    by_name = _string(text, masked, call["name"])
+                    if _call(masked, item) == "product":
+                        products[by_name] = _string(text, masked, call["package"]) if "package" in call else None
+                dependencies.append(by_name)
+        path = _string(text, masked, arguments["path"]) if "path" in arguments else None
+        if path is None:
+            path = {"testTarget": "Tests", "plugin": "Plugins"}.get(kind, "Sources") + "/" + name
+        targets.append(Target(name, kind, dependencies, products, path.rstrip("/")))
+    return targets
+
+
+# --- Swift sources --------------------------------------------------------------------------------
+
+IMPORT = re.compile(r"^[ \t]*(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|open)\s+)?"
+                    r"import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)", re.M)
+
+
+def imports(text):
+    """[(line, module)] of the file's import declarations (`import A.B` counts as A)."""
+    masked = mask(text)
+    return [(masked.count("\n", 0, m.start()) + 1, m.group(1)) for m in IMPORT.finditer(masked)]
+
+
+def swift_files(root, folder):
+    """Swift files under root/folder, relative to root, sorted."""
+    found = []
+    for directory, subfolders, files in os.walk(os.path.join(root, folder)):
+        subfolders.sort()
+        found += [os.path.relpath(os.path.join(directory, f), root) for f in sorted(files) if f.endswith(".swift")]
+    return found
+
+
+def read(root, path):
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        return f.read()
+
+
+# --- Checks: each returns a list of "path:line: problem" -------------------------------------------
+
+def check_file_lengths(root, max_lines):
+    problems = []
+    for path in swift_files(root, "Sources"):
+        count = len(read(root, path).splitlines())
+        if count > max_lines:
+            problems.append(f"{path}:{max_lines + 1}: {count} lines, more than {max_lines}")
+    return problems
+
+
+def c_import_allowed(path):
+    for place in C_IMPORTS_ALLOWED:
+        if place.endswith("/") and path.startswith(place):
+            return True
+        if not place.endswith("/") and re.fullmatch(re.escape(place).replace(r"\*", "[^/]*"), path):
+            return True
+    return False
+
+
+def check_c_imports(root, targets):
+    c_modules = {t.name for t in targets if t.kind == "systemLibrary"}
+    problems = []
+    for target in targets:
+        for path in swift_files(root, target.path):
+            for line, module in imports(read(root, path)):
+                if module in c_modules and not c_import_allowed(path):
+                    problems.append(f"{path}:{line}: imports the C module {module} outside the places allowed "
+                                    f"(C_IMPORTS_ALLOWED in scripts/architecture.py)")
+    return problems
+
+
+def check_declared_imports(root, targets):
+    problems = []
+    for target in targets:
+        declared = set(target.dependencies) | {target.name}
+        for path in swift_files(root, target.path):
+            for line, module in imports(read(root, path)):
+                if module not in declared and module not in TOOLCHAIN_MODULES:
+                    problems.append(f"{path}:{line}: imports {module}, which Package.swift does not list "
+                                    f"in the dependencies of {target.name}")
+    return problems
+
+
+# --- The diagram ----------------------------------------------------------------------------------
+
+def diagram(targets):
+    """The module tree: executables first, each module with its direct dependencies below it (a
+    module already drawn is shown again as `name …`), the C modules it uses beside it."""
+    by_name = {t.name: t for t in targets}
+    modules = [t for t in targets if t.kind not in ("testTarget", "systemLibrary")]
+    c_modules = {t.name for t in targets if t.kind == "systemLibrary"}
+    heights = {}
+
+    def height(name):  # the longest chain of package modules below
+        if name not in heights:
+            target = by_name.get(name)
+            below = [d for d in target.dependencies if d in by_name and d not in c_modules] if target else []
+            heights[name] = 1 + max((height(d) for d in below), default=0)
+        return heights[name]
+
+    used = {d for t in modules for d in t.dependencies}
+    roots = [t for t in modules if t.kind == "executableTarget"]
+    roots += [t for t in modules if t.kind != "executableTarget" and t.name not in used]
+    rows, drawn = [], set()
+
+    def draw(name, prefix, branch, last):
+        target = by_name.get(name)
+        label = prefix + branch + name
+        if target is None:
+            owner = next((t.products[name] for t in modules if name in t.products), None)
+            rows.append((label, f"product of {owner}" if owner else "external"))
+            return
+        if name in drawn:
+            rows.append((label + " …", ""))
+            return
+        drawn.add(name)
+        notes = "executable" if target.kind == "executableTarget" else ""
+        c_used = [d for d in target.dependencies if d in c_modules]
+        if c_used:
+            notes += ("; " if notes else "") + "C: " + ", ".join(c_used)
+        rows.append((label, notes))
+        children = [d for d in target.dependencies if d not in c_modules]
+        children.sort(key=lambda d: -height(d))  # stable: the order written breaks ties
+        inner = prefix + ("" if not branch else "   " if last else "│  ")
+        for k, child in enumerate(children):
+            is_last = k == len(children) - 1
+            draw(child, inner, "└─ " if is_last else "├─ ", is_last)
+
+    for root_target in roots:
+        draw(root_target.name, "", "", True)
+    width = max((len(label) for label, _ in rows), default=0) + 2
+    return "".join((label.ljust(width) + notes).rstrip() + "\n" for label, notes in rows)
+
+
+def doc_block(targets):
+    return f"{MARKER_BEGIN}\n```\n{diagram(targets)}```\n{MARKER_END}"
+
+
+def _block_span(text):
+    begin, end = text.find(MARKER_BEGIN), text.find(MARKER_END)
+    if begin < 0 or end < begin:
+        return None
+    return begin, end + len(MARKER_END)
+
+
+def check_doc(root, doc, targets):
+    text = read(root, doc)
+    span = _block_span(text)
+    if span is None:
+        return [f"{doc}:1: no {MARKER_BEGIN} … {MARKER_END} block for the module diagram"]
+    expected = doc_block(targets)
+    if text[span[0]:span[1]] == expected:
+        return []
+    line = text.count("\n", 0, span[0]) + 1
+    diff = difflib.unified_diff(text[span[0]:span[1]].splitlines(), expected.splitlines(), "in the doc", "from Package.swift", lineterm="")
+    return [f"{doc}:{line}: the module diagram differs from Package.swift "
+            f"(scripts/architecture.py --write-doc {doc} rewrites it)\n" + "\n".join("    " + d for d in diff)]
+
+
+def write_doc(root, doc, targets):
+    text = read(root, doc)
+    span = _block_span(text)
+    if span is None:
+        raise SystemExit(f"{doc}: no {MARKER_BEGIN} … {MARKER_END} block to rewrite; add the two markers first")
+    with open(os.path.join(root, doc), "w", encoding="utf-8") as f:
+        f.write(text[:span[0]] + doc_block(targets) + text[span[1]:])
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        help="the package's root folder (default: the one holding this script)")
+    parser.add_argument("--max-lines", type=int, default=300, help="longest Swift file allowed in Sources (300)")
+    parser.add_argument("--check-doc", metavar="FILE", help="also check FILE's module diagram (relative to the root)")
+    parser.add_argument("--diagram", action="store_true", help="print the module diagram and stop")
+    parser.add_argument("--write-doc", metavar="FILE", help="rewrite FILE's module diagram block and stop")
+    args = parser.parse_args(argv)
+
+    targets = parse_package(read(args.root, "Package.swift"))
+    if args.diagram:
+        sys.stdout.write(diagram(targets))
+        return 0
+    if args.write_doc:
+        write_doc(args.root, args.write_doc, targets)
+        return 0
+    problems = check_file_lengths(args.root, args.max_lines)
+    problems += check_c_imports(args.root, targets)
+    problems += check_declared_imports(args.root, targets)
+    if args.check_doc:
+        problems += check_doc(args.root, args.check_doc, targets)
+    for problem in problems:
+        print(problem)
+    print(f"architecture: {len(problems)} problem(s)" if problems else "architecture: all checks pass",
+          file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
