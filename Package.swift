@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ThumbnailKit"]),
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
-        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI"]),
+        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit"]),
     ],

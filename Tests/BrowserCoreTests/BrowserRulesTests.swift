@@ -1,0 +1,187 @@
+import Testing
+@testable import BrowserCore
+@testable import FileSystemKit
+import ThumbnailKit
+
+/// The rules that moved into the state from the shell: the clock, volumes coming and going, giving
+/// up on a stuck volume, what keys mean in each mode, and the work the state asks for by itself.
+@Suite struct BrowserRulesTests {
+    static let root = Volume(mountPoint: "/", fsType: "ext4", source: "/dev/sda1", device: "8:1", kind: .local, isReadOnly: false, label: "/")
+    static let share = Volume(mountPoint: "/mnt/share", fsType: "cifs", source: "//nas/share", device: "0:50", kind: .network, isReadOnly: false, label: "share on nas")
+
+    /// A browser in /home/me (listed) with the root disk and a share mounted.
+    private func browsing() -> BrowserState {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        state.apply(.volumesChanged([.init(volume: Self.root), .init(volume: Self.share)]))
+        _ = state.start()
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "a.jpg"), Entry(name: "b.txt"), Entry(name: "share", isDirectory: true)]), complete: true))
+        return state
+    }
+
+    private func job(_ id: Int, in folder: String, _ phase: JobStatus.Phase = .running) -> JobStatus {
+        var job = JobStatus(id: id, folder: folder)
+        job.phase = phase
+        job.total = 10
+        return job
+    }
+
+    @Test func escWhileWaitingKeepsWhatArrivedMeanwhile() {
+        var state = browsing()
+        state.apply(.jobChanged(job(1, in: "/home/me")))
+        let stuckTicket = state.ticket + 1
+        // Enter the folder "share" (l: open) and let it hang.
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .right)) == [.list(folder: "/home/me/share", ticket: stuckTicket)])
+        state.apply(.tick(now: 1_000_000_000))
+        #expect(state.waitingFor == "/", "silent past the notice: waiting is shown")
+        // Meanwhile the job finishes, something is trashed, a volume changes.
+        var finished = job(1, in: "/home/me", .finished)
+        finished.generated = 10
+        state.apply(.jobChanged(finished))
+        let trashed = TrashCan.Item(originalPath: "/home/me/old.txt", trashedPath: "/home/me/.local/share/Trash/files/old.txt", infoPath: "/x")
+        state.apply(.trashed([trashed]))
+        state.apply(.volumesChanged([.init(volume: Self.root)]))
+        let abandon = state.apply(.key(.escape, nil))
+        #expect(abandon == [.cancelListing], "the listing is given up; the old folder was complete, nothing is listed again")
+        #expect(state.folder == "/home/me" && state.selected?.name == "share" && state.entries.count == 3, "navigation comes back")
+        #expect(state.jobs.first?.phase == .finished, "a job that finished during the wait stays finished")
+        #expect(state.lastTrashed == [trashed] && state.volumes.count == 1, "the trash and the volume change are kept")
+        #expect(state.waitingFor == nil && state.message == "stopped waiting for /")
+        // A late answer of the abandoned listing is dropped; the next listing gets a new ticket.
+        state.apply(.listed(ticket: stuckTicket, entries: EntryStore([Entry(name: "late")]), complete: true))
+        #expect(state.entries.map(\.name) == ["share", "a.jpg", "b.txt"])
+        #expect(state.apply(.open) == [.list(folder: "/home/me/share", ticket: stuckTicket + 2)])
+    }
+
+    @Test func escWhileWaitingListsAgainAFolderLeftHalfListed() {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "dir", isDirectory: true)]), complete: false))
+        state.apply(.open)
+        state.apply(.tick(now: 400_000_000))
+        #expect(state.apply(.abandonWaiting) == [.cancelListing, .list(folder: "/home/me", ticket: 3)])
+        #expect(state.folder == "/home/me" && !state.listingComplete)
+    }
+
+    @Test func theClockNoticesAStalledListingAndTheSpinnerTurns() {
+        var state = BrowserState(folder: "/mnt/share/x", layout: ScreenLayout(rows: 24, columns: 100))
+        state.apply(.volumesChanged([.init(volume: Self.root), .init(volume: Self.share)]))
+        state.apply(.tick(now: 1_000))
+        _ = state.start()
+        state.apply(.tick(now: 200_000_000))
+        #expect(state.waitingFor == nil, "not yet")
+        state.apply(.tick(now: 400_000_000))
+        #expect(state.waitingFor == "share on nas")
+        let frame = state.spinnerFrame
+        state.apply(.tick(now: 500_000_000))
+        #expect(state.spinnerFrame == frame + 1)
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "a")]), complete: false))
+        #expect(state.waitingFor == nil)
+        state.apply(.tick(now: 600_000_000))
+        #expect(state.waitingFor == nil, "it delivered 100 ms ago")
+    }
+
+    @Test func aVolumeThatLeavesStopsItsJobsOnceAndTakesTheUserOff() {
+        var state = BrowserState(folder: "/mnt/share/2024", layout: ScreenLayout(rows: 24, columns: 100))
+        state.apply(.volumesChanged([.init(volume: Self.root), .init(volume: Self.share)]))
+        _ = state.start()
+        state.apply(.jobChanged(job(1, in: "/mnt/share/2024")))
+        state.apply(.jobChanged(job(2, in: "/home/me")))
+        let effects = state.apply(.volumesChanged([.init(volume: Self.root)]))
+        #expect(effects == [.stopJob(id: 1, reason: "share on nas was disconnected"), .list(folder: "/mnt", ticket: 2)])
+        #expect(state.folder == "/mnt" && state.banner == "share on nas was disconnected")
+    }
+
+    @Test func aVolumeFoundDeadByBackgroundWorkOrTheListingIsLeft() {
+        var state = BrowserState(folder: "/mnt/share", layout: ScreenLayout(rows: 24, columns: 100))
+        state.apply(.volumesChanged([.init(volume: Self.root), .init(volume: Self.share)]))
+        _ = state.start()
+        #expect(state.apply(.volumeLost(mountPoint: "/elsewhere")).isEmpty)
+        #expect(state.apply(.volumeLost(mountPoint: "/mnt/share")) == [.list(folder: "/mnt", ticket: 2)])
+        var listing = BrowserState(folder: "/mnt/share", layout: ScreenLayout(rows: 24, columns: 100))
+        listing.apply(.volumesChanged([.init(volume: Self.root), .init(volume: Self.share)]))
+        _ = listing.start()
+        #expect(listing.apply(.listingLostVolume(ticket: 0)).isEmpty, "an old listing's news")
+        #expect(listing.apply(.listingLostVolume(ticket: 1)) == [.list(folder: "/mnt", ticket: 2)])
+    }
+
+    @Test func theStateAsksForTextAndVolumeFactsItself() {
+        var state = browsing()
+        state.apply(.end)
+        #expect(state.apply(.quickLook) == [.readText(path: "/home/me/b.txt")])
+        #expect(state.apply(.moveLeft).isEmpty, "a.jpg is no text")
+        state.apply(.closeOverlay)
+        #expect(state.apply(.toggleVolumes) == [.probeCapabilities(Self.root)])
+        #expect(state.apply(.moveDown(1)) == [.probeCapabilities(Self.share)])
+        #expect(state.apply(.moveUp(1)).isEmpty, "asked once")
+    }
+
+    @Test func keysMeanWhatTheModeSays() {
+        var state = browsing()
+        var copy = JobStatus(id: 7, kind: .file(.copy), folder: "/home/me")
+        copy.phase = .running
+        state.apply(.jobChanged(copy))
+        state.apply(.jobChanged(job(8, in: "/home/me")))
+        state.apply(.toggleJobs)
+        #expect(state.intention(for: .quickLook) == .togglePauseJob, "in the jobs panel the Quick Look key pauses")
+        #expect(state.apply(.togglePauseJob).isEmpty, "a thumbnail job does not pause")
+        state.apply(.moveUp(1))
+        #expect(state.apply(.togglePauseJob) == [.pauseJob(id: 7, paused: true)])
+        state.apply(.closeOverlay)
+        // Renaming from Quick Look: the prompt replaces Quick Look, it is not typed into unseen.
+        state.apply(.quickLook)
+        state.apply(.key(.character(UInt32(UInt8(ascii: "r"))), .rename))
+        #expect(state.overlay == nil && state.prompt != nil)
+        state.apply(.key(.special(.end), nil))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .cut))
+        #expect(state.prompt?.text == "sharex", "End goes to the end; letters are text, not commands")
+        state.apply(.key(.special(.home), nil))
+        #expect(state.prompt?.cursor == 0)
+        state.apply(.key(.escape, nil))
+        #expect(state.mode == .browsing)
+    }
+}
+
+@Suite struct DisplayFormatTests {
+    @Test func sizesAreWrittenOneWayEverywhere() {
+        #expect(DisplayFormat.bytes(812) == "812 B")
+        #expect(DisplayFormat.bytes(1_500_000) == "1.5 MB")
+        #expect(DisplayFormat.bytes(-1) == "-1 B")
+        var job = JobStatus(id: 1, kind: .file(.copy), folder: "/dest")
+        job.phase = .running
+        job.bytesDone = 1_500_000
+        job.bytesTotal = 3_000_000
+        job.elapsed = 1
+        job.total = 2
+        job.itemsDone = 1
+        let line = JobText.line(job)
+        #expect(line.contains("1.5 MB/3.0 MB") && line.contains("1.5 MB/s") && line.contains("[" + String(repeating: "█", count: 10)) && line.contains("1/2 items"),
+                "the jobs panel writes sizes as the reports do: \(line)")
+    }
+
+    @Test func durationsBarsAndClipping() {
+        #expect(DisplayFormat.duration(42) == "42s" && DisplayFormat.duration(187) == "3m7s" && DisplayFormat.duration(7500) == "2h5m")
+        #expect(DisplayFormat.bar(0.5, width: 4) == "[██··] 50%" && DisplayFormat.bar(2, width: 2) == "[██] 100%")
+        #expect(DisplayFormat.clip("photograph", to: 6) == "photo…" && DisplayFormat.clip("ok", to: 6) == "ok")
+        #expect(DisplayFormat.pad("ab", to: 4) == "ab  " && DisplayFormat.pad("abcdef", to: 4) == "abcd")
+        #expect(DisplayFormat.oneDecimal(2.46) == "2.5")
+    }
+
+    @Test func jobsInTheStatusLineAndWhenTheyEnd() {
+        var thumbnails = JobStatus(id: 1, folder: "/home/me/photos")
+        thumbnails.phase = .running
+        thumbnails.total = 260
+        thumbnails.generated = 117
+        var move = JobStatus(id: 2, kind: .file(.move), folder: "/dest")
+        move.phase = .running
+        move.isPaused = true
+        #expect(JobText.statusNote([thumbnails]) == "T 45% 117/260")
+        #expect(JobText.statusNote([thumbnails, move]) == "move … paused +1")
+        #expect(JobText.statusNote([]) == nil)
+        thumbnails.phase = .interrupted("photos was disconnected")
+        #expect(JobText.ending(thumbnails) == "photos was disconnected: photos stopped with 117 done, 143 not done (J)")
+        var trash = JobStatus(id: 3, kind: .file(.trash), folder: "/home/me")
+        trash.phase = .finished
+        trash.detail = "2 done"
+        #expect(JobText.ending(trash) == "trashed: 2 done · U restores")
+    }
+}

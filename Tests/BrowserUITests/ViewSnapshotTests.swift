@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import BrowserCore
+@testable import BrowserUI
+import FileSystemKit
+import TerminalGraphics
+import ThumbnailKit
+
+/// Every screen part drawn into a recording screen and compared with a snapshot in
+/// `Snapshots/` (characters, then styles by theme part). After a deliberate change to how a
+/// screen looks, record them again with `QLBROWSE_RECORD_SNAPSHOTS=1 swift test --filter ViewSnapshotTests`
+/// and read the diff.
+@Suite(.serialized) struct ViewSnapshotTests {
+    static let share = Volume(mountPoint: "/mnt/share", fsType: "cifs", source: "//nas/share", device: "0:50", kind: .network, isReadOnly: false, label: "share on nas")
+    static let root = Volume(mountPoint: "/", fsType: "ext4", source: "/dev/sda1", device: "8:1", kind: .local, isReadOnly: false, label: "/")
+
+    /// A folder of a few files (times in UTC) on a 24×80 screen.
+    private func state(rows: Int = 24, columns: Int = 80) -> BrowserState {
+        setenv("TZ", "UTC", 1)
+        tzset()
+        var state = BrowserState(folder: "/home/me/photos", layout: ScreenLayout(rows: rows, columns: columns))
+        state.apply(.volumesChanged([.init(volume: Self.root, totalBytes: 500_000_000_000, freeBytes: 120_000_000_000), .init(volume: Self.share, isResponding: false)]))
+        _ = state.start()
+        let day = 1_790_000_000
+        let entries = [
+            Entry(name: "2024", isDirectory: true, modified: day), Entry(name: "beach.jpg", size: 2_400_000, modified: day + 60),
+            Entry(name: "notes.txt", size: 812, modified: day + 3600), Entry(name: "clip.mp4", size: 48_000_000, modified: day),
+            Entry(name: "song.flac", size: 31_000_000, modified: day), Entry(name: "a very long name that does not fit in the list column at all.pdf", size: 90_000, modified: day),
+            Entry(name: "bad\u{1B}[31mname.txt", size: 3, modified: day),
+        ]
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore(entries), complete: true))
+        return state
+    }
+
+    private func draw(_ state: BrowserState, keys: KeyMap = .standard) -> String {
+        let screen = RecordingScreen(rows: state.layout.rows, columns: state.layout.columns)
+        let drawer = PictureDrawer(driver: nil, cell: CellSize(width: 10, height: 20), encoder: PictureEncoder(inbox: Inbox()))
+        let view = BrowserView(screen: screen, theme: .builtIn, lsColors: LSColors(nil), keys: keys, drawer: drawer)
+        view.store.storeText(["first line", "second line with \\e escaped"], for: "/home/me/photos/notes.txt")
+        view.draw(state)
+        return screen.snapshot(theme: .builtIn)
+    }
+
+    private func check(_ name: String, _ state: BrowserState) throws {
+        let drawn = draw(state)
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name).txt")
+        if ProcessInfo.processInfo.environment["QLBROWSE_RECORD_SNAPSHOTS"] != nil {
+            try drawn.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(drawn == expected, "\(name) differs from Snapshots/\(name).txt; drawn now:\n\(drawn)")
+    }
+
+    @Test func theListWithItsPreviewPane() throws {
+        var state = state(columns: 100)
+        state.apply(.moveDown(1))
+        state.apply(.toggleMark)
+        state.apply(.showMessage("sorted by name"))
+        try check("list-preview", state)
+    }
+
+    @Test func theListOnANarrowScreen() throws { try check("list-narrow", state(columns: 50)) }
+
+    @Test func theGrid() throws {
+        var state = state()
+        state.apply(.toggleView)
+        state.apply(.moveRight)
+        try check("grid", state)
+    }
+
+    @Test func quickLookOnATextFile() throws {
+        var state = state()
+        state.apply(.moveDown(5))
+        state.apply(.quickLook)
+        try check("quicklook-text", state)
+    }
+
+    @Test func theHelpAt80x24() throws {
+        var state = state()
+        state.apply(.help)
+        try check("help", state)
+    }
+
+    @Test func theVolumesView() throws {
+        var state = state(columns: 100)
+        state.apply(.toggleVolumes)
+        state.apply(.capabilitiesFound(mountPoint: "/", VolumeCapabilities.probe(folder: "/nonexistent-qlbrowse", fsType: "ext4", trial: false)))
+        try check("volumes", state)
+    }
+
+    @Test func theJobsPanel() throws {
+        var state = state(columns: 100)
+        var thumbnails = JobStatus(id: 1, folder: "/home/me/photos/2024")
+        thumbnails.phase = .running
+        thumbnails.total = 200
+        thumbnails.generated = 50
+        thumbnails.elapsed = 10
+        var copy = JobStatus(id: 2, kind: .file(.copy), folder: "/mnt/stick")
+        copy.phase = .running
+        copy.bytesDone = 1_500_000
+        copy.bytesTotal = 6_000_000
+        copy.elapsed = 1
+        copy.total = 4
+        copy.itemsDone = 1
+        var stopped = JobStatus(id: 3, folder: "/mnt/share")
+        stopped.phase = .interrupted("share on nas was disconnected")
+        stopped.total = 10
+        stopped.generated = 4
+        for job in [thumbnails, copy, stopped] { state.apply(.jobChanged(job)) }
+        state.apply(.toggleJobs)
+        try check("jobs", state)
+    }
+
+    @Test func renamingShowsThePromptWithTheSelection() throws {
+        var state = state()
+        state.apply(.moveDown(1))
+        state.apply(.startRename)
+        try check("prompt-rename", state)
+    }
+
+    @Test func waitingForAStuckVolume() throws {
+        var state = state()
+        state.apply(.open)
+        state.apply(.tick(now: 1_000_000_000))
+        try check("waiting", state)
+    }
+
+    @Test func typingTheFilter() throws {
+        var state = state()
+        state.apply(.startFilter)
+        state.apply(.filterInput("n"))
+        try check("filter", state)
+    }
+
+    @Test func askingBeforeDeletingForGood() throws {
+        var state = state()
+        state.apply(.moveDown(1))
+        state.apply(.deleteMarked)
+        try check("confirm-delete", state)
+    }
+}
