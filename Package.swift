@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
@@ -33,7 +34,7 @@ let package = Package(
         // The engine's vocabulary, the generator and the worker pool client. No decoder.
         .target(name: "ThumbnailKit", dependencies: ["CZlib", "CJPEG", "CSystem"]),
         // Built-in providers: every decoder library lives here, used only by the worker.
-        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CSystem"]),
+        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem"]),
         // The worker loop: framing over pipes, limits, cancellation.
         .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
 
