@@ -28,6 +28,13 @@ final class MediaFile {
         (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
     }
 
+    /// The first stream with a moving picture (attached cover art does not count).
+    var videoStream: UnsafeMutablePointer<AVStream>? {
+        streams.first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && CAV_is_attached_pic($0) == 0 }
+    }
+
+    var hasAudio: Bool { streams.contains { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO } }
+
     /// Duration in seconds, when the container knows it.
     var duration: Double? {
         let raw = context.pointee.duration

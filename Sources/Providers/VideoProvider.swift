@@ -19,10 +19,10 @@ public struct VideoProvider: ThumbnailProvider {
 
     public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
         let media = try MediaFile(path: job.path)
-        guard let stream = media.streams.first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && CAV_is_attached_pic($0) == 0 }) else {
+        guard let stream = media.videoStream else {
             // Containers that hold video or sound alike (ASF for WMA, MP4 with an "isom" brand for
             // M4A) are sniffed as video: with sound and no moving picture, it is audio after all.
-            if !stillImage && media.streams.contains(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) {
+            if !stillImage && media.hasAudio {
                 return try AudioProvider().makeImages(for: job, emit: emit)
             }
             guard job.wantsThumbnail else { return }
@@ -59,7 +59,7 @@ public struct VideoProvider: ThumbnailProvider {
     }
 
     /// Reads packets until the decoder yields a frame (after skipping `skip` frames). False at end of stream.
-    private func decodeFrame(media: MediaFile, stream: UnsafeMutablePointer<AVStream>, decoder: MediaDecoder,
+    func decodeFrame(media: MediaFile, stream: UnsafeMutablePointer<AVStream>, decoder: MediaDecoder,
                              into frame: UnsafeMutablePointer<AVFrame>, skip: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Bool {
         guard let packet = av_packet_alloc() else { return false }
         defer { var doomed: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&doomed) }
@@ -93,7 +93,7 @@ public struct VideoProvider: ThumbnailProvider {
     }
 
     /// The frame scaled into the box with its display aspect ratio and rotation.
-    private func picture(of frame: UnsafeMutablePointer<AVFrame>, stream: UnsafeMutablePointer<AVStream>, box: PixelSize) throws(ThumbnailError) -> PixelImage {
+    func picture(of frame: UnsafeMutablePointer<AVFrame>, stream: UnsafeMutablePointer<AVStream>, box: PixelSize) throws(ThumbnailError) -> PixelImage {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard width > 0, height > 0 else { throw ThumbnailError(.corrupt, "the video frame has no size") }
         var aspect = frame.pointee.sample_aspect_ratio

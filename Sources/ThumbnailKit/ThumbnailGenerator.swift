@@ -141,6 +141,8 @@ public final class ThumbnailGenerator: Sendable {
                         fitted.facts = facts
                     }
                     deliver(fitted)
+                case .preview:
+                    break  // only preview requests get one
                 }
             }
         } catch let error as ThumbnailError {

@@ -16,6 +16,10 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
         case failure
         /// Worker → client: request `id` is finished. Ends the request.
         case done
+        /// Worker → client: the answer to a preview request (`preview` set): a page or a frame
+        /// (RGBA pixels in the payload, `width`×`height`), a member listing (JSON in the payload), or
+        /// media facts (no payload). Ends the request.
+        case preview
     }
 
     package var kind: Kind
@@ -36,6 +40,22 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     package var facts: [FileFact]?
     /// With a request: false when the caller does not show file facts.
     package var wantsFacts: Bool?
+    /// With a request: which preview is wanted instead of thumbnails (nil: thumbnails).
+    package var preview: PreviewKind?
+    /// With a page request: the page wanted, from 0; with its reply: the page shown (clamped).
+    package var page: Int?
+    /// With a frame request: the time wanted, in seconds from the start.
+    package var seconds: Double?
+    /// With a member listing request: how many members to list at most.
+    package var memberLimit: Int?
+    /// With a page reply: how many pages the document has.
+    package var pageCount: Int?
+    /// With a frame or media facts reply: the length in seconds, when the container knows it.
+    package var duration: Double?
+    /// With a frame reply: the time of the frame shown, in seconds.
+    package var shownSeconds: Double?
+    /// With a media facts reply: whether there is a moving picture.
+    package var hasVideo: Bool?
 
     package init(kind: Kind, id: UInt64) {
         self.kind = kind

@@ -7,28 +7,6 @@ import Glibc
 /// All decoding of file content happens in these processes. A worker that crashes, hangs past its
 /// deadline or runs out of memory is killed and replaced; only the request it was working on fails.
 public actor WorkerPool {
-    /// The worker executable: `$QLBROWSE_THUMBNAILER`, else `qlbrowse-thumbnailer` beside this
-    /// program (a build folder), else in `../libexec/qlbrowse/` from this program's folder (an
-    /// installed or unpacked package: `/usr/bin/qlbrowse` → `/usr/libexec/qlbrowse/`), else on `PATH`.
-    public static func defaultExecutable() -> String {
-        if let override = getenv("QLBROWSE_THUMBNAILER"), override.pointee != 0 { return String(cString: override) }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = own.lastIndex(of: "/") {
-                let folder = String(own[...slash])
-                for candidate in [folder + "qlbrowse-thumbnailer", folder + "../libexec/qlbrowse/qlbrowse-thumbnailer"]
-                where access(candidate, X_OK) == 0 {
-                    return candidate
-                }
-            }
-        }
-        return "qlbrowse-thumbnailer"
-    }
-
-    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-
     private struct Job {
         let id: UInt64
         let message: WorkerMessage
@@ -66,14 +44,22 @@ public actor WorkerPool {
     /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
     public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
                                 wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        let id = RequestIdentifiers.next()
-        var message = WorkerMessage(kind: .request, id: id)
+        var message = WorkerMessage(kind: .request, id: 0)
         message.path = path
         message.maxWidth = box.width
         message.maxHeight = box.height
         message.types = types.sorted()
         message.contentType = contentType?.identifier
         message.wantsFacts = wantsFacts ? nil : false
+        return submit(message)
+    }
+
+    /// Sends any request (its `id` is assigned here) under the same deadline, limits and
+    /// cancellation as thumbnails; preview requests end with one `.preview` event.
+    package nonisolated func submit(_ request: WorkerMessage) -> AsyncThrowingStream<WorkerEvent, Error> {
+        let id = RequestIdentifiers.next()
+        var message = request
+        message.id = id
         let (stream, continuation) = AsyncThrowingStream<WorkerEvent, Error>.makeStream()
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination {
@@ -220,6 +206,9 @@ public actor WorkerPool {
             let code = message.failureKind.flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
             finish(slot: index, throwing: ThumbnailError(code, message.reason ?? "unknown error", contentType: message.contentType.map(ContentType.init)))
         case .done:
+            finish(slot: index, throwing: nil)
+        case .preview:
+            job.continuation.yield(.preview(PreviewReply(message: message, payload: payload)))
             finish(slot: index, throwing: nil)
         case .request, .cancel:
             break

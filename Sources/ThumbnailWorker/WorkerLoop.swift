@@ -109,6 +109,7 @@ final class Decoder: @unchecked Sendable {
             return reply(failure(message.id, ThumbnailError(.cancelled, "cancelled"), contentType: nil))
         }
         ResourceLimits.armCPULimit(seconds: cpuSeconds)
+        if let kind = message.preview { return answerPreview(kind, to: message, cancellation: flag) }
         guard let path = message.path, let width = message.maxWidth, let height = message.maxHeight, width > 0, height > 0 else {
             return reply(failure(message.id, ThumbnailError(.unsupported, "malformed request"), contentType: nil))
         }
@@ -152,7 +153,7 @@ final class Decoder: @unchecked Sendable {
     /// A decoder that could not read (a share's server went away mid-file) reports the content as
     /// broken; if the file cannot be read now, the honest reason is the read error, which the
     /// cache does not remember against the file.
-    private static func blameTheVolume(_ error: ThumbnailError?, path: String) -> ThumbnailError? {
+    static func blameTheVolume(_ error: ThumbnailError?, path: String) -> ThumbnailError? {
         guard let error, error.code == .corrupt || error.code == .noPreview else { return error }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         var byte: UInt8 = 0
@@ -169,7 +170,7 @@ final class Decoder: @unchecked Sendable {
         }
     }
 
-    private func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?, path: String? = nil) -> [UInt8] {
+    func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?, path: String? = nil) -> [UInt8] {
         var message = WorkerMessage(kind: .failure, id: id)
         // Library messages often repeat the path; the caller names the file already.
         message.reason = path.map { error.reason.replacing($0 + ": ", with: "").replacing($0, with: "the file") } ?? error.reason
@@ -178,7 +179,7 @@ final class Decoder: @unchecked Sendable {
         return FrameCodec.encode(message)
     }
 
-    private func reply(_ frame: [UInt8]) {
+    func reply(_ frame: [UInt8]) {
         do { try FrameCodec.write(frame, to: 1) } catch { exit(0) }  // the client is gone
     }
 }

@@ -1,0 +1,100 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Previews of a whole file for Quick Look: any page of a document, a video frame at any time, the
+/// members of an archive. The counterpart of `ThumbnailGenerator` for QLPreviewController-like
+/// screens.
+///
+/// Like thumbnails, everything that reads the file's content runs in the pool's worker processes,
+/// under the same deadline, memory and CPU limits (a hostile file costs one request), one request
+/// per worker at a time. Cancelling the calling task cancels the request in its worker (the
+/// worker is killed if it does not stop within `WorkerLimits.cancelGraceSeconds`) and the call
+/// throws `CancellationError` at once. Other failures throw `ThumbnailError` (`.encrypted`,
+/// `.corrupt`, `.unsupported`, `.timedOut`, …) with a reason a user understands. Nothing is cached.
+public final class PreviewGenerator: Sendable {
+    private let pool: WorkerPool
+
+    public init(pool: WorkerPool) {
+        self.pool = pool
+    }
+
+    /// Page `index` (from 0) of a PDF, rendered sharp at the size that fits `box` (poppler draws the
+    /// vectors at that size; a small page is enlarged). An index past either end is clamped, so
+    /// `Int.max` asks for the last page; `PagePreview.index` says which page is shown. An encrypted
+    /// PDF throws `.encrypted`, as thumbnails do.
+    public func page(path: String, index: Int, box: PixelSize) async throws -> PagePreview {
+        var request = Self.request(.page, path: path, box: box)
+        request.page = max(0, index)
+        let (reply, payload) = try await answer(to: request)
+        return PagePreview(image: try Self.image(reply, payload), index: reply.page ?? 0, pageCount: reply.pageCount ?? 1)
+    }
+
+    /// The video frame at `seconds` (clamped to the video), fitted into `box` as a player shows it.
+    ///
+    /// For speed when seeking, the worker jumps to the keyframe at or before `seconds` and decodes
+    /// forward towards it for at most about 150 ms: with keyframes far apart the frame shown can be
+    /// earlier than asked. `FramePreview.shownSeconds` is the time of the frame actually shown. A
+    /// file without a video stream (audio) throws `.unsupported`; use `mediaFacts` for its duration.
+    public func frame(path: String, seconds: Double, box: PixelSize) async throws -> FramePreview {
+        var request = Self.request(.frame, path: path, box: box)
+        request.seconds = seconds.isFinite ? max(0, seconds) : 0
+        let (reply, payload) = try await answer(to: request)
+        return FramePreview(image: try Self.image(reply, payload), shownSeconds: reply.shownSeconds ?? 0, duration: reply.duration)
+    }
+
+    /// The duration of an audio or video file and whether it has a moving picture, from its headers
+    /// (no decoding): for a position bar.
+    public func mediaFacts(path: String) async throws -> MediaFacts {
+        let (reply, _) = try await answer(to: Self.request(.mediaFacts, path: path, box: nil))
+        return MediaFacts(duration: reply.duration, hasVideo: reply.hasVideo ?? false)
+    }
+
+    /// The members of an archive (zip and its kin — EPUB, ODF, CBZ —, tar with any compression,
+    /// 7z, rar, cpio, ar/.deb, ISO 9660: whatever libarchive reads), in archive order, from their
+    /// headers only: nothing is extracted or written. At most `limit` members are listed
+    /// (`truncated` says when there were more); `note` says, in words, when the count or the total
+    /// size looks like an archive bomb. A damaged archive lists what came before the damage with a
+    /// note, or throws `.corrupt` when nothing could be read.
+    public func members(path: String, limit: Int = 10_000) async throws -> ArchiveListing {
+        var request = Self.request(.members, path: path, box: nil)
+        request.memberLimit = min(max(1, limit), Self.maximumMemberLimit)
+        let (_, payload) = try await answer(to: request)
+        do {
+            return try JSONDecoder().decode(ArchiveListing.self, from: Data(payload))
+        } catch {
+            throw ThumbnailError(.crashed, "the worker sent a malformed member listing")
+        }
+    }
+
+    /// The most members one listing returns, whatever the caller asks (the reply must fit a frame).
+    public static let maximumMemberLimit = 200_000
+
+    private static func request(_ kind: PreviewKind, path: String, box: PixelSize?) -> WorkerMessage {
+        var message = WorkerMessage(kind: .request, id: 0)
+        message.preview = kind
+        message.path = PathNormalizer.absolute(path)
+        message.maxWidth = box.map { max(1, $0.width) }
+        message.maxHeight = box.map { max(1, $0.height) }
+        return message
+    }
+
+    /// Sends a request and waits for its one reply: the reply's fields and its payload.
+    private func answer(to request: WorkerMessage) async throws -> (WorkerMessage, [UInt8]) {
+        for try await event in pool.submit(request) {
+            if case .preview(let reply) = event { return (reply.message, reply.payload) }
+        }
+        try Task.checkCancellation()
+        throw ThumbnailError(.crashed, "the worker ended the request without an answer")
+    }
+
+    /// The picture a page or frame reply carries, checked against its declared size.
+    private static func image(_ reply: WorkerMessage, _ payload: [UInt8]) throws(ThumbnailError) -> PixelImage {
+        guard let width = reply.width, let height = reply.height, width > 0, height > 0, payload.count == width * height * 4 else {
+            throw ThumbnailError(.crashed, "the worker sent a malformed image")
+        }
+        return PixelImage(width: width, height: height, pixels: payload)
+    }
+}
