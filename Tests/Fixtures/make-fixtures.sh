@@ -2,16 +2,17 @@
 # Usage: Tests/Fixtures/make-fixtures.sh OUTDIR
 #
 # Generates the small test fixtures for qlbrowse into OUTDIR with real tools (ImageMagick `convert`,
-# ffmpeg, exiftool, qpdf, poppler-utils and ffprobe for checks, python3 stdlib for PDF/ZIP/DNG).
+# ffmpeg, exiftool, qpdf, poppler-utils and ffprobe for checks, python3 stdlib for PDF/ZIP/DNG, zip,
+# GNU tar and xz; bsdtar from libarchive-tools for the 7z, which is skipped without it).
 # Nothing here is committed as a binary; tests run this script and refer to the files by name.
 #
 # Idempotent: when OUTDIR/.complete holds the sha256 of this script, nothing is done. Otherwise the
 # files listed in an older OUTDIR/fixtures.tsv are removed and everything is made again.
-# About 2.6 MB in total; 8-13 s on 2 cores.
+# About 4 MB in total; 10-15 s on 2 cores.
 #
 # OUTDIR/fixtures.tsv lists every fixture, tab-separated, with a header line:
 #   file  kind  display_w  display_h  expect  note
-#   kind      image raw pdf video audio text doc broken (as in ../shared/corpus/MANIFEST.tsv)
+#   kind      image raw pdf video audio text doc archive broken (as in ../shared/corpus/MANIFEST.tsv)
 #   display_* size as displayed (after EXIF orientation, display-matrix rotation and sample aspect
 #             ratio; PDF page 1 in points; audio the cover; containers the embedded thumbnail/cover);
 #             empty when there is no picture (text, audio without art) or none is expected
@@ -204,7 +205,7 @@ convert "${SCENE[@]}" -sampling-factor 2x2 -quality 85 -strip "$S/dng-preview.jp
 
 log "documents, text, containers, raw, hostile files"
 "$PY" - "$OUT" "$S" <<'PY'
-import os, random, struct, sys, zipfile, zlib
+import colorsys, os, random, struct, sys, zipfile, zlib
 
 OUT, S = sys.argv[1], sys.argv[2]
 def out(name): return os.path.join(OUT, name)
@@ -213,14 +214,14 @@ def scratch(name):
         return f.read()
 
 # ---- PDF: 2 letter pages, text in the standard Helvetica font (no embedding needed) -----------
-def make_pdf(path):
-    pages = [
-        ("qlbrowse fixture", "Page 1 of 2", (0.16, 0.32, 0.62),
-         ["A minimal hand-written PDF 1.4 document.", "Two US Letter pages, 612 x 792 points.",
-          "Text uses the standard Helvetica font."]),
-        ("Second page", "Page 2 of 2", (0.75, 0.22, 0.17),
-         ["Thumbnailers render page 1 only.", "This page is red so a wrong page is easy to spot."]),
-    ]
+DOC_PAGES = [
+    ("qlbrowse fixture", "Page 1 of 2", (0.16, 0.32, 0.62),
+     ["A minimal hand-written PDF 1.4 document.", "Two US Letter pages, 612 x 792 points.",
+      "Text uses the standard Helvetica font."]),
+    ("Second page", "Page 2 of 2", (0.75, 0.22, 0.17),
+     ["Thumbnailers render page 1 only.", "This page is red so a wrong page is easy to spot."]),
+]
+def make_pdf(path, pages=DOC_PAGES):
     objs = {}
     objs[1] = b"<< /Type /Catalog /Pages 2 0 R >>"
     kids = []
@@ -260,6 +261,11 @@ def make_pdf(path):
         f.write(data)
 
 make_pdf(out("doc.pdf"))
+# 12 pages for paging previews: each page's band has its own colour (hue k/12).
+make_pdf(out("pages12.pdf"), [
+    ("Page %d" % k, "Page %d of 12" % k, tuple(round(c, 3) for c in colorsys.hsv_to_rgb((k - 1) / 12, 0.8, 0.8)),
+     ["Each page of this document has a band of its own colour."])
+    for k in range(1, 13)])
 with open(out("broken.pdf"), "wb") as f:
     f.write(open(out("doc.pdf"), "rb").read()[:300])
 with open(out("notreally.pdf"), "w") as f:
@@ -636,6 +642,8 @@ PY
 
 pdfinfo "$OUT/doc.pdf" 2>/dev/null | grep -q '^Pages: *2$' || die "poppler does not read doc.pdf as 2 pages"
 row doc.pdf pdf 612 792 ok "hand-written PDF 1.4, 2 Letter pages, Helvetica text; page 2 is red"
+pdfinfo "$OUT/pages12.pdf" 2>/dev/null | grep -q '^Pages: *12$' || die "poppler does not read pages12.pdf as 12 pages"
+row pages12.pdf pdf 612 792 ok "hand-written PDF 1.4, 12 Letter pages, each with a band of its own colour"
 qpdf --encrypt secret owner 256 -- "$OUT/doc.pdf" "$OUT/encrypted.pdf"
 if pdfinfo "$OUT/encrypted.pdf" >/dev/null 2>&1 || ! pdfinfo -upw secret "$OUT/encrypted.pdf" >/dev/null 2>&1; then
     die "encrypted.pdf does not behave as a user-password PDF"
@@ -693,6 +701,10 @@ ffprobe -v error -select_streams v:0 -show_entries stream_side_data=rotation -of
 row rotated.mp4 video 240 320 ok "coded 320x240, display matrix 90 degrees (displays portrait)"
 "${FF[@]}" -f lavfi -i "testsrc=s=320x240:r=25:d=2" -vf setsar=2/1 "${X264[@]}" "$OUT/anamorphic.mkv"
 row anamorphic.mkv video 640 240 ok "coded 320x240, sample aspect ratio 2:1"
+# For seeking: 20 s of 1080p with ffmpeg's default GOP (keyframes 10 s apart, as in most files).
+"${FF[@]}" -f lavfi -i "testsrc=s=1920x1080:r=25:d=20" -c:v libx264 -preset veryfast -crf 40 -pix_fmt yuv420p \
+    -movflags +faststart "$OUT/long-1080p.mp4"
+row long-1080p.mp4 video 1920 1080 ok "H.264 1920x1080, 20 s of testsrc (its counter changes every second), keyframes at 0 and 10 s"
 
 log "audio"
 ENVELOPE="sin(2*PI*440*t)*(0.1+0.85*abs(sin(PI*1.5*t)))"
@@ -716,6 +728,36 @@ row tone.ogg audio '' '' ok "Vorbis, same tone, no art (waveform)"
 row untagged.m4a audio '' '' ok "AAC in MP4 (isom brand), no tags, no art (waveform)"
 "${FF[@]}" -f lavfi -i "aevalsrc=$ENVELOPE:s=22050:d=2" -map_metadata -1 -c:a wmav2 -b:a 64k "$OUT/tone.wma"
 row tone.wma audio '' '' ok "WMA v2 in ASF, no tags, no art (waveform)"
+
+log "archives"
+# A small tree put into archives of several formats; the tests list them back. Fixed times (UTC).
+T=$S/tree
+mkdir -p "$T/docs" "$T/pics" "$T/empty"
+printf 'Read me first.\n' >"$T/readme.txt"
+printf '# Notes\n\nSome notes for the archive listing.\n' >"$T/docs/notes.md"
+cp "$OUT/landscape.jpg" "$T/pics/landscape.jpg"
+ln -s readme.txt "$T/link"
+find "$T" -exec touch -h -d '2024-01-01 12:00:00 UTC' {} +
+(cd "$T" && zip -qry "$OUT/members.zip" readme.txt docs pics link empty)
+row members.zip archive '' '' error "zip of readme.txt, docs/notes.md, pics/landscape.jpg, link -> readme.txt, empty/ (all 2024-01-01 12:00 UTC)"
+tar -C "$T" --owner=0 --group=0 --sort=name -cJf "$OUT/members.tar.xz" readme.txt docs pics link empty
+row members.tar.xz archive '' '' error "the same tree as members.zip, GNU tar + xz"
+if command -v bsdtar >/dev/null 2>&1; then
+    (cd "$T" && bsdtar --format 7zip -cf "$OUT/members.7z" readme.txt docs pics link empty)
+    row members.7z archive '' '' error "the same tree as members.zip, 7-Zip written by bsdtar"
+fi
+head -c 3000 "$OUT/members.tar.xz" >"$OUT/truncated.tar.xz"
+row truncated.tar.xz broken '' '' error "first 3000 bytes of members.tar.xz (the xz stream ends early)"
+head -c 700 "$OUT/members.zip" >"$OUT/truncated.zip"
+row truncated.zip broken '' '' error "first 700 bytes of members.zip (no central directory)"
+"$PY" - "$OUT/many-members.zip" <<'PY'
+import sys, zipfile
+# 12,000 empty members: more than a listing shows at once.
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED) as z:
+    for i in range(12000):
+        z.writestr(zipfile.ZipInfo("m/%05d" % i, date_time=(2024, 1, 1, 12, 0, 0)), b"")
+PY
+row many-members.zip archive '' '' error "12,000 empty members m/00000..m/11999"
 
 {
     printf 'file\tkind\tdisplay_w\tdisplay_h\texpect\tnote\n'
