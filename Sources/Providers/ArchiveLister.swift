@@ -62,7 +62,8 @@ public struct ArchiveLister {
     }
 
     private static func message(_ archive: OpaquePointer) -> String {
-        archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+        let text = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+        return text.split(separator: " ").joined(separator: " ")
     }
 
     private static func error(_ archive: OpaquePointer, reading what: String) -> ThumbnailError {

@@ -37,7 +37,7 @@ struct ArchiveWalk {
                          + "(\(Self.grouped(Int(ratio)))×): possibly an archive bomb; nothing is unpacked here")
         }
         if encrypted > 0 { notes.append("\(Self.grouped(encrypted)) of the members are encrypted") }
-        if count == 0 && stoppedEarly == nil { notes.append("the archive has no members") }
+        if count == 0 && stoppedEarly == nil { notes.append(archiveSize == 0 ? "the file is empty" : "the archive has no members") }
         return ArchiveListing(members: members, truncated: more || stoppedEarly != nil,
                               note: notes.isEmpty ? nil : notes.joined(separator: "; "), format: format)
     }

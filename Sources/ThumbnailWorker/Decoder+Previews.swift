@@ -40,7 +40,7 @@ extension Decoder {
             return Self.attach(image, to: &answer)
         case .frame:
             guard box.width > 0, box.height > 0 else { throw ThumbnailError(.unsupported, "malformed request") }
-            let shown = try VideoFrameSeeker().frame(path: path, seconds: request.seconds ?? 0, box: box, cancellation: cancellation)
+            let shown = try frames.frame(path: path, seconds: request.seconds ?? 0, box: box, cancellation: cancellation)
             answer.shownSeconds = shown.shownSeconds
             answer.duration = shown.duration
             return Self.attach(shown.image, to: &answer)

@@ -78,6 +78,8 @@ final class Decoder: @unchecked Sendable {
     // Confined to the decode queue.
     private let sniffer = ContentSniffer()
     private let providers = BuiltInProviders()
+    /// Keeps the last video open between frame requests (see `VideoFrameSeeker`).
+    let frames = VideoFrameSeeker()
     private let cpuSeconds: Int
     private let memoryBytes: Int
     // Shared between the reader (main thread) and the decode queue.
