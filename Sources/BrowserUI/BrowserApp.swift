@@ -1,7 +1,7 @@
 import BrowserCore
-import CSystem
 import Dispatch
 import FileSystemKit
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -34,7 +34,7 @@ public final class BrowserApp {
     private let view: BrowserView
     private var running = true
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
-    private let tracing = ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil
+    private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
     /// What is known about the terminal (probed before the screen is taken over).
     private var facts: TerminalFacts
@@ -52,7 +52,7 @@ public final class BrowserApp {
         self.pictures = PictureService(generator: generator, inbox: inbox)
         self.jobs = JobRunner(inbox: inbox, logFile: options.logFile)
         self.fileJobs = FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies)
-        let environment = ProcessEnvironmentReader.all()
+        let environment = ProcessEnvironment.current.variables
         self.tmux = TmuxClient(environment: environment)
         // Inside tmux the outer terminal is asked through the passthrough, so it is turned on
         // (for this pane only) before asking; put back at once if the driver does not need it.
@@ -88,7 +88,7 @@ public final class BrowserApp {
 
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
-        CSystem_guard_terminal()
+        TerminalGuard.install()
         let terminfoNote = screen.start()
         chooseGraphics()
         StandardStreamTrace.line("qlbrowse: graphics \(graphicsMode.rawValue) (TERM=\(facts.environment["TERM"] ?? ""), outer \(facts.outerTerm), "
@@ -185,7 +185,7 @@ public final class BrowserApp {
 
     /// Tells the state when the current listing has been silent too long; true when it changed.
     private func noticeStalledListing() -> Bool {
-        guard !state.listingComplete, state.waitingFor == nil, VolumeIO.now() - lastListingProgress > stallNotice else { return false }
+        guard !state.listingComplete, state.waitingFor == nil, SystemTime.now() - lastListingProgress > stallNotice else { return false }
         let volume = state.currentVolume?.label ?? state.folder
         apply(.listingStalled(ticket: state.ticket, volume: volume))
         return state.waitingFor != nil
@@ -209,7 +209,7 @@ public final class BrowserApp {
                 leaveVanished(before)
             }
         case .action(.listed(let ticket, let entries, let complete)):
-            if ticket == state.ticket { lastListingProgress = VolumeIO.now() }
+            if ticket == state.ticket { lastListingProgress = SystemTime.now() }
             apply(.listed(ticket: ticket, entries: entries, complete: complete))
         case .action(let action): apply(action)
         case .volumeLost(let mountPoint):
@@ -281,7 +281,7 @@ public final class BrowserApp {
             case .list(let folder, let ticket):
                 listing?.cancel()
                 let inbox = self.inbox
-                lastListingProgress = VolumeIO.now()
+                lastListingProgress = SystemTime.now()
                 let volume = Volume.containing(folder, in: state.volumes.map(\.volume))?.mountPoint ?? "/"
                 let prefix = folder == "/" ? "/" : folder + "/"
                 let mounted = Set(state.volumes.map(\.volume.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
@@ -321,7 +321,7 @@ public final class BrowserApp {
 
     /// Opens a file the way the desktop would: text in `$EDITOR`/`$PAGER`, the rest with `xdg-open`.
     private func open(_ path: String, kind: String) {
-        let environment = ProcessEnvironmentReader.all()
+        let environment = ProcessEnvironment.current.variables
         let command: [String]
         if kind == ContentKind.text.rawValue {
             let editor = environment["VISUAL"] ?? environment["EDITOR"]
@@ -353,20 +353,6 @@ public final class BrowserApp {
     }
 }
 
-/// The process environment as a dictionary.
-enum ProcessEnvironmentReader {
-    static func all() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = CSystem_environment()
-        while let entry = pointer?.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            pointer = pointer?.advanced(by: 1)
-        }
-        return result
-    }
-}
-
 /// Runs a program to completion with the terminal, for pagers, editors and openers.
 enum ChildProcess {
     /// The exit status; 127 when the program was not found.
@@ -381,9 +367,8 @@ enum ChildProcess {
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, command[0], &actions, nil, argv, CSystem_environment()) == 0 else { return 127 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0 else { return 127 }
+        let status = SystemCall.waitForExit(pid)
         return (status >> 8) & 0xff
     }
 }

@@ -1,4 +1,5 @@
 import CNcurses
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemKit
 import ThumbnailKit
 
 /// Fetches pictures for the UI in the background, progressively (icon, low quality, full), and

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,12 +51,12 @@ enum FileSystem {
 
     /// The process's `PATH`, with the usual default when unset.
     static var processSearchPath: String {
-        XDGDataDirectories.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        ProcessEnvironment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
     }
 
     /// A new folder only this user can enter (mode 0700, `mkdtemp`), in `$TMPDIR` or `/tmp`.
     static func makeTemporaryDirectory(prefix: String) -> String? {
-        let base = XDGDataDirectories.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let base = ProcessEnvironment.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array(((base.hasSuffix("/") ? base : base + "/") + prefix + "XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         return String(cString: made)
