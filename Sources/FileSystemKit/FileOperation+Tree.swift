@@ -9,14 +9,7 @@ import Glibc
 extension FileOperation {
     /// A folder's entries with the type readdir gives (DT_UNKNOWN on some filesystems: those go the careful way).
     static func namesAndTypes(in folder: String) -> [(String, Int32)] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var result: [(String, Int32)] = []
-        while let entry = readdir(directory) {
-            let name = entry.pointee.name
-            if name != "." && name != ".." { result.append((name, Int32(entry.pointee.d_type))) }
-        }
-        return result
+        DirectoryEntries.list(folder).map { ($0.name, $0.type) }
     }
 
     struct TreeItem: Sendable {

@@ -9,14 +9,7 @@ import Glibc
 enum FileSystem {
     /// The names in a folder (without `.` and `..`), sorted; empty when it cannot be read.
     static func entries(of directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = entry.pointee.name
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        DirectoryEntries.list(directory).map(\.name).sorted()
     }
 
     static func isRegularFile(_ path: String) -> Bool {

@@ -33,15 +33,10 @@ import Glibc
     }
 
     static func swiftFiles(under folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var files: [String] = []
-        while let entry = readdir(directory) {
-            let name = entry.pointee.name
-            guard !name.hasPrefix(".") else { continue }
-            let path = folder + "/" + name
-            if entry.pointee.d_type == DT_DIR { files += swiftFiles(under: path) } else if name.hasSuffix(".swift") { files.append(path) }
+        DirectoryEntries.list(folder).filter { !$0.name.hasPrefix(".") }.flatMap { entry -> [String] in
+            let path = folder + "/" + entry.name
+            if entry.type == DT_DIR { return swiftFiles(under: path) }
+            return entry.name.hasSuffix(".swift") ? [path] : []
         }
-        return files
     }
 }

@@ -22,6 +22,7 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
         case unsupported, invalid, resourceExhausted, other
     }
 
+    /// What kind of failure (`.notFound`, `.volumeGone`…).
     public let code: Code
     /// The file or folder the call was about ("" when none).
     public let path: String
@@ -32,6 +33,7 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
     /// What was being done, as shown to the user ("cannot open /x"); nil: say it from the code.
     public let context: String?
 
+    /// A failure described in full (most code uses `init(errno:call:path:context:)` or `system`).
     public init(code: Code, path: String = "", call: String = "", errno: Int32 = 0, context: String? = nil) {
         self.code = code
         self.path = path
@@ -50,6 +52,7 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
         FileSystemError(errno: errno, call: call, path: path, context: context)
     }
 
+    /// The user or the caller stopped the work.
     public static let cancelled = FileSystemError(code: .cancelled, context: "cancelled")
 
     /// A copy that came out with another size than its source.
@@ -73,6 +76,7 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
         return (path.isEmpty ? summary : "\(summary): \(path)") + advice
     }
 
+    /// The message.
     public var description: String { message }
 
     /// Whether the error means the volume itself is gone, not just this file.

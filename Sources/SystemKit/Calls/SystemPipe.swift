@@ -6,7 +6,9 @@ import Glibc
 /// Both ends of a pipe made with pipe2(O_CLOEXEC): neither end leaks into a child the program
 /// spawns (a worker, `$EDITOR`) unless it is deliberately given to it with a posix_spawn dup2.
 public struct SystemPipe: Sendable {
+    /// The end to read from; the caller closes it.
     public let readEnd: Int32
+    /// The end to write to (or to dup2 onto a child's descriptor); the caller closes it.
     public let writeEnd: Int32
 
     /// A new pipe; `nonBlocking` makes both ends O_NONBLOCK too (a wake-up pipe that must never

@@ -11,6 +11,7 @@ public struct ProcessEnvironment: Sendable, Equatable {
     /// Every variable, by name.
     public let variables: [String: String]
 
+    /// An environment given as a dictionary (tests, or a child's environment).
     public init(_ variables: [String: String]) { self.variables = variables }
 
     /// The environment of this process, as it is now.

@@ -6,7 +6,9 @@ import Glibc
 /// A new, uniquely named file, opened close-on-exec from the start (mkostemps), for writers that
 /// fill a temporary and rename it into place.
 public struct TemporaryFile: Sendable {
+    /// The open file (O_RDWR, O_CLOEXEC); the caller closes it.
     public let descriptor: Int32
+    /// Its name, the template with the X replaced; the caller renames or removes it.
     public let path: String
 
     /// Creates a file from `template`, whose six X before the last `suffixLength` characters are

@@ -7,6 +7,7 @@ extension VolumeIO {
     /// Tells a running body that nobody waits for it any more.
     public final class Token: Sendable {
         private let flag = Atomic<Bool>(false)
+        /// True once the awaiting task was cancelled: the body may stop early.
         public var isCancelled: Bool { flag.load(ordering: .relaxed) }
         func cancel() { flag.store(true, ordering: .relaxed) }
     }

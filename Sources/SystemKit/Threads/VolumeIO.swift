@@ -41,6 +41,7 @@ public final class VolumeIO: Sendable {
     /// The clock deadlines and heartbeats are measured on.
     public let clock: any TimeSource
 
+    /// A separate set of threads and counts (tests, or the engine's `VolumeIO.engine`); `clock` measures deadlines.
     public init(maximumAbandoned: Int = 24, maximumOutstanding: Int = .max, clock: any TimeSource = SystemTime()) {
         self.maximumAbandoned = maximumAbandoned
         self.maximumOutstanding = maximumOutstanding
@@ -64,6 +65,7 @@ public final class VolumeIO: Sendable {
             self.clock = clock
             last = Atomic(clock.now())
         }
+        /// Restarts the deadline of the call this heartbeat belongs to.
         public func beat() { last.store(clock.now(), ordering: .relaxed) }
     }
 

@@ -5,8 +5,10 @@ import Synchronization
 public final class ManualTime: TimeSource {
     private let current: Atomic<Int64>
 
+    /// A clock that reads `start` nanoseconds until moved.
     public init(_ start: Int64 = 0) { current = Atomic(start) }
 
+    /// The time the clock was last set or moved to.
     public func now() -> Int64 { current.load(ordering: .acquiring) }
 
     /// Moves the clock forward (or back) by `nanoseconds`.

@@ -4,8 +4,10 @@ import Glibc
 
 /// The real monotonic clock (CLOCK_MONOTONIC): not moved by changes of the wall clock.
 public struct SystemTime: TimeSource {
+    /// The system's monotonic clock (it has no state).
     public init() {}
 
+    /// Nanoseconds on CLOCK_MONOTONIC.
     public func now() -> Int64 { Self.now() }
 
     /// Nanoseconds on CLOCK_MONOTONIC, for call sites that have no clock injected.
