@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// Everything that can change the browser's state: keys (as pressed, with the command the key map

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// The overlays that are panels: Quick Look, help, the volumes view, the jobs panel, and the
 /// question `T` asks on a stick or a share.

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// The whole state of the browser as a value: where the user is, what is shown, the mode, the

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CSystem
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -38,24 +38,22 @@ struct TypesCommand: ParsableCommand {
 /// Runs a program and returns its standard output (nil when it cannot start or fails).
 enum CapturedProcess {
     static func run(_ command: [String]) -> String? {
-        var fds: [Int32] = [0, 0]
-        guard CSystem_pipe_cloexec(&fds) == 0 else { return nil }
+        guard let pipe = try? SystemPipe.make() else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, CSystem_environment())
-        close(fds[1])
-        defer { close(fds[0]) }
+        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
+        close(pipe.writeEnd)
+        defer { close(pipe.readEnd) }
         guard spawned == 0 else { return nil }
         // The catalogue is a few kilobytes; 16 MiB is far beyond any real one.
-        let bytes = FileDescriptorReader.read(fds[0], upTo: 16 << 20) ?? []
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let bytes = FileDescriptorReader.read(pipe.readEnd, upTo: 16 << 20) ?? []
+        let status = SystemCall.waitForExit(pid)
         return status == 0 ? String(decoding: bytes, as: UTF8.self) : nil
     }
 }

@@ -1,5 +1,6 @@
 import FileSystemKit
 import Synchronization
+import SystemKit
 import ThumbnailKit
 
 /// Fetches pictures for the UI in the background, progressively (icon, low quality, full), and

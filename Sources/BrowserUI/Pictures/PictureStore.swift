@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// What has come back for the screen: pictures by key, failures, and the text Quick Look shows,

@@ -1,5 +1,6 @@
 import BrowserCore
 import CNcurses
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

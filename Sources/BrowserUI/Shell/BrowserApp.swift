@@ -1,7 +1,7 @@
 import BrowserCore
-import CSystem
 import Dispatch
 import FileSystemKit
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -28,11 +28,14 @@ public final class BrowserApp {
     /// Text files whose first lines are being read for Quick Look.
     private var textsAsked: Set<String> = []
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
-    private let tracing = ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil
+    private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
+    /// The clock the state is told on every turn of the loop.
+    private let time: any TimeSource
 
-    public init(options: BrowserOptions) {
+    public init(options: BrowserOptions, time: any TimeSource = SystemTime()) {
         self.options = options
+        self.time = time
         self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
         self.screen = CursesScreen(useColor: options.useColor)
         self.pool = WorkerPool(stderrPath: options.logFile)
@@ -40,14 +43,14 @@ public final class BrowserApp {
         self.pictures = PictureService(generator: generator, inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
                                     fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies))
-        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironmentReader.all())
+        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
     }
 
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
-        CSystem_guard_terminal()
+        TerminalGuard.install()
         let terminfoNote = screen.start()
         chooseGraphics(afterResize: false)
         StandardStreamTrace.line("qlbrowse: " + graphics.description)
@@ -67,7 +70,7 @@ public final class BrowserApp {
         var needsDraw = true
         while running {
             let wasWaiting = state.waitingFor != nil
-            apply(.tick(now: VolumeIO.now()))
+            apply(.tick(now: time.now()))
             if wasWaiting || state.waitingFor != nil { needsDraw = true }
             for message in inbox.drain() { handle(message); needsDraw = true }
             while running, let input = screen.readKey() {
@@ -169,7 +172,7 @@ public final class BrowserApp {
 
     /// Opens a file the way the desktop would: text in `$EDITOR`/`$PAGER`, the rest with `xdg-open`.
     private func open(_ path: String, kind: ContentKind) {
-        let command = ChildProcess.opener(for: path, isText: kind == .text, environment: ProcessEnvironmentReader.all())
+        let command = ChildProcess.opener(for: path, isText: kind == .text, environment: ProcessEnvironment.current.variables)
         let foreground = kind == .text
         if foreground { view.placements.clearAll(); screen.suspend() }
         let status = ChildProcess.run(command, quiet: !foreground)

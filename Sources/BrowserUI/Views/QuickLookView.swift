@@ -1,4 +1,5 @@
 import BrowserCore
+import SystemKit
 import ThumbnailKit
 
 /// Quick Look: the selected entry over the whole screen (its picture, or a text file's first
