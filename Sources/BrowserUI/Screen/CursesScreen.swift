@@ -94,6 +94,8 @@ final class CursesScreen: Screen {
 
     func clearAll() { clearok(CNcurses_stdscr(), true) }
 
+    func cellWidth(_ scalar: UInt32) -> Int { max(0, Int(CNcurses_char_width(scalar))) }
+
     @discardableResult
     func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool, ellipsis: Bool) -> Int {
         guard row >= 0, row < rows, column < columns, width > 0 else { return 0 }

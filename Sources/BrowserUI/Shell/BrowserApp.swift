@@ -25,7 +25,7 @@ public final class BrowserApp {
     private let view: BrowserView
     private let graphics: GraphicsSession
     private var running = true
-    /// Text files whose first lines are being read for Quick Look.
+    /// Text files whose lines are being read for Quick Look (one read at a time per file).
     private var textsAsked: Set<String> = []
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
     private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
@@ -144,9 +144,10 @@ public final class BrowserApp {
         case .pictureFailed(let key, let reason):
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.store.storeFailure(reason, for: key)
-        case .textPreview(let path, let lines):
-            textsAsked.remove(path)
-            view.store.storeText(lines, for: path)
+        case .textPage(let page):
+            textsAsked.remove(page.path)
+            view.store.storeText(page)
+            requestText()
         case .encoded(let id, let picture):
             if tracing { StandardStreamTrace.line("encoded \(id) \(picture.columns)x\(picture.rows) \(picture.byteCount) bytes") }
             view.drawer.storeEncoded(picture, id: id)
@@ -162,9 +163,7 @@ public final class BrowserApp {
             case .quit: running = false
             case .openFile(let path, let kind): open(path, kind: kind)
             case .redraw: view.repaintAll()
-            case .readText(let path):
-                guard view.store.text(for: path) == nil, textsAsked.insert(path).inserted else { continue }
-                pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)))
+            case .readText: requestText()
             default: effects.perform(effect, volumes: state.volumes.map(\.volume))
             }
         }
@@ -180,6 +179,19 @@ public final class BrowserApp {
         if status == 127 {
             apply(.showMessage("cannot open: \(command[0]) is not installed" + (command[0] == "xdg-open" ? " (Debian package xdg-utils)" : "")))
         }
+    }
+
+    /// Reads the lines Quick Look shows of a text file, and a few screens around them so that
+    /// scrolling on finds them read, unless they are read already or a read is under way (the
+    /// answer asks again if the user scrolled meanwhile).
+    private func requestText() {
+        guard state.overlay == .quickLook, state.quickLookContent == .text, let path = state.selectedPath else { return }
+        let line = state.quickLook.line, rows = state.quickLookRows
+        let toEnd = line >= QuickLookPosition.end
+        if !toEnd, view.store.text(for: path)?.covers(line..<(line + rows)) == true { return }
+        guard textsAsked.insert(path).inserted else { return }
+        let first = toEnd ? line : max(0, line - rows)
+        pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)), from: first, count: rows * 4, rows: rows)
     }
 
     private func requestPictures() {

@@ -14,7 +14,8 @@ enum UIMessage: Sendable {
     case action(BrowserAction)
     case picture(PictureKey, Representation)
     case pictureFailed(PictureKey, String)
-    case textPreview(path: String, lines: [String])
+    /// Lines of a text file Quick Look asked for.
+    case textPage(TextPage)
     /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
     case encoded(id: String, TerminalPicture)
     case interrupt
