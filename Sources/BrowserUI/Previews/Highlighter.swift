@@ -23,7 +23,7 @@ enum Highlighter {
         guard let program, !lines.isEmpty else { return nil }
         let input = Array(lines.joined(separator: "\n").utf8) + [0x0A]
         let command = [program, "--color=always", "--style=plain", "--paging=never", "--theme=ansi", "--wrap=never", "--file-name", fileName, "-"]
-        guard let output = FilterProcess.run(command, input: input) else { return nil }
+        guard let output = ProcessOutput.run(command, input: input, seconds: 2) else { return nil }
         var styled = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
         if styled.last?.runs.isEmpty == true && styled.count > lines.count { styled.removeLast() }
         // bat changes nothing but colours; if the text came back different, it is not trusted.

@@ -1,20 +1,21 @@
-import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs a filter program (a syntax highlighter) on some text: the text goes in on standard
-/// input, what it prints comes back, within a deadline. Off the UI thread only.
-enum FilterProcess {
-    /// The program's output, or nil when it could not run, failed, or overran `seconds`.
-    static func run(_ command: [String], input text: [UInt8], seconds: Double = 2) -> [UInt8]? {
+/// Runs a program without a terminal and returns what it printed: tmux's answers, the worker's
+/// type list, a highlighter's colours. `input` goes in on standard input (nothing: /dev/null),
+/// standard error is dropped, and a program that overruns its deadline is killed. Off the UI thread.
+public enum ProcessOutput {
+    /// The program's standard output, or nil when it could not start, failed, printed more than
+    /// `limit` bytes, or overran `seconds`.
+    public static func run(_ command: [String], input text: [UInt8] = [], limit: Int = 16 << 20, seconds: Double = 10) -> [UInt8]? {
         guard let input = try? SystemPipe.make() else { return nil }
         guard let output = try? SystemPipe.make() else { input.close(); return nil }
         let toChild = [input.readEnd, input.writeEnd], fromChild = [output.readEnd, output.writeEnd]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        if text.isEmpty { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) } else { posix_spawn_file_actions_adddup2(&actions, toChild[0], 0) }
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = command.map { strdup($0) } + [nil]
@@ -43,10 +44,12 @@ enum FilterProcess {
             if fds[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(fromChild[0], $0.baseAddress, $0.count) }
                 if count > 0 { result += buffer[0..<count] } else if count == 0 || errno != EINTR && errno != EAGAIN { finished = true }
+                if result.count > limit { break }
             }
         }
         if writer >= 0 { close(writer) }
         if !finished { kill(pid, SIGKILL) }
+        // The outcome is known; the child is reaped either way.
         let status = SystemCall.waitForExit(pid)
         return finished && status == 0 ? result : nil
     }
