@@ -31,21 +31,26 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
 
-        // The engine's vocabulary, the generator and the worker pool client. No decoder.
-        .target(name: "ThumbnailKit", dependencies: ["CZlib", "CJPEG", "CSystem"]),
+        // The system layer under everything: system calls (EINTR retried, one FileSystemError), the
+        // "volume is gone" rule, threads for blocking calls (VolumeIO), the clock, the environment,
+        // file names and types. The only Swift importer of CSystem besides the edges.
+        .target(name: "SystemKit", dependencies: ["CSystem"]),
+        // The engine's vocabulary, the generator and the worker pool client. No decoder; Codecs/
+        // (PNG, JPEG over zlib and libjpeg) is its C edge.
+        .target(name: "ThumbnailKit", dependencies: ["SystemKit", "CZlib", "CJPEG"]),
         // Built-in providers: every decoder library lives here, used only by the worker.
-        .target(name: "Providers", dependencies: ["ThumbnailKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem"]),
+        .target(name: "Providers", dependencies: ["ThumbnailKit", "SystemKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem"]),
         // The worker loop: framing over pipes, limits, cancellation.
-        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "CSystem"]),
+        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "SystemKit"]),
 
         // Folder listing off the UI thread, and the packed entry store it fills.
-        .target(name: "FileSystemKit", dependencies: ["ThumbnailKit", "CSystem"]),
+        .target(name: "FileSystemKit", dependencies: ["SystemKit"]),
         // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
-        .target(name: "BrowserCore", dependencies: ["FileSystemKit", "ThumbnailKit"]),
+        .target(name: "BrowserCore", dependencies: ["FileSystemKit", "ThumbnailKit", "SystemKit"]),
         // Terminal capability probe and image encoding through chafa.
-        .target(name: "TerminalGraphics", dependencies: ["ThumbnailKit", "CChafa"]),
+        .target(name: "TerminalGraphics", dependencies: ["ThumbnailKit", "SystemKit", "CChafa"]),
         // The ncurses screen, the event loop, and drawing of the state.
-        .target(name: "BrowserUI", dependencies: ["BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "CNcurses", "CSystem"]),
+        .target(name: "BrowserUI", dependencies: ["BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "SystemKit", "CNcurses"]),
 
         .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker"], linkerSettings: [
             // Every batch starts a worker per core: a static Swift runtime spares each start the
@@ -53,7 +58,7 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
         .executableTarget(name: "qlbrowse", dependencies: [
-            "ThumbnailKit", "BrowserUI", "FileSystemKit", "TerminalGraphics", "CSystem",
+            "ThumbnailKit", "BrowserUI", "FileSystemKit", "TerminalGraphics", "SystemKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: [
             // The browser must start and stay as small as nnn: a static Swift runtime brings in only
@@ -61,12 +66,13 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
 
-        .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit"]),
-        .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ThumbnailKit"]),
-        .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit"]),
+        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
+        .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit", "SystemKit"]),
+        .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "SystemKit", "ThumbnailKit"]),
+        .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit", "SystemKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
-        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit"]),
+        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "FileSystemKit", "SystemKit", "TerminalGraphics", "ThumbnailKit"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit", "SystemKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// Everything that can change the browser's state: keys (as pressed, with the command the key map
@@ -13,6 +14,16 @@ public enum BrowserAction: Sendable, Equatable {
     case toggleHidden, cycleSort, toggleView, toggleExtensions
     case startFilter, filterInput(String), filterBackspace, filterAccept, filterCancel
     case quickLook, closeOverlay, help
+    /// Quick Look: ↓/↑ a page, a line or a few seconds; PgDn/PgUp a page, a screen or a tenth.
+    case quickLookStep(Int), quickLookPage(Int)
+    /// Quick Look: g (first) or G (last) page, line or time.
+    case quickLookEdge(last: Bool)
+    /// Quick Look: a digit of a page or line number to jump to with Enter.
+    case quickLookDigit(String), quickLookJump
+    /// Quick Look: long text lines wrap or are cut.
+    case quickLookToggleWrap
+    /// What a previewer found out about the file Quick Look shows (pages, lines, duration).
+    case quickLookFacts(path: String, QuickLookFacts)
     case quit
     /// Ctrl-L, or the terminal's focus coming back: everything drawn again, pictures included.
     case redraw
@@ -75,7 +86,7 @@ extension BrowserAction {
     public var isFromUser: Bool {
         switch self {
         case .listed, .listingFailed, .listingLostVolume, .showMessage, .volumesChanged, .volumeLost, .listingStalled, .volumeGone, .jobChanged,
-             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick:
+             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts:
             return false
         default: return true
         }
@@ -100,8 +111,9 @@ public enum BrowserEffect: Sendable, Equatable {
     case openFile(path: String, kind: ContentKind)
     /// Ask a volume what it allows (reads only, no trial file).
     case probeCapabilities(Volume)
-    /// Read the first screen of a text file for Quick Look.
-    case readText(path: String)
+    /// Read lines of a text file for Quick Look: `count` from `line` (`line` past the end means
+    /// the last screen; the reader says where it landed with `.quickLookFacts`).
+    case readText(path: String, line: Int, count: Int)
     /// Draw everything again, pictures included.
     case redraw
     case quit(folder: String)

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// Marks, the clipboard, renaming and creating, trash and delete: the state side of file
 /// operations. The work itself runs in jobs; their results come back as actions.

@@ -22,6 +22,10 @@ extension BrowserState {
             return promptIntention(for: key)
         case .overlay(let overlay) where overlay.isQuestion:
             return answer(to: overlay, key: key)
+        case .overlay(.quickLook):
+            if let text = key.typedText, text.count == 1, text.first!.isASCII, text.first!.isNumber { return .quickLookDigit(text) }
+            if key.isEnter, !quickLook.jump.isEmpty { return .quickLookJump }
+            if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }
         default:
             break
         }
@@ -38,6 +42,17 @@ extension BrowserState {
             if command == .sort { return .confirmBatch(shared: true) }
         }
         let grid = view == .grid && overlay == nil, quickLook = overlay == .quickLook
+        if quickLook {
+            switch command {
+            case .down: return .quickLookStep(1)
+            case .up: return .quickLookStep(-1)
+            case .pageDown: return .quickLookPage(1)
+            case .pageUp: return .quickLookPage(-1)
+            case .top: return .quickLookEdge(last: false)
+            case .bottom: return .quickLookEdge(last: true)
+            default: break
+            }
+        }
         switch command {
         case .down: return .moveDown(grid ? layout.gridColumns : 1)
         case .up: return .moveUp(grid ? layout.gridColumns : 1)

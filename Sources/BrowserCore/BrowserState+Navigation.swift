@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// Moving around: the cursor, folders in and out, the listing arriving, and giving up on a
 /// stuck volume.

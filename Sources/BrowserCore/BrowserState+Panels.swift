@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// The overlays that are panels: Quick Look, help, the volumes view, the jobs panel, and the
 /// question `T` asks on a stick or a share.
@@ -9,7 +10,8 @@ extension BrowserState {
         case .volumes: return applyInVolumes(action)
         case .jobs: return applyInJobs(action)
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
-        case .quickLook, .help: break
+        case .quickLook: if let effects = applyQuickLook(action) { return effects }
+        case .help: break
         case .confirmDelete, .conflict: return applyQuestion(overlay, action)
         }
         switch action {
@@ -18,9 +20,11 @@ extension BrowserState {
         case .moveLeft, .moveUp:
             guard overlay == .quickLook else { return nil }
             moveCursor(to: cursor - 1)
+            resetQuickLook()
         case .moveRight, .moveDown:
             guard overlay == .quickLook else { return nil }
             moveCursor(to: cursor + 1)
+            resetQuickLook()
         case .help:
             mode = overlay == .help ? .browsing : .overlay(.help)
         default:

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// Volumes coming and going: a job on a volume that left stops with a report, and the user is
 /// taken off a volume that died under the current folder.

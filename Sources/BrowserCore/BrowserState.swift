@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// The whole state of the browser as a value: where the user is, what is shown, the mode, the
@@ -47,6 +48,9 @@ public struct BrowserState: Sendable, Equatable {
     var listingProgressAt: Int64 = 0
     /// Turns while a volume is awaited.
     public internal(set) var spinnerFrame = 0
+
+    /// Where Quick Look is inside the file it shows.
+    public internal(set) var quickLook = QuickLookPosition()
 
     /// A listing silent this long shows "waiting for <volume>…".
     public static let stallNotice: Int64 = 300_000_000
@@ -125,8 +129,8 @@ public struct BrowserState: Sendable, Equatable {
     /// the volume under the volumes view's cursor allows.
     private mutating func followUps() -> [BrowserEffect] {
         var effects: [BrowserEffect] = []
-        if overlay == .quickLook, let entry = selected, entry.kind == .text, !entry.isDirectory, let path = selectedPath {
-            effects.append(.readText(path: path))
+        if overlay == .quickLook, quickLookContent == .text, let path = selectedPath {
+            effects.append(.readText(path: path, line: quickLook.line, count: quickLookRows))
         }
         if overlay == .volumes, volumes.indices.contains(volumeCursor) {
             let volume = volumes[volumeCursor].volume
@@ -180,6 +184,7 @@ public struct BrowserState: Sendable, Equatable {
             layout = layout.resized(rows: rows, columns: columns)
             scrollToCursor()
         case .redraw: return [.redraw]
+        case .quickLookFacts: return applyQuickLook(action)
         default: return nil
         }
         return []
@@ -214,7 +219,10 @@ public struct BrowserState: Sendable, Equatable {
             scrollToCursor()
         case .toggleExtensions: showExtensions.toggle()
         case .startFilter: mode = .filtering
-        case .quickLook: if selected != nil { mode = .overlay(.quickLook) }
+        case .quickLook:
+            guard selected != nil else { break }
+            mode = .overlay(.quickLook)
+            resetQuickLook()
         case .help: mode = .overlay(.help)
         case .closeOverlay: mode = .browsing
         case .quit: return [.quit(folder: folder)]

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// The entries shown, in order: a view over the packed store that makes an `Entry` only for
 /// the positions read (the rows on screen), never for the whole folder.

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// What a background job does: thumbnail a folder (`T`), or a file operation.
 public enum JobKind: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// What the browser is doing, one at a time: the state switches on it once to decide what a key
 /// or a result means.

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// Where the user is: the folder, what was listed of it, what is shown and where the cursor is.
 /// Kept whole so that giving up on a stuck volume can go back to it without touching anything

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// How entries are ordered (`s` cycles through them); folders always come first.
 public typealias SortMode = EntryOrdering

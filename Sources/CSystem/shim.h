@@ -1,4 +1,5 @@
-// Linux calls Swift cannot make directly (the mutable `environ` global, pipes with close-on-exec, a crash-safe terminal restore).
+// Linux calls Swift cannot make directly (the mutable `environ` global, pipe2, a crash-safe terminal restore).
+// Imported only by SystemKit, Providers and the graphics drivers: the rest of the program uses SystemKit's Swift wrappers.
 #pragma once
 #include <signal.h>
 #include <unistd.h>
@@ -10,13 +11,10 @@ static inline char **CSystem_environment(void) { return environ; }
 
 
 #include <fcntl.h>
-/// pipe2(O_CLOEXEC): both ends closed in children we spawn unless dup2'ed.
-static inline int CSystem_pipe_cloexec(int fds[2]) {
-    if (pipe(fds) != 0) return -1;
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    return 0;
-}
+/// pipe2(2) (declared by glibc only under _GNU_SOURCE): both ends get `flags` (O_CLOEXEC, O_NONBLOCK)
+/// atomically, so no child spawned meanwhile by another thread inherits them.
+extern int pipe2(int fds[2], int flags);
+static inline int CSystem_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 
 #include <termios.h>
 #include <string.h>
@@ -72,3 +70,8 @@ static inline int CSystem_rename_noreplace(const char *from, const char *to) {
 static inline long CSystem_copy_file_range(int in, int out, unsigned long length) {
     return (long)syscall(SYS_copy_file_range, in, (void *)0, out, (void *)0, length, 0u);
 }
+
+/// mkostemps(3) (declared by glibc only under _GNU_SOURCE): a unique temporary file, opened with
+/// `flags` (O_CLOEXEC) from the start.
+extern int mkostemps(char *template, int suffixlen, int flags);
+static inline int CSystem_mkostemps(char *template, int suffixlen, int flags) { return mkostemps(template, suffixlen, flags); }

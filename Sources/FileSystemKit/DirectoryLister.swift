@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,16 +10,9 @@ import Glibc
 /// Listings run through `VolumeIO`, on a thread of their own per call: a listing stuck on a dead
 /// share is abandoned, never waited for, and other volumes list as usual.
 public final class DirectoryLister: Sendable {
-    /// Why a listing failed.
-    public struct Failure: Sendable, Equatable {
-        public let message: String
-        /// The errno, or 0 when the volume refused new work (calls stuck on it).
-        public let code: Int32
-
-        /// Whether the error means the volume itself is gone (unplugged, unmounted, server down),
-        /// not just this folder.
-        public var meansVolumeGone: Bool { [ENOTCONN, EIO, ESTALE, ENODEV, ECONNABORTED, EHOSTDOWN, ENXIO].contains(code) }
-    }
+    /// Why a listing failed: `meansVolumeGone` tells a vanished volume (`VolumeGone`) from a
+    /// folder that cannot be read; `.notResponding` when the volume refused new work.
+    public typealias Failure = FileSystemError
 
     /// A running listing.
     public final class Listing: Sendable {
@@ -47,10 +41,11 @@ public final class DirectoryLister: Sendable {
     public func list(_ folder: String, volume: String, mountPoints: Set<[UInt8]> = [], deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: Failure?) -> Void) -> Listing {
         let listing = Listing()
         let batchSize = self.batchSize
+        let clock = io.clock
         io.run(volume: volume, deadline: stallDeadline, { heartbeat in
             guard let directory = opendir(folder) else {
                 let code = errno
-                if !listing.isCancelled { deliver(EntryStore(), true, Failure(message: "cannot open \(TerminalTextShim.escape(folder)): \(String(cString: strerror(code)))", code: code)) }
+                if !listing.isCancelled { deliver(EntryStore(), true, .system(code, "cannot open \(TerminalTextShim.escape(folder))", path: folder, call: "opendir")) }
                 return
             }
             defer { closedir(directory) }
@@ -58,14 +53,14 @@ public final class DirectoryLister: Sendable {
             var limit = 200
             var batch = EntryBatch(expectedEntries: limit)
             var kinds = KindGuesser()
-            var lastDelivery = VolumeIO.now()
+            var lastDelivery = clock.now()
             while true {
                 if listing.isCancelled { return }
                 errno = 0
                 guard let entry = readdir(directory) else {
                     let code = errno
                     if listing.isCancelled { return }
-                    deliver(EntryStore(batch), true, code == 0 ? nil : Failure(message: "reading \(TerminalTextShim.escape(folder)) failed: \(String(cString: strerror(code)))", code: code))
+                    deliver(EntryStore(batch), true, code == 0 ? nil : .system(code, "reading \(TerminalTextShim.escape(folder)) failed", path: folder, call: "readdir"))
                     return
                 }
                 withUnsafePointer(to: entry.pointee.d_name) { pointer in
@@ -91,9 +86,9 @@ public final class DirectoryLister: Sendable {
                 if batch.count & 63 == 0 { heartbeat.beat() }
                 // A slow volume's entries show as they come: a batch goes out when full, or after
                 // 200 ms of slow arrivals.
-                let slow = batch.count & 15 == 0 && VolumeIO.now() - lastDelivery > 200_000_000
+                let slow = batch.count & 15 == 0 && clock.now() - lastDelivery > 200_000_000
                 if batch.count >= limit || slow {
-                    lastDelivery = VolumeIO.now()
+                    lastDelivery = clock.now()
                     deliver(EntryStore(batch), false, nil)
                     // Batches grow (200, then 25,000, 50,000, …) so that even huge folders make few chunks.
                     limit = limit == 200 ? batchSize : min(limit * 2, EntryStore.chunkCapacity)
@@ -103,7 +98,7 @@ public final class DirectoryLister: Sendable {
         }, completion: { outcome in
             // A stuck listing says nothing more: the UI shows it is waiting and lets the user leave.
             if case .refused = outcome, !listing.isCancelled {
-                deliver(EntryStore(), true, Failure(message: "\(TerminalTextShim.escape(volume)) is not responding", code: 0))
+                deliver(EntryStore(), true, .notResponding(TerminalTextShim.escape(volume)))
             }
         })
         return listing

@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 
 /// One item of a folder listing, as the browser shows it. Made on demand from an `EntryStore`
 /// for the rows on screen; a folder's listing is kept packed, not as an array of these.

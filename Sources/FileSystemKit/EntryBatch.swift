@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 
 /// Entries being collected (by a listing) before they become one chunk of an `EntryStore`.
 public struct EntryBatch: Sendable {

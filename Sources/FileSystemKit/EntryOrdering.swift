@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 
 /// How a folder's entries are ordered; folders always come first.
 public enum EntryOrdering: String, Sendable, CaseIterable {

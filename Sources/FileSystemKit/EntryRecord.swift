@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 
 /// One entry's facts in 24 bytes; its name (and, for non-ASCII names, its folded sort key) live
 /// in its chunk's byte buffer.

@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 
 /// Identifies an entry in an `EntryStore`: its chunk in the upper 12 bits, its place in the
 /// chunk in the lower 20. Four bytes, so the sorted order of 100,000 entries costs 400 KB.

@@ -1,5 +1,5 @@
-import CSystem
 import Synchronization
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,27 +9,8 @@ import Glibc
 /// step is an atomic rename), through `copy_file_range` (reflinks and server-side copies where
 /// the filesystem can), with mode, times and extended attributes carried over.
 public enum FileCopier {
-    /// Why a copy stopped.
-    public enum Failure: Error, Sendable, Equatable {
-        case cancelled
-        /// errno and what was being done.
-        case system(Int32, String)
-        /// The copy's size differs from the source's.
-        case sizeMismatch(expected: Int64, found: Int64)
-
-        public var message: String {
-            switch self {
-            case .cancelled: return "cancelled"
-            case .system(let code, let what): return "\(what): \(String(cString: strerror(code)))"
-            case .sizeMismatch(let expected, let found): return "the copy has \(found) bytes, the source \(expected)"
-            }
-        }
-
-        public var code: Int32 {
-            if case .system(let code, _) = self { return code }
-            return 0
-        }
-    }
+    /// Why a copy stopped: `.cancelled`, `.sizeMismatch`, or a system call's errno and what was being done.
+    public typealias Failure = FileSystemError
 
     /// Checks between chunks: cancel, pause, progress.
     public struct Control: Sendable {
@@ -116,10 +97,12 @@ public enum FileCopier {
             return
         }
         // RENAME_NOREPLACE: a file that appeared meanwhile is never overwritten.
-        let status = CSystem_rename_noreplace(temporary, destination)
-        if status == 0 { return }
-        let code = errno
-        guard code == EINVAL || code == ENOSYS else { throw .system(code, "cannot put the copy in place") }
+        do {
+            try FileRename.noReplace(temporary, to: destination)
+            return
+        } catch where !FileRename.isUnsupported(error) {
+            throw .system(error.errno, "cannot put the copy in place", path: destination, call: error.call)
+        } catch {}
         // Filesystems without RENAME_NOREPLACE (some FUSE ones): link and unlink, which also refuses to overwrite.
         if link(temporary, destination) == 0 {
             unlink(temporary)
@@ -145,17 +128,16 @@ public enum FileCopier {
             if useRange {
                 // The size found when the copy began is copied (and checked afterwards); no extra call to find the end.
                 if remaining <= 0 { break }
-                let started = VolumeIO.now()
-                let copied = CSystem_copy_file_range(input, output, UInt(min(Int64(chunk), max(remaining, 1))))
+                let started = SystemTime.now()
+                let copied = FileCopyRange.copy(from: input, to: output, length: Int(min(Int64(chunk), max(remaining, 1))))
                 if copied > 0 {
                     remaining -= Int64(copied)
                     control.progress(Int64(copied))
-                    if VolumeIO.now() - started < 50_000_000 && chunk < 1 << 30 { chunk *= 4 }
+                    if SystemTime.now() - started < 50_000_000 && chunk < 1 << 30 { chunk *= 4 }
                     continue
                 }
                 if copied == 0 { break }
                 let code = errno
-                if code == EINTR { continue }
                 if [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(code) {
                     useRange = false
                     buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -163,20 +145,11 @@ public enum FileCopier {
                 }
                 throw .system(code, "copying failed")
             }
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(errno, "reading failed")
-            }
+            let count = try SystemCall.run("read", context: "reading failed") { buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) } }
             if count == 0 { break }
             var done = 0
             while done < count {
-                let wrote = buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, count - done) }
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    throw .system(errno, "writing failed")
-                }
-                done += wrote
+                done += try SystemCall.run("write", context: "writing failed") { buffer.withUnsafeBytes { write(output, $0.baseAddress! + done, count - done) } }
             }
             remaining -= Int64(count)
             control.progress(Int64(count))
@@ -189,20 +162,6 @@ public enum FileCopier {
         fchmod(output, info.st_mode & 0o7777)
         var times = [info.st_atim, info.st_mtim]
         futimens(output, &times)
-        let listSize = flistxattr(input, nil, 0)
-        guard listSize > 0 else { return }
-        var names = [CChar](repeating: 0, count: listSize)
-        let got = flistxattr(input, &names, listSize)
-        guard got > 0 else { return }
-        var start = 0
-        while start < got {
-            let name = String(cString: Array(names[start...]))
-            start += name.utf8.count + 1
-            let valueSize = fgetxattr(input, name, nil, 0)
-            guard valueSize >= 0 else { continue }
-            var value = [UInt8](repeating: 0, count: max(1, valueSize))
-            let read = fgetxattr(input, name, &value, valueSize)
-            if read >= 0 { _ = fsetxattr(output, name, value, read, 0) }  // ENOTSUP on FAT: nothing to carry
-        }
+        ExtendedAttributes.copy(from: input, to: output)  // ENOTSUP on FAT: nothing to carry
     }
 }

@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 
 /// The kind of an entry from its name's extension, remembered per extension: a folder of
 /// 100,000 photos asks the content type table a handful of times, not 100,000.

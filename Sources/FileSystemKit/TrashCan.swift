@@ -1,4 +1,4 @@
-import ThumbnailKit
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,27 +15,13 @@ public struct TrashCan: Sendable {
         public let infoPath: String
     }
 
-    public enum Failure: Error, Sendable, Equatable {
-        case system(Int32, String)
-
-        public var message: String {
-            switch self {
-            case .system(let code, let what): return "\(what): \(String(cString: strerror(code)))"
-            }
-        }
-    }
+    /// Why trashing or restoring failed: the errno and what was being done.
+    public typealias Failure = FileSystemError
 
     /// The home trash, `$XDG_DATA_HOME/Trash`.
     public let homeTrash: String
     /// Mount points, to find a file's top directory.
     public let mountPoints: [String]
-
-    /// `$XDG_DATA_HOME` when it is an absolute path (the spec ignores relative ones), else
-    /// `~/.local/share`: where the home trash lives.
-    public static func dataHome(variable: (String) -> String?) -> String {
-        if let data = variable("XDG_DATA_HOME"), data.hasPrefix("/") { return data }
-        return (variable("HOME") ?? "/tmp") + "/.local/share"
-    }
 
     public init(dataHome: String, mountPoints: [String]) {
         self.homeTrash = dataHome + "/Trash"

@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import ThumbnailKit
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +18,7 @@ public final class VolumeMonitor: Sendable {
         public var freeBytes: UInt64?
         public var isResponding: Bool
         /// Still in the mount table but gone underneath: the FUSE daemon died, the server is
-        /// gone (ENOTCONN, ESTALE, ENODEV).
+        /// gone (`VolumeGone`: ENOTCONN, ESTALE, ENODEV…).
         public var isDisconnected = false
 
         public init(volume: Volume, totalBytes: UInt64? = nil, freeBytes: UInt64? = nil, isResponding: Bool = true) {
@@ -94,7 +94,7 @@ public final class VolumeMonitor: Sendable {
             }
             first = false
             let volumes = Self.currentVolumes(mountinfoPath: mountinfoPath)
-            let now = Self.seconds()
+            let now = Double(io.clock.now()) / 1e9
             if volumes != lastVolumes || now - lastSizes > 3 {
                 lastVolumes = volumes
                 lastSizes = now
@@ -127,9 +127,13 @@ public final class VolumeMonitor: Sendable {
             let mountPoint = volume.mountPoint
             // 5 s: on a machine under heavy load a thread may wait a second just to be scheduled,
             // and a false "not responding" would refuse work to a healthy disk.
-            io.run(volume: mountPoint, deadline: 5.0, { () -> Result<(UInt64, UInt64), SystemError> in
+            io.run(volume: mountPoint, deadline: 5.0, { () -> Result<(UInt64, UInt64), FileSystemError> in
                 var info = statvfs()
-                guard statvfs(mountPoint, &info) == 0 else { return .failure(SystemError(code: errno)) }
+                do throws(FileSystemError) {
+                    _ = try SystemCall.run("statvfs", path: mountPoint) { statvfs(mountPoint, &info) }
+                } catch {
+                    return .failure(error)
+                }
                 return .success((UInt64(info.f_blocks) * UInt64(info.f_frsize), UInt64(info.f_bavail) * UInt64(info.f_frsize)))
             }, completion: { [self] outcome in
                 let updated = latest.withLock { statuses -> Bool in
@@ -141,7 +145,7 @@ public final class VolumeMonitor: Sendable {
                         statuses[index].isResponding = true
                         statuses[index].isDisconnected = false
                     case .done(.failure(let error)):
-                        statuses[index].isDisconnected = [ENOTCONN, ESTALE, ENODEV, ECONNABORTED].contains(error.code)
+                        statuses[index].isDisconnected = error.meansVolumeGone
                     case .timedOut, .refused:
                         statuses[index].isResponding = false
                     }
@@ -151,15 +155,4 @@ public final class VolumeMonitor: Sendable {
             })
         }
     }
-
-    static func seconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-}
-
-/// An errno, as an Error.
-public struct SystemError: Error, Sendable, Equatable {
-    public let code: Int32
 }

@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// What `ArchiveLister` gathers while it reads headers: the members kept (up to the limit), how

@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// Routes a content type to the providers that serve it: the built-in ones first, then the
@@ -36,7 +37,7 @@ public struct BuiltInProviders {
 
     /// `QLBROWSE_PREFER_EXTERNAL=video/mp4,image/x-foo` or `=all`.
     static func preferExternalFromEnvironment() -> Set<String> {
-        let value = XDGDataDirectories.variable("QLBROWSE_PREFER_EXTERNAL") ?? ""
+        let value = ProcessEnvironment.variable("QLBROWSE_PREFER_EXTERNAL") ?? ""
         return Set(value.split(separator: ",").map { $0.trimmed(of: [" ", "\t"]).lowercased() }.filter { !$0.isEmpty })
     }
 

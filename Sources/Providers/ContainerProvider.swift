@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// Files that carry their own thumbnail inside a ZIP: OpenDocument (`Thumbnails/thumbnail.png`),

@@ -1,4 +1,5 @@
 import CMagic
+import SystemKit
 import ThumbnailKit
 
 /// Content type from the file's bytes (libmagic), refined by its name where the bytes are

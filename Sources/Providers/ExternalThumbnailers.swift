@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 /// The `.thumbnailer` files installed for this user: `$XDG_DATA_HOME/thumbnailers` first, then each
 /// `$XDG_DATA_DIRS/*/thumbnailers`. A file name found in a more important folder hides the same

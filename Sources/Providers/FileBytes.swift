@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -25,8 +26,7 @@ public final class FileBytes {
         var buffer = [UInt8](repeating: 0, count: wanted)
         var done = 0
         while done < wanted {
-            let result = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
-            if result < 0 && errno == EINTR { continue }
+            let result = SystemCall.retryingInterrupts { buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, wanted - done, off_t(offset + done)) } }
             if result <= 0 { break }
             done += result
         }

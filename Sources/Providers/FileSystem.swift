@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,14 +9,7 @@ import Glibc
 enum FileSystem {
     /// The names in a folder (without `.` and `..`), sorted; empty when it cannot be read.
     static func entries(of directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = entry.pointee.name
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        DirectoryEntries.list(directory).map(\.name).sorted()
     }
 
     static func isRegularFile(_ path: String) -> Bool {
@@ -50,12 +44,12 @@ enum FileSystem {
 
     /// The process's `PATH`, with the usual default when unset.
     static var processSearchPath: String {
-        XDGDataDirectories.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        ProcessEnvironment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
     }
 
     /// A new folder only this user can enter (mode 0700, `mkdtemp`), in `$TMPDIR` or `/tmp`.
     static func makeTemporaryDirectory(prefix: String) -> String? {
-        let base = XDGDataDirectories.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let base = ProcessEnvironment.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array(((base.hasSuffix("/") ? base : base + "/") + prefix + "XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         return String(cString: made)

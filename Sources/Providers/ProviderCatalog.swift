@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// Which MIME types get thumbnails, and from what: the rows `qlbrowse types` prints. Built-in

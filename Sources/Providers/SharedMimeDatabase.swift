@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// Content types through the freedesktop shared-mime-info database: the compiled `globs2`,

@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// What a provider is asked to do: one file, one box, which qualities.

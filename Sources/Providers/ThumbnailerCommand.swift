@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// A `.thumbnailer` `Exec` line turned into an argument vector: split with the desktop-entry

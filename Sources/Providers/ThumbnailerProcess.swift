@@ -1,4 +1,5 @@
 import CSystem
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -27,9 +28,9 @@ enum ThumbnailerProcess {
         let limit = Duration.milliseconds(Int64(max(0, deadline) * 1000))
         while true {
             var raw: Int32 = 0
-            let result = waitpid(pid, &raw, WNOHANG)
+            let result = SystemCall.retryingInterrupts { waitpid(pid, &raw, WNOHANG) }
             if result == pid { return decode(raw) }
-            if result < 0 && errno != EINTR { return .exited(-1) }
+            if result < 0 { return .exited(-1) }
             if cancellation?.isCancelled == true {
                 stop(pid)
                 return .cancelled
@@ -65,7 +66,7 @@ enum ThumbnailerProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, CSystem_environment())
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment)
         guard status == 0 else {
             throw ThumbnailError(.unsupported, "cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         }
@@ -76,8 +77,7 @@ enum ThumbnailerProcess {
     private static func stop(_ pid: pid_t) {
         _ = kill(-pid, SIGKILL)
         _ = kill(pid, SIGKILL)
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        SystemCall.waitForExit(pid)
     }
 
     private static func decode(_ raw: Int32) -> Outcome {

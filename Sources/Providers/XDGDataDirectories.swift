@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,19 +33,7 @@ public struct XDGDataDirectories: Sendable, Equatable {
     }
 
     /// The directories the process environment names, with the specification's defaults.
-    public static func fromEnvironment() -> XDGDataDirectories {
-        let home = variable("HOME") ?? "/"
-        let dataHome = variable("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (home.hasSuffix("/") ? home : home + "/") + ".local/share"
-        let dirs = (variable("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return XDGDataDirectories(dataHome: dataHome, dataDirectories: dirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dirs)
-    }
-
-    /// An environment variable, nil when unset or empty.
-    static func variable(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        let value = String(cString: raw)
-        return value.isEmpty ? nil : value
+    public static func fromEnvironment(_ environment: ProcessEnvironment = .current) -> XDGDataDirectories {
+        XDGDataDirectories(dataHome: environment.dataHome, dataDirectories: environment.dataDirectories)
     }
 }

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,12 +68,9 @@ public enum TerminalProbe {
         guard write(fd, questions, questions.count) == questions.count else { return [] }
         var reply: [UInt8] = []
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let start = SystemTime.now()
         while reply.count < 4096 {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let elapsed = Int32((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1_000_000)
+            let elapsed = Int32((SystemTime.now() - start) / 1_000_000)
             guard elapsed < timeoutMilliseconds, poll(&poller, 1, timeoutMilliseconds - elapsed) > 0 else { break }
             var buffer = [UInt8](repeating: 0, count: 256)
             let count = read(fd, &buffer, buffer.count)

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,34 +48,7 @@ public struct TmuxClient: Sendable {
 /// Runs a program with no terminal and returns what it printed, or nil when it failed.
 enum CommandOutput {
     static func run(_ command: [String]) -> String? {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, environ) == 0
-        close(pipe[1])
-        defer { close(pipe[0]) }
-        guard spawned else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while output.count < 1 << 16 {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            output += buffer[0..<count]
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { return nil }
-        return String(decoding: output, as: UTF8.self).trimmingTrailingNewline
+        ProcessOutput.run(command, limit: 1 << 16, seconds: 5).map { String(decoding: $0, as: UTF8.self).trimmingTrailingNewline }
     }
 }
 

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,10 +12,13 @@ public enum AtomicFileWriter {
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, durable: Bool = false) throws(ThumbnailError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(folder.isEmpty ? "/" : folder)/.\(base).XXXXXX.tmp".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        guard fd >= 0 else { throw writeError(path, errno) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let file: TemporaryFile
+        do throws(FileSystemError) {
+            file = try TemporaryFile.create(template: "\(folder.isEmpty ? "/" : folder)/.\(base).XXXXXX.tmp", suffixLength: 4)
+        } catch {
+            throw writeError(path, error.errno)
+        }
+        let (fd, temporary) = (file.descriptor, file.path)
         var ok = false
         defer {
             if !ok { unlink(temporary) }

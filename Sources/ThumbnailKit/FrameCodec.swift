@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,11 +49,8 @@ package enum FrameCodec {
         var done = 0
         let count = buffer.count
         while done < count {
-            let result = buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + done, count - done) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .closed
-            }
+            let result = SystemCall.retryingInterrupts { buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + done, count - done) } }
+            if result < 0 { throw .closed }
             if result == 0 {
                 if done == 0 && allowEOF { return false }
                 throw .truncated

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemKit
 
 /// Draws the generic icon for a kind of content: a page (or folder) with a coloured band and a
 /// symbol. It never reads the file, so it is ready the instant a request is made.

@@ -1,3 +1,4 @@
+import SystemKit
 /// A byte-bounded least-recently-used store of decoded thumbnails, in front of the disk cache.
 struct MemoryLRU {
     struct Entry {

@@ -1,3 +1,4 @@
+import SystemKit
 /// One picture of a file, as the generator hands it out: what quality it is, its pixels, and
 /// where it came from (for the user's curiosity and for debugging: `exif`, `vips`, `libav`, …).
 public struct Representation: Sendable {

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,7 +73,7 @@ public struct ThumbnailBatch: Sendable {
             // The walk runs on a thread of its own: a share that stops answering leaves that
             // thread stuck, not one of the cooperative threads, and cancelling still returns.
             let (cacheRoot, shard) = (cache.root, shard)
-            let (files, unlisted) = (try? await BlockingCall.run { token -> ([String], [(folder: String, reason: String)]) in
+            let (files, unlisted) = (try? await VolumeIO.engineCall { token -> ([String], [(folder: String, reason: String)]) in
                 var files: [String] = []
                 var unlisted: [(folder: String, reason: String)] = []
                 for root in roots where !token.isCancelled {
@@ -112,7 +113,7 @@ public struct ThumbnailBatch: Sendable {
         let (cache, box) = (self.cache, self.box)
         let known: Outcome?
         do {
-            known = try await BlockingCall.run { _ -> Outcome? in
+            known = try await VolumeIO.engineCall { _ -> Outcome? in
                 var info = stat()
                 if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
                 return cache.hasValidThumbnail(forFile: path, box: box) ? .alreadyCached : nil

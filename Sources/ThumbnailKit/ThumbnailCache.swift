@@ -1,4 +1,5 @@
 import Synchronization
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,9 +36,7 @@ public final class ThumbnailCache: ThumbnailCaching {
 
     /// `$XDG_CACHE_HOME/thumbnails`, else `~/.cache/thumbnails`.
     public static func defaultRoot() -> String {
-        if let cache = getenv("XDG_CACHE_HOME"), cache.pointee == UInt8(ascii: "/") { return String(cString: cache) + "/thumbnails" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.cache/thumbnails"
+        ProcessEnvironment.current.cacheHome + "/thumbnails"
     }
 
     public let root: String

@@ -1,3 +1,4 @@
+import SystemKit
 /// Why the engine could not make a picture of a file. `description` is the one-line reason shown
 /// to the user; it names what went wrong in words, never an errno number alone.
 public struct ThumbnailError: Error, Sendable, CustomStringConvertible, Equatable {

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,7 +74,7 @@ public final class ThumbnailGenerator: Sendable {
         let wanted = types.subtracting([.icon])
         // The file's status and the cache are read on a thread of their own: a stat on a share
         // that stopped answering must not hold one of the cooperative threads.
-        let lookup = try await BlockingCall.run { [cache] _ -> Result<Lookup, ThumbnailError> in
+        let lookup = try await VolumeIO.engineCall { [cache] _ -> Result<Lookup, ThumbnailError> in
             var status = stat()
             guard stat(request.path, &status) == 0 else {
                 return .failure(ThumbnailError(.unreadable, String(cString: strerror(errno))))

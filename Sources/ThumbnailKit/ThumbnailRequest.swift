@@ -1,4 +1,5 @@
 import Synchronization
+import SystemKit
 
 /// What to make a thumbnail of, how big, and which qualities the caller wants
 /// (Apple's `QLThumbnailGenerator.Request`).

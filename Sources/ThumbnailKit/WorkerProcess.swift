@@ -1,6 +1,6 @@
-import CSystem
 import Dispatch
 import Synchronization
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,35 +23,41 @@ final class WorkerProcess: Sendable {
 
     /// Starts `executable` with `arguments`; its standard error goes to `stderrPath` (nil: shared with ours).
     init(executable: String, arguments: [String], stderrPath: String?) throws(ThumbnailError) {
-        var toWorker: [Int32] = [0, 0]
-        var fromWorker: [Int32] = [0, 0]
-        guard CSystem_pipe_cloexec(&toWorker) == 0 else { throw Self.spawnError(executable, errno) }
-        guard CSystem_pipe_cloexec(&fromWorker) == 0 else {
-            let code = errno
-            close(toWorker[0]); close(toWorker[1])
-            throw Self.spawnError(executable, code)
+        // Close-on-exec: only the two ends dup2'ed below reach the worker, not every worker's pipes.
+        let toWorker: SystemPipe, fromWorker: SystemPipe
+        do throws(FileSystemError) {
+            toWorker = try SystemPipe.make()
+            do throws(FileSystemError) {
+                fromWorker = try SystemPipe.make()
+            } catch {
+                toWorker.close()
+                throw error
+            }
+        } catch {
+            throw Self.spawnError(executable, error.errno)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, toWorker.readEnd, 0)
+        posix_spawn_file_actions_adddup2(&actions, fromWorker.writeEnd, 1)
+        // Inherited on purpose: the worker's standard error (the child opens it, so no CLOEXEC).
         if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_APPEND | O_CREAT, 0o600) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawnp(&child, executable, &actions, nil, argv, CSystem_environment())
-        close(toWorker[0])
-        close(fromWorker[1])
+        let status = posix_spawnp(&child, executable, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
+        close(toWorker.readEnd)
+        close(fromWorker.writeEnd)
         guard status == 0 else {
-            close(toWorker[1]); close(fromWorker[0])
+            close(toWorker.writeEnd); close(fromWorker.readEnd)
             throw Self.spawnError(executable, status)
         }
         let spawned = child
         pid = spawned
-        requestFD = toWorker[1]
-        let replyFD = fromWorker[0]
+        requestFD = toWorker.writeEnd
+        let replyFD = fromWorker.readEnd
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         events = stream
         let reaping = self.reaping
@@ -63,8 +69,7 @@ final class WorkerProcess: Sendable {
                 continuation.yield(.message(frame.0, frame.1))
             }
             close(replyFD)
-            var raw: Int32 = 0
-            while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
+            let raw = SystemCall.waitForExit(spawned)
             reaping.open()
             continuation.yield(.exited(ExitStatus(raw: raw)))
             continuation.finish()

@@ -1,4 +1,5 @@
 import Providers
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,7 @@ enum InProcessRun {
             }
             guard let made else { failures = 1; continue }
             let png = PNGEncoder.encode(made)
-            let fd = open("/dev/null", O_WRONLY)
+            let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
             FileDescriptorWriter.writeAll(png, to: fd)
             close(fd)
         }

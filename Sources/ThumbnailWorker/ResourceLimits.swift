@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemKit
 import ThumbnailKit
 
 /// The kernel-enforced limits a worker puts on itself: address space for the whole process,

@@ -1,7 +1,7 @@
-import CSystem
 import Dispatch
 import Providers
 import Synchronization
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +33,7 @@ public enum WorkerLoop {
         ResourceLimits.limitAddressSpace(bytes: options.memoryBytes)
         // Each decoding thread would otherwise get its own 64 MiB malloc arena, and a few threads'
         // arenas eat the address-space limit before any picture does.
-        _ = CSystem_limit_malloc_arenas(2)
+        MallocArenas.limit(to: 2)
         let decoder = Decoder(cpuSeconds: options.cpuSeconds, memoryBytes: options.memoryBytes)
         let queue = DispatchQueue(label: "qlbrowse.decode")
         while true {

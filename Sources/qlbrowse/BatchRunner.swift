@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

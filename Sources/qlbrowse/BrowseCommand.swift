@@ -1,6 +1,6 @@
 import ArgumentParser
 import BrowserUI
-import CSystem
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -37,7 +37,7 @@ struct BrowseCommand: ParsableCommand {
     func run() throws {
         // One malloc arena: the listing thread allocates what the UI thread keeps and frees, and
         // per-thread arenas would hold megabytes of freed, fragmented memory for a huge folder.
-        _ = CSystem_limit_malloc_arenas(1)
+        MallocArenas.limit(to: 1)
         let config = UserConfig.load()
         for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         let mode = try GraphicsOption.mode(graphics ?? config.values["graphics"] ?? "auto")
@@ -60,14 +60,14 @@ struct BrowseCommand: ParsableCommand {
             }
             previewPercent = percent
         }
-        let noColor = ProcessEnvironment.variable("NO_COLOR").map { !$0.isEmpty } ?? false
+        let noColor = ProcessEnvironment.variable("NO_COLOR") != nil
         let log = ProcessEnvironment.stateFolder + "/qlbrowse.log"
         var options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         options.startInVolumes = volumes
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
-        let savedError = dup(2)
+        let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if logFD >= 0 { dup2(logFD, 2); close(logFD) }
         let finalFolder = BrowserApp(options: options).run()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

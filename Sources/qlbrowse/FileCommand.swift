@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +52,7 @@ struct FileCommand: ParsableCommand {
         @Argument(help: "Files or folders.") var paths: [String]
         func run() throws {
             let sources = paths.map(PathNormalizer.absolute)
-            let can = TrashCan(dataHome: TrashCan.dataHome(variable: ProcessEnvironment.variable),
+            let can = TrashCan(dataHome: ProcessEnvironment.current.dataHome,
                                mountPoints: VolumeMonitor.currentVolumes().map(\.mountPoint))
             let cache = ThumbnailCache()
             let report = FileOperation(kind: .trash, sources: sources, destination: nil)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserUI
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CSystem
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ struct TypesCommand: ParsableCommand {
 
     func run() throws {
         let worker = WorkerPool.defaultExecutable()
-        guard let output = CapturedProcess.run([worker, "--list-types"]) else {
+        guard let output = ProcessOutput.run([worker, "--list-types"]).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw ValidationError("cannot run the thumbnail worker \(TerminalText.escaped(worker))")
         }
         let rows = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }.filter { $0.count == 3 }
@@ -35,27 +35,3 @@ struct TypesCommand: ParsableCommand {
     }
 }
 
-/// Runs a program and returns its standard output (nil when it cannot start or fails).
-enum CapturedProcess {
-    static func run(_ command: [String]) -> String? {
-        var fds: [Int32] = [0, 0]
-        guard CSystem_pipe_cloexec(&fds) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, CSystem_environment())
-        close(fds[1])
-        defer { close(fds[0]) }
-        guard spawned == 0 else { return nil }
-        // The catalogue is a few kilobytes; 16 MiB is far beyond any real one.
-        let bytes = FileDescriptorReader.read(fds[0], upTo: 16 << 20) ?? []
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status == 0 ? String(decoding: bytes, as: UTF8.self) : nil
-    }
-}

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,7 @@ struct UserConfig {
     var problems: [String] = []
 
     static var folder: String {
-        (ProcessEnvironment.variable("XDG_CONFIG_HOME") ?? ProcessEnvironment.home + "/.config") + "/qlbrowse"
+        ProcessEnvironment.current.configHome + "/qlbrowse"
     }
 
     static func load() -> UserConfig {

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

@@ -107,7 +107,7 @@ import ThumbnailKit
     @Test func theStateAsksForTextAndVolumeFactsItself() {
         var state = browsing()
         state.apply(.end)
-        #expect(state.apply(.quickLook) == [.readText(path: "/home/me/b.txt")])
+        #expect(state.apply(.quickLook) == [.readText(path: "/home/me/b.txt", line: 0, count: 21)])
         #expect(state.apply(.moveLeft).isEmpty, "a.jpg is no text")
         state.apply(.closeOverlay)
         #expect(state.apply(.toggleVolumes) == [.probeCapabilities(Self.root)])
@@ -183,5 +183,61 @@ import ThumbnailKit
         trash.phase = .finished
         trash.detail = "2 done"
         #expect(JobText.ending(trash) == "trashed: 2 done · U restores")
+    }
+}
+
+@Suite struct QuickLookPositionTests {
+    private func quickLook(_ name: String) -> BrowserState {
+        var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 23, columns: 80))
+        _ = state.start()
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: name), Entry(name: "z.txt")]), complete: true))
+        state.apply(.quickLook)
+        return state
+    }
+
+    @Test func pagesStepJumpAndStayInside() {
+        var state = quickLook("book.pdf")
+        #expect(state.quickLookContent == .pages)
+        state.apply(.key(.special(.down), .down))
+        state.apply(.key(.special(.pageDown), .pageDown))
+        #expect(state.quickLook.page == 2)
+        state.apply(.quickLookFacts(path: "/d/book.pdf", QuickLookFacts(pageCount: 1008)))
+        for digit in "500" { state.apply(.key(.character(digit.unicodeScalars.first!.value), nil)) }
+        #expect(state.quickLook.jump == "500")
+        state.apply(.key(.character(13), .open))
+        #expect(state.quickLook.page == 499 && state.overlay == .quickLook, "Enter with digits jumps and does not close")
+        state.apply(.key(.character(UInt32(UInt8(ascii: "G"))), .bottom))
+        #expect(state.quickLook.page == 1007)
+        state.apply(.quickLookStep(5))
+        #expect(state.quickLook.page == 1007, "not past the last page")
+        state.apply(.key(.special(.right), .right))
+        #expect(state.selected?.name == "z.txt" && state.quickLook == QuickLookPosition(), "→ is the next file, which starts at its top")
+    }
+
+    @Test func textScrollsByLineAndScreenAndSettlesAtTheEnd() {
+        var state = quickLook("log.txt")
+        #expect(state.quickLookRows == 20)
+        state.apply(.quickLookPage(1))
+        #expect(state.quickLook.line == 19)
+        #expect(state.apply(.quickLookEdge(last: true)) == [.readText(path: "/d/log.txt", line: QuickLookPosition.end, count: 20)])
+        state.apply(.quickLookFacts(path: "/d/other.txt", QuickLookFacts(lineCount: 5, firstLine: 0)))
+        #expect(state.quickLook.line == QuickLookPosition.end, "another file's news changes nothing")
+        state.apply(.quickLookFacts(path: "/d/log.txt", QuickLookFacts(lineCount: 1000, firstLine: 980)))
+        #expect(state.quickLook.line == 980 && state.quickLook.lineCount == 1000)
+        state.apply(.quickLookStep(1))
+        #expect(state.quickLook.line == 980, "the last screen is the end")
+        state.apply(.key(.character(UInt32(UInt8(ascii: "w"))), .cut))
+        #expect(!state.quickLook.wraps)
+    }
+
+    @Test func videosSeekFineAndCoarse() {
+        var state = quickLook("clip.mp4")
+        state.apply(.quickLookFacts(path: "/d/clip.mp4", QuickLookFacts(duration: 600)))
+        state.apply(.quickLookStep(1))
+        #expect(state.quickLook.seconds == 5)
+        state.apply(.quickLookPage(1))
+        #expect(state.quickLook.seconds == 65)
+        state.apply(.quickLookPage(-3))
+        #expect(state.quickLook.seconds == 0)
     }
 }

@@ -1,3 +1,4 @@
+import SystemKit
 import Testing
 @testable import BrowserCore
 import FileSystemKit

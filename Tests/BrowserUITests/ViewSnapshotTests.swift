@@ -36,7 +36,7 @@ import ThumbnailKit
         let screen = RecordingScreen(rows: state.layout.rows, columns: state.layout.columns)
         let drawer = PictureDrawer(driver: nil, cell: CellSize(width: 10, height: 20), encoder: PictureEncoder(inbox: Inbox()))
         let view = BrowserView(screen: screen, theme: .builtIn, lsColors: LSColors(nil), keys: keys, drawer: drawer)
-        view.store.storeText(["first line", "second line with \\e escaped"], for: "/home/me/photos/notes.txt")
+        view.store.storeText(TextPage(path: "/home/me/photos/notes.txt", first: 0, lines: [StyledLine(plain: "first line"), StyledLine(plain: "second line with \\e escaped")], total: 2))
         view.draw(state)
         return screen.snapshot(theme: .builtIn)
     }

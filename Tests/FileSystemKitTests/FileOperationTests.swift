@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// File operations on real folders: each item all or nothing, names never clobbered unasked.

@@ -1,3 +1,4 @@
+import SystemKit
 import Testing
 import ThumbnailKit
 @testable import Providers

@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// A job in words: its line in the jobs panel, its few characters in the status line, and the

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 

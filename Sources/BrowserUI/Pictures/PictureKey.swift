@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 
 /// A picture of one file at one size: what is fetched, kept and drawn.
 struct PictureKey: Hashable, Sendable {

@@ -1,5 +1,7 @@
+import BrowserCore
 import FileSystemKit
 import Synchronization
+import SystemKit
 import ThumbnailKit
 
 /// Fetches pictures for the UI in the background, progressively (icon, low quality, full), and
@@ -8,6 +10,8 @@ final class PictureService: Sendable {
     private let generator: ThumbnailGenerator
     private let inbox: Inbox
     private let running = Mutex<[PictureKey: Task<Void, Never>]>([:])
+    /// The line indexes of the text files read lately.
+    private let textWindows = Mutex<[String: TextFileWindow]>([:])
 
     init(generator: ThumbnailGenerator, inbox: Inbox) {
         self.generator = generator
@@ -50,28 +54,29 @@ final class PictureService: Sendable {
         _ = running.withLock { $0.removeValue(forKey: key) }
     }
 
-    /// Reads the first lines of a text file for Quick Look, off the UI thread, on the volume's
-    /// own I/O queue (a dead share blocks only its own calls, and answers "not responding").
-    func readText(_ path: String, volume: String) {
+    /// Reads `count` lines of a text file from `line` for Quick Look (the last ones when `line`
+    /// is past the end), made visible and coloured, on the volume's own I/O queue: a dead share
+    /// blocks only its own calls, and answers "not responding". `rows` is the screen's height,
+    /// for where a jump to the end lands.
+    func readText(_ path: String, volume: String, from line: Int, count: Int, rows: Int) {
         let inbox = self.inbox
-        VolumeIO.shared.run(volume: volume, deadline: 5, {
-            TextFileReader.firstLines(path: path, maxLines: 500, maxColumns: 400)
-        }, completion: { outcome in
-            switch outcome {
-            case .done(let lines): inbox.post(.textPreview(path: path, lines: lines))
-            case .timedOut, .refused: inbox.post(.textPreview(path: path, lines: ["(cannot read: the volume is not responding)"]))
-            }
-        })
-    }
-}
-
-/// The start of a text file, decoded and made safe to draw.
-enum TextFileReader {
-    static func firstLines(path: String, maxLines: Int, maxColumns: Int) -> [String] {
-        guard let bytes = FileDescriptorReader.readFile(path, upTo: 64 * 1024) else {
-            return ["(cannot read: \(String(cString: strerror(errno))))"]
+        let window = textWindows.withLock { windows in
+            if let known = windows[path] { return known }
+            if windows.count >= 8 { windows.removeAll() }
+            let window = TextFileWindow(path: path)
+            windows[path] = window
+            return window
         }
-        return TextPreview.lines(from: bytes, maxLines: maxLines, maxColumns: maxColumns)
+        VolumeIO.shared.run(volume: volume, deadline: 10, { TextPage.read(window, from: line, count: count) }, completion: { outcome in
+            let page: TextPage
+            switch outcome {
+            case .done(let read): page = read
+            case .timedOut, .refused: page = TextPage(path: path, first: line, lines: [], total: nil, problem: "cannot read: the volume is not responding")
+            }
+            inbox.post(.textPage(page))
+            let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
+            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
+        })
     }
 }
 

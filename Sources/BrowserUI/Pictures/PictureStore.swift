@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// What has come back for the screen: pictures by key, failures, and the text Quick Look shows,
@@ -5,12 +6,12 @@ import ThumbnailKit
 final class PictureStore {
     /// At most this many pictures, or this many bytes of pixels, before those off screen go.
     static let pictureBudget = (count: 600, bytes: 160 << 20)
-    /// Text previews kept (each up to 500 lines).
+    /// Text pages kept (one per file, a few screens each).
     static let textBudget = 64
 
     private(set) var pictures: [PictureKey: Representation] = [:]
     private(set) var failures: [PictureKey: String] = [:]
-    private var texts: [String: [String]] = [:]
+    private var texts: [String: TextPage] = [:]
     private var textOrder: [String] = []
     /// The keys the last frame wanted: kept when over budget.
     private(set) var wanted: Set<PictureKey> = []
@@ -26,12 +27,12 @@ final class PictureStore {
 
     func storeFailure(_ reason: String, for key: PictureKey) { failures[key] = reason }
 
-    func storeText(_ lines: [String], for path: String) {
-        if texts.updateValue(lines, forKey: path) == nil { textOrder.append(path) }
+    func storeText(_ page: TextPage) {
+        if texts.updateValue(page, forKey: page.path) == nil { textOrder.append(page.path) }
         while textOrder.count > Self.textBudget { texts[textOrder.removeFirst()] = nil }
     }
 
-    func text(for path: String) -> [String]? { texts[path] }
+    func text(for path: String) -> TextPage? { texts[path] }
 
     /// Records what the screen wants now; returns those that need no more work (complete, or failed).
     func want(_ keys: [PictureKey]) -> Set<PictureKey> {

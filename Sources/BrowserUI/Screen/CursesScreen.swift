@@ -1,5 +1,6 @@
 import BrowserCore
 import CNcurses
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -92,6 +93,8 @@ final class CursesScreen: Screen {
     }
 
     func clearAll() { clearok(CNcurses_stdscr(), true) }
+
+    func cellWidth(_ scalar: UInt32) -> Int { max(0, Int(CNcurses_char_width(scalar))) }
 
     @discardableResult
     func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool, ellipsis: Bool) -> Int {

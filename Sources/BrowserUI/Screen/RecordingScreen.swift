@@ -69,6 +69,8 @@ final class RecordingScreen: Screen {
         return text.joined(separator: "\n") + "\n"
     }
 
+    func cellWidth(_ scalar: UInt32) -> Int { Self.cellWidth(scalar) }
+
     /// Cells a scalar takes: 0 for combining marks, 2 for East Asian wide characters and emoji
     /// (the common ranges of wcwidth, enough for what the views draw).
     static func cellWidth(_ scalar: UInt32) -> Int {

@@ -13,6 +13,8 @@ protocol Screen: AnyObject {
     func invalidate(top: Int, count: Int)
     /// Everything is repainted at the next refresh.
     func clearAll()
+    /// Cells a character takes: 0 for combining marks, 2 for wide characters, else 1.
+    func cellWidth(_ scalar: UInt32) -> Int
     /// Draws text at a cell, clipped to `width` cells (wide characters count two). With `fill`
     /// the rest of the width is blanked in the style; with `ellipsis` a cut ends in "…". Returns
     /// the cells used.

@@ -1,7 +1,7 @@
 import BrowserCore
-import CSystem
 import Dispatch
 import FileSystemKit
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -25,14 +25,17 @@ public final class BrowserApp {
     private let view: BrowserView
     private let graphics: GraphicsSession
     private var running = true
-    /// Text files whose first lines are being read for Quick Look.
+    /// Text files whose lines are being read for Quick Look (one read at a time per file).
     private var textsAsked: Set<String> = []
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
-    private let tracing = ProcessEnvironmentReader.all()["QLBROWSE_TRACE"] != nil
+    private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
+    /// The clock the state is told on every turn of the loop.
+    private let time: any TimeSource
 
-    public init(options: BrowserOptions) {
+    public init(options: BrowserOptions, time: any TimeSource = SystemTime()) {
         self.options = options
+        self.time = time
         self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
         self.screen = CursesScreen(useColor: options.useColor)
         self.pool = WorkerPool(stderrPath: options.logFile)
@@ -40,14 +43,14 @@ public final class BrowserApp {
         self.pictures = PictureService(generator: generator, inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
                                     fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies))
-        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironmentReader.all())
+        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
     }
 
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
-        CSystem_guard_terminal()
+        TerminalGuard.install()
         let terminfoNote = screen.start()
         chooseGraphics(afterResize: false)
         StandardStreamTrace.line("qlbrowse: " + graphics.description)
@@ -67,7 +70,7 @@ public final class BrowserApp {
         var needsDraw = true
         while running {
             let wasWaiting = state.waitingFor != nil
-            apply(.tick(now: VolumeIO.now()))
+            apply(.tick(now: time.now()))
             if wasWaiting || state.waitingFor != nil { needsDraw = true }
             for message in inbox.drain() { handle(message); needsDraw = true }
             while running, let input = screen.readKey() {
@@ -141,9 +144,10 @@ public final class BrowserApp {
         case .pictureFailed(let key, let reason):
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.store.storeFailure(reason, for: key)
-        case .textPreview(let path, let lines):
-            textsAsked.remove(path)
-            view.store.storeText(lines, for: path)
+        case .textPage(let page):
+            textsAsked.remove(page.path)
+            view.store.storeText(page)
+            requestText()
         case .encoded(let id, let picture):
             if tracing { StandardStreamTrace.line("encoded \(id) \(picture.columns)x\(picture.rows) \(picture.byteCount) bytes") }
             view.drawer.storeEncoded(picture, id: id)
@@ -159,9 +163,7 @@ public final class BrowserApp {
             case .quit: running = false
             case .openFile(let path, let kind): open(path, kind: kind)
             case .redraw: view.repaintAll()
-            case .readText(let path):
-                guard view.store.text(for: path) == nil, textsAsked.insert(path).inserted else { continue }
-                pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)))
+            case .readText: requestText()
             default: effects.perform(effect, volumes: state.volumes.map(\.volume))
             }
         }
@@ -169,7 +171,7 @@ public final class BrowserApp {
 
     /// Opens a file the way the desktop would: text in `$EDITOR`/`$PAGER`, the rest with `xdg-open`.
     private func open(_ path: String, kind: ContentKind) {
-        let command = ChildProcess.opener(for: path, isText: kind == .text, environment: ProcessEnvironmentReader.all())
+        let command = ChildProcess.opener(for: path, isText: kind == .text, environment: ProcessEnvironment.current.variables)
         let foreground = kind == .text
         if foreground { view.placements.clearAll(); screen.suspend() }
         let status = ChildProcess.run(command, quiet: !foreground)
@@ -177,6 +179,19 @@ public final class BrowserApp {
         if status == 127 {
             apply(.showMessage("cannot open: \(command[0]) is not installed" + (command[0] == "xdg-open" ? " (Debian package xdg-utils)" : "")))
         }
+    }
+
+    /// Reads the lines Quick Look shows of a text file, and a few screens around them so that
+    /// scrolling on finds them read, unless they are read already or a read is under way (the
+    /// answer asks again if the user scrolled meanwhile).
+    private func requestText() {
+        guard state.overlay == .quickLook, state.quickLookContent == .text, let path = state.selectedPath else { return }
+        let line = state.quickLook.line, rows = state.quickLookRows
+        let toEnd = line >= QuickLookPosition.end
+        if !toEnd, view.store.text(for: path)?.covers(line..<(line + rows)) == true { return }
+        guard textsAsked.insert(path).inserted else { return }
+        let first = toEnd ? line : max(0, line - rows)
+        pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)), from: first, count: rows * 4, rows: rows)
     }
 
     private func requestPictures() {

@@ -1,4 +1,4 @@
-import CSystem
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,24 +24,8 @@ enum ChildProcess {
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, command[0], &actions, nil, argv, CSystem_environment()) == 0 else { return 127 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xff
-    }
-}
-
-/// The process environment as a dictionary.
-enum ProcessEnvironmentReader {
-    static func all() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = CSystem_environment()
-        while let entry = pointer?.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            pointer = pointer?.advanced(by: 1)
-        }
-        return result
+        guard posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0 else { return 127 }
+        return (SystemCall.waitForExit(pid) >> 8) & 0xff
     }
 }
 

@@ -1,5 +1,6 @@
 import BrowserCore
 import FileSystemKit
+import SystemKit
 
 /// Carries out the state's effects that are background work: listing folders, thumbnail and
 /// file jobs, probing volumes. Results come back through the inbox as actions.

@@ -2,6 +2,7 @@ import BrowserCore
 import Dispatch
 import FileSystemKit
 import Synchronization
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -134,15 +135,20 @@ final class FileJobRunner: Sendable {
 
     /// Waits (at most `seconds`) until no job runs: a cancelled copy has removed its temporary.
     func waitUntilIdle(seconds: Double) {
-        let deadline = VolumeIO.now() + Int64(seconds * 1e9)
-        while !jobs.withLock({ $0.isEmpty }) && VolumeIO.now() < deadline { usleep(20_000) }
+        let deadline = SystemTime.now() + Int64(seconds * 1e9)
+        while !jobs.withLock({ $0.isEmpty }) && SystemTime.now() < deadline { usleep(20_000) }
     }
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
         let inbox = self.inbox, cache = self.cache
         VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
-            CSystemRename.noReplace(from, to) == 0 ? 0 : errno
+            do throws(FileSystemError) {
+                try FileRename.noReplaceOrLook(from, to: to)
+                return 0
+            } catch {
+                return error.errno
+            }
         }, completion: { outcome in
             let name = Array((to.split(separator: "/").last.map(String.init) ?? to).utf8)
             switch outcome {
@@ -203,8 +209,7 @@ final class FileJobRunner: Sendable {
     }
 
     static func dataHome() -> String {
-        let environment = ProcessEnvironmentReader.all()
-        return TrashCan.dataHome { environment[$0] }
+        ProcessEnvironment.current.dataHome
     }
 
     static func escapedName(_ path: String) -> String {
@@ -216,21 +221,4 @@ final class FileJobRunner: Sendable {
 enum JobIdentifiers {
     private static let counter = Atomic<Int>(0)
     static func next() -> Int { counter.add(1, ordering: .relaxed).newValue }
-}
-
-import CSystem
-
-/// rename(2) that never replaces: RENAME_NOREPLACE, or on filesystems without it (some FUSE
-/// ones say EINVAL) a look before an ordinary rename.
-enum CSystemRename {
-    static func noReplace(_ from: String, _ to: String) -> Int32 {
-        if CSystem_rename_noreplace(from, to) == 0 { return 0 }
-        guard errno == EINVAL || errno == ENOSYS else { return -1 }
-        var info = stat()
-        if lstat(to, &info) == 0 {
-            errno = EEXIST
-            return -1
-        }
-        return rename(from, to)
-    }
 }

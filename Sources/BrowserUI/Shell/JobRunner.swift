@@ -1,6 +1,7 @@
 import BrowserCore
 import FileSystemKit
 import Synchronization
+import SystemKit
 import ThumbnailKit
 
 /// Runs the browser's background jobs: `T` thumbnails a folder through `ThumbnailBatch` while

@@ -2,6 +2,7 @@ import BrowserCore
 import Dispatch
 import FileSystemKit
 import Synchronization
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 #if canImport(Glibc)
@@ -13,7 +14,8 @@ enum UIMessage: Sendable {
     case action(BrowserAction)
     case picture(PictureKey, Representation)
     case pictureFailed(PictureKey, String)
-    case textPreview(path: String, lines: [String])
+    /// Lines of a text file Quick Look asked for.
+    case textPage(TextPage)
     /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
     case encoded(id: String, TerminalPicture)
     case interrupt
@@ -27,12 +29,10 @@ final class Inbox: Sendable {
     private let wakeWrite: Int32
 
     init() {
-        var fds: [Int32] = [0, 0]
-        _ = pipe(&fds)
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-        _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(wakeWrite, F_SETFL, fcntl(wakeWrite, F_GETFL) | O_NONBLOCK)
+        // Close-on-exec: the wake pipe must not leak into workers and `$EDITOR`.
+        let pipe = try? SystemPipe.make(nonBlocking: true)
+        wakeRead = pipe?.readEnd ?? -1
+        wakeWrite = pipe?.writeEnd ?? -1
     }
 
     func post(_ message: UIMessage) {

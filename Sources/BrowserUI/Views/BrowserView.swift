@@ -1,4 +1,5 @@
 import BrowserCore
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 

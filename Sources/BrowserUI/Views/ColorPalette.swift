@@ -17,14 +17,22 @@ enum ColorPalette {
         }
     }
 
+    /// The palette index nearest to a true colour (from the 256).
+    static func nearest256(red: Int, green: Int, blue: Int) -> Int {
+        Int(nearest(to: (red, green, blue), among: 0..<256))
+    }
+
     /// `index` if the terminal has it, else the nearest of the colours it has; -1 (default) stays.
     static func nearest(_ index: Int32, available: Int) -> Int32 {
         guard index >= 0 else { return -1 }
         if index < Int32(available) { return index }
-        let target = rgb(index)
+        return nearest(to: rgb(index), among: 0..<Int32(min(available, 16)))
+    }
+
+    private static func nearest(to target: (Int, Int, Int), among candidates: Range<Int32>) -> Int32 {
         var best: Int32 = 0
         var bestDistance = Int.max
-        for candidate in 0..<Int32(min(available, 16)) {
+        for candidate in candidates {
             let color = rgb(candidate)
             let distance = (color.0 - target.0) * (color.0 - target.0) + (color.1 - target.1) * (color.1 - target.1) + (color.2 - target.2) * (color.2 - target.2)
             if distance < bestDistance { bestDistance = distance; best = candidate }

@@ -1,4 +1,5 @@
 import BrowserCore
+import SystemKit
 import ThumbnailKit
 
 /// The top line: the folder, the filter being typed, and at the right end a spinner while a

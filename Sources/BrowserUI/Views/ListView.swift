@@ -1,4 +1,5 @@
 import BrowserCore
+import SystemKit
 import ThumbnailKit
 
 /// The list: one entry per row with its mark, glyph, name, size and date; the preview pane to

@@ -1,4 +1,5 @@
 import BrowserCore
+import SystemKit
 import ThumbnailKit
 
 /// The overlays drawn over the browser: help, volumes, jobs, and the questions (thumbnail where,

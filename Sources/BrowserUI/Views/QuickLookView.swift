@@ -1,31 +1,56 @@
 import BrowserCore
+import SystemKit
 import ThumbnailKit
 
-/// Quick Look: the selected entry over the whole screen (its picture, or a text file's first
-/// lines), with its facts and the keys at the bottom.
+/// Quick Look: the selected entry over the whole screen — a document's page, a text's lines, a
+/// picture — with where it is in the file in the header, its facts and the keys at the bottom.
 struct QuickLookView {
     let context: ViewContext
 
     func draw(_ state: BrowserState) {
         let layout = state.layout, screen = context.screen
-        guard let entry = state.selected, let path = state.selectedPath,
+        guard let entry = state.selected, let path = state.selectedPath, let content = state.quickLookContent,
               let slot = PictureSlots(state: state, cell: context.drawer.cell).quickLook(state.cursor) else { return }
+        let position = state.quickLook
         screen.fill(row: 0, column: 0, width: layout.columns, height: layout.rows, style: Theme.Style())
-        screen.text(" \(entry.displayName)   \(state.cursor + 1)/\(state.entries.count)", row: 0, column: 0, width: layout.columns,
-                    style: context.style(.header), fill: true)
-        if entry.kind == .text, !entry.isDirectory {
-            for (offset, line) in (context.store.text(for: path) ?? ["reading…"]).prefix(slot.rect.rows).enumerated() {
-                screen.text(line, row: 1 + offset, column: 1, width: layout.columns - 2, style: context.style(.text))
-            }
+        var lastLine: Int?
+        if content == .text {
+            lastLine = QuickLookTextView(context: context).draw(context.store.text(for: path), position: position, top: 1, rows: slot.rect.rows, columns: layout.columns)
         } else {
             context.drawPicture(slot)
         }
+        var title = " \(entry.displayName)   \(state.cursor + 1)/\(state.entries.count)"
+        if let place = Self.place(content, position, page: context.store.text(for: path), lastLine: lastLine) { title += "   " + place }
+        if !position.jump.isEmpty { title += "   go to \(position.jump)…" }
+        screen.text(title, row: 0, column: 0, width: layout.columns, style: context.style(.header), fill: true)
         let picture = context.store.pictures[slot.key]
         var info = "\(picture?.contentType.identifier ?? entry.kind.rawValue)  \(DisplayFormat.bytes(Int64(entry.size)))  \(DisplayFormat.date(entry.modified))"
         if let picture, picture.type != .icon { info += "  from \(picture.source)" }
         for fact in picture?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }
         if let failure = context.store.failures[slot.key] { info += "  " + TerminalText.escaped(failure) }
         screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: context.style(.status), fill: true)
-        screen.text(" ←/→ previous/next   space/Esc close", row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
+        screen.text(" " + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
+    }
+
+    /// Where Quick Look is in the file, for the header: "page 4/1008", "lines 120–162 of 2,000".
+    static func place(_ content: QuickLookContent, _ position: QuickLookPosition, page: TextPage?, lastLine: Int?) -> String? {
+        switch content {
+        case .pages: return "page \(position.page + 1)/" + (position.pageCount.map(String.init) ?? "?")
+        case .text:
+            guard let page, let lastLine else { return nil }
+            let total = position.lineCount ?? page.total
+            return "lines \(position.line + 1)–\(lastLine + 1)" + (total.map { " of \($0)" } ?? "")
+        default: return nil
+        }
+    }
+
+    /// The keys that work on this kind of file.
+    static func keys(_ content: QuickLookContent) -> String {
+        let common = "←/→ previous/next   space/Esc close"
+        switch content {
+        case .pages: return "↓/↑ PgDn/PgUp page   g/G first/last   12 Enter page 12   " + common
+        case .text: return "↓/↑ line   PgDn/PgUp screen   g/G first/last   12 Enter line 12   w wrap   " + common
+        default: return common
+        }
     }
 }

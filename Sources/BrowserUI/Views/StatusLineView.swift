@@ -1,4 +1,5 @@
 import BrowserCore
+import SystemKit
 import ThumbnailKit
 
 /// The bottom line: position and counts, sort, graphics, marks, clipboard and jobs on the left;

@@ -1,5 +1,6 @@
 import BrowserCore
 import FileSystemKit
+import SystemKit
 import TerminalGraphics
 import ThumbnailKit
 

@@ -18,8 +18,7 @@ public enum FileDescriptorReader {
             if bytes.count < capacity {
                 bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
             }
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, capacity - done) }
-            if count < 0 && errno == EINTR { continue }
+            let count = SystemCall.retryingInterrupts { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, capacity - done) } }
             if count < 0 { return nil }
             if count == 0 { break }
             done += count

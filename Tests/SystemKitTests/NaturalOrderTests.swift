@@ -1,5 +1,5 @@
 import Testing
-@testable import ThumbnailKit
+@testable import SystemKit
 
 @Suite struct NaturalOrderTests {
     @Test func numbersCompareByValue() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ThumbnailKit
+@testable import SystemKit
 
 @Suite struct TerminalTextTests {
     @Test func escapeSequencesInNamesAreShownNotExecuted() {

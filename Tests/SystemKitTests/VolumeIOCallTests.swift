@@ -1,17 +1,21 @@
 import Synchronization
 import Testing
-@testable import ThumbnailKit
+@testable import SystemKit
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite(.serialized) struct BlockingCallTests {
+/// The awaited shape of `VolumeIO` (what the engine used to call `BlockingCall`).
+@Suite(.serialized) struct VolumeIOCallTests {
+    /// The engine's limit, as ThumbnailKit sets it.
+    private let io = VolumeIO(maximumOutstanding: 32)
+
     /// Something a stuck call waits on until the test lets go.
     final class Gate: Sendable {
         private let open = Atomic<Bool>(false)
         let entered = Atomic<Int>(0)
-        func wait(_ token: BlockingCall.Token? = nil) {
+        func wait(_ token: VolumeIO.Token? = nil) {
             entered.add(1, ordering: .relaxed)
             while !open.load(ordering: .relaxed) && !(token?.isCancelled ?? false) { usleep(1000) }
         }
@@ -28,14 +32,14 @@ import Glibc
     }
 
     @Test func theValueComesBack() async throws {
-        #expect(try await BlockingCall.run { _ in 6 * 7 } == 42)
+        #expect(try await io.call { _ in 6 * 7 } == 42)
     }
 
     @Test func stuckCallsDoNotHoldTheCooperativeThreads() async throws {
         // Twelve calls stuck at once: were they on the cooperative pool (a thread per core),
         // nothing else could run and this test would hang instead of finishing.
         let gate = Gate()
-        let stuck = (0..<12).map { _ in Task { try await BlockingCall.run { _ in gate.wait() } } }
+        let stuck = (0..<12).map { _ in Task { [io] in try await io.call { _ in gate.wait() } } }
         #expect(await waitUntil { gate.entered.load(ordering: .relaxed) == 12 })
         let other = Task { (1...1000).reduce(0, +) }
         #expect(await other.value == 500500)
@@ -46,8 +50,8 @@ import Glibc
     @Test func cancellingReturnsAtOnceAndTellsTheBody() async throws {
         let gate = Gate()
         let sawCancel = Atomic<Bool>(false)
-        let task = Task {
-            try await BlockingCall.run { token in
+        let task = Task { [io] in
+            try await io.call { token in
                 gate.wait(token)
                 sawCancel.store(token.isCancelled, ordering: .relaxed)
             }
@@ -64,9 +68,9 @@ import Glibc
 
     @Test func aCancelledTaskDoesNotStartTheCall() async throws {
         let ran = Atomic<Bool>(false)
-        let task = Task {
+        let task = Task { [io] in
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await BlockingCall.run { _ in ran.store(true, ordering: .relaxed) }
+            return try await io.call { _ in ran.store(true, ordering: .relaxed) }
         }
         #expect((try? await task.value) == nil)
         usleep(50_000)
@@ -76,26 +80,26 @@ import Glibc
 
     @Test func pastTheLimitCallsFailInsteadOfPilingUp() async throws {
         let gate = Gate()
-        final class Failures: Sendable { let list = Mutex<[ThumbnailError]>([]) }
+        final class Failures: Sendable { let list = Mutex<[FileSystemError]>([]) }
         let refusals = Failures()
         var tasks: [Task<Void, Never>] = []
-        let budget = BlockingCall.Budget(limit: 6)
+        let budget = VolumeIO(maximumOutstanding: 6)
         // Start stuck calls until one is refused.
-        for attempt in 1...(budget.limit + 4) {
+        for attempt in 1...(budget.maximumOutstanding + 4) {
             tasks.append(Task {
-                do { try await BlockingCall.run(within: budget) { _ in gate.wait() } } catch { refusals.list.withLock { $0.append(error as? ThumbnailError ?? ThumbnailError(.corrupt, "\(error)")) } }
+                do { try await budget.call { _ in gate.wait() } } catch let error as FileSystemError { refusals.list.withLock { $0.append(error) } } catch {}
             })
             _ = await waitUntil { gate.entered.load(ordering: .relaxed) == attempt - refusals.list.withLock(\.count) || !refusals.list.withLock(\.isEmpty) }
             if !refusals.list.withLock(\.isEmpty) { break }
         }
         let refused = refusals.list.withLock { $0 }
         #expect(refused.count == 1)
-        #expect(refused.first?.code == .unreadable)
+        #expect(refused.first?.code == .notResponding)
         let entered = gate.entered.load(ordering: .relaxed)
-        #expect(entered == budget.limit)
+        #expect(entered == budget.maximumOutstanding)
         gate.release()
         for task in tasks { await task.value }
         #expect(await waitUntil { budget.outstandingCount == 0 })
-        #expect(try await BlockingCall.run(within: budget) { _ in "free again" } == "free again")
+        #expect(try await budget.call { _ in "free again" } == "free again")
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import ThumbnailKit
+@testable import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,17 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemKit
 import ThumbnailKit
 
-/// Where the program keeps its state, from the XDG variables.
-enum ProcessEnvironment {
-    static func variable(_ name: String) -> String? {
-        guard let value = getenv(name), value.pointee != 0 else { return nil }
-        return String(cString: value)
-    }
-
-    static var home: String { variable("HOME") ?? "/" }
-
+/// Where qlbrowse keeps its state, and what it reads from the environment, on top of SystemKit's
+/// `ProcessEnvironment` (which has the XDG folders with their defaults).
+extension ProcessEnvironment {
     /// The variables that say which terminal this is (for choosing how to draw pictures).
     static var terminalVariables: [String: String] {
         var found: [String: String] = [:]
@@ -23,9 +15,8 @@ enum ProcessEnvironment {
 
     /// `$XDG_STATE_HOME/qlbrowse` (else `~/.local/state/qlbrowse`), created on demand.
     static var stateFolder: String {
-        let base = variable("XDG_STATE_HOME") ?? home + "/.local/state"
-        let folder = base + "/qlbrowse"
-        makeFolders(folder)
+        let folder = current.stateHome + "/qlbrowse"
+        FolderMaker.make(folder)
         return folder
     }
 
@@ -33,9 +24,5 @@ enum ProcessEnvironment {
     static var workerLog: String? {
         if variable("QLBROWSE_DEBUG") != nil { return nil }
         return stateFolder + "/worker.log"
-    }
-
-    static func makeFolders(_ path: String) {
-        FolderMaker.make(path)
     }
 }

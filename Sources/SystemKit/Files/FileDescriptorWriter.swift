@@ -11,8 +11,7 @@ public enum FileDescriptorWriter {
         let total = bytes.count
         var done = 0
         while done < total {
-            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, total - done) }
-            if result < 0 && errno == EINTR { continue }
+            let result = SystemCall.retryingInterrupts { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, total - done) } }
             if result <= 0 { return false }
             done += result
         }

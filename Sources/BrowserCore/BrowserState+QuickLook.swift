@@ -1,0 +1,94 @@
+import SystemKit
+
+/// Inside Quick Look: paging a document, scrolling a text or an archive's members, seeking in
+/// a video or song, jumping to a typed page or line. ←/→ stay previous/next file.
+extension BrowserState {
+    /// What Quick Look shows of the selected entry.
+    public var quickLookContent: QuickLookContent? {
+        guard let entry = selected, !entry.isDirectory else { return selected == nil ? nil : .picture }
+        return QuickLookContent(entry.kind)
+    }
+
+    /// Rows of text or members Quick Look shows at once.
+    public var quickLookRows: Int { max(1, layout.rows - 3) }
+
+    /// Quick Look's own actions; nil for the rest.
+    mutating func applyQuickLook(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .quickLookStep(let count): move(by: count, coarse: false)
+        case .quickLookPage(let count): move(by: count, coarse: true)
+        case .quickLookEdge(let last): moveToEdge(last: last)
+        case .quickLookDigit(let digit): quickLook.jump = String((quickLook.jump + digit).suffix(9))
+        case .quickLookJump:
+            guard let number = Int(quickLook.jump), number > 0 else { quickLook.jump = ""; return [] }
+            quickLook.jump = ""
+            switch quickLookContent {
+            case .pages?: quickLook.page = number - 1
+            case .text?, .members?: quickLook.line = number - 1
+            case .timeline?: quickLook.seconds = Double(number)
+            default: break
+            }
+            clampQuickLook()
+        case .quickLookToggleWrap: quickLook.wraps.toggle()
+        case .quickLookFacts(let path, let facts):
+            guard path == selectedPath else { return [] }
+            if let count = facts.pageCount { quickLook.pageCount = count }
+            if let count = facts.lineCount { quickLook.lineCount = count }
+            if let duration = facts.duration { quickLook.duration = duration }
+            if let first = facts.firstLine, quickLook.line >= QuickLookPosition.end { quickLook.line = first }
+            clampQuickLook()
+        default: return nil
+        }
+        return []
+    }
+
+    /// Starts Quick Look over for the file now selected.
+    mutating func resetQuickLook() { quickLook = QuickLookPosition() }
+
+    private mutating func move(by count: Int, coarse: Bool) {
+        quickLook.jump = ""
+        switch quickLookContent {
+        case .pages?: quickLook.page += count
+        case .text?, .members?: quickLook.line = min(quickLook.line, quickLook.lineCount ?? quickLook.line) + count * (coarse ? quickLookRows - 1 : 1)
+        case .timeline?: quickLook.seconds += Double(count) * quickLook.timeStep(coarse: coarse)
+        default: return
+        }
+        clampQuickLook()
+    }
+
+    private mutating func moveToEdge(last: Bool) {
+        quickLook.jump = ""
+        switch quickLookContent {
+        case .pages?: quickLook.page = last ? (quickLook.pageCount.map { $0 - 1 } ?? QuickLookPosition.end) : 0
+        case .text?, .members?: quickLook.line = last ? QuickLookPosition.end : 0
+        case .timeline?: quickLook.seconds = last ? max(0, (quickLook.duration ?? 0) - 1) : 0
+        default: return
+        }
+        clampQuickLook()
+    }
+
+    /// Keeps the position inside the file, as far as its length is known.
+    private mutating func clampQuickLook() {
+        quickLook.page = max(0, quickLook.pageCount.map { min(quickLook.page, $0 - 1) } ?? quickLook.page)
+        if let count = quickLook.lineCount { quickLook.line = min(quickLook.line, max(0, count - quickLookRows)) }
+        quickLook.line = max(0, quickLook.line)
+        if let duration = quickLook.duration { quickLook.seconds = min(quickLook.seconds, max(0, duration - 0.5)) }
+        quickLook.seconds = max(0, quickLook.seconds)
+    }
+}
+
+/// What a previewer learned about a file's length: pages, lines, time, and where a jump to the
+/// end landed.
+public struct QuickLookFacts: Sendable, Equatable {
+    public var pageCount: Int?
+    public var lineCount: Int?
+    public var duration: Double?
+    public var firstLine: Int?
+
+    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil) {
+        self.pageCount = pageCount
+        self.lineCount = lineCount
+        self.duration = duration
+        self.firstLine = firstLine
+    }
+}

@@ -1,0 +1,45 @@
+import SystemKit
+
+/// What Quick Look shows of a file, by its kind: a document's pages, a text's lines, a video's
+/// or a song's time line, an archive's members, or one picture.
+public enum QuickLookContent: Sendable, Equatable {
+    case pages, text, timeline, members, picture
+
+    public init(_ kind: ContentKind) {
+        switch kind {
+        case .pdf: self = .pages
+        case .text: self = .text
+        case .video, .audio: self = .timeline
+        case .archive: self = .members
+        default: self = .picture
+        }
+    }
+}
+
+/// Where Quick Look is inside the file it shows: the page, the first line, the time. It starts
+/// over for each file.
+public struct QuickLookPosition: Sendable, Equatable {
+    /// The page shown (0-based), and how many there are once the document says.
+    public var page = 0
+    public var pageCount: Int?
+    /// The first text line or archive member shown (0-based), and how many there are once known.
+    public var line = 0
+    public var lineCount: Int?
+    /// The time shown in a video or song, and its length once known.
+    public var seconds = 0.0
+    public var duration: Double?
+    /// Digits typed before Enter: a page or line to jump to.
+    public var jump = ""
+    /// Long text lines wrap (true) or are cut with a marker.
+    public var wraps = true
+
+    public init() {}
+
+    /// Asked to go to the end before the length is known: settled when it is.
+    public static let end = Int.max / 2
+
+    /// A time step in a video or song: `coarse` for PgDn/PgUp, 5 s for ↓/↑.
+    func timeStep(coarse: Bool) -> Double {
+        coarse ? max(30, (duration ?? 0) / 10) : 5
+    }
+}

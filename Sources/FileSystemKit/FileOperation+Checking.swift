@@ -1,0 +1,46 @@
+import Dispatch
+import Synchronization
+import SystemKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FileOperation {
+    /// Why the operation cannot start, in words, or nil. Reads only (the capabilities come from a
+    /// probe of the destination).
+    public func problem(destinationCapabilities capabilities: VolumeCapabilities?) -> String? {
+        for source in sources {
+            var info = stat()
+            if lstat(source, &info) != 0 { return FileSystemError.system(errno, "cannot read \(source)").message }
+        }
+        guard kind == .copy || kind == .move, let destination else { return nil }
+        let sameVolume = kind == .move && sources.allSatisfy { Self.device(of: $0) == Self.device(of: destination) }
+        if let capabilities, capabilities.isReadOnly { return "\(destination) is on a read-only volume" }
+        for source in sources where destination == source || destination.hasPrefix(source + "/") {
+            return "cannot put \(Self.name(source)) inside itself"
+        }
+        let tree = sources.flatMap { Self.walk($0) }
+        checkedTree.withLock { $0 = tree }
+        if let capabilities {
+            for item in tree {
+                if let problem = capabilities.problem(withName: item.name) { return "\(item.relative): \(problem)" }
+                if let limit = capabilities.maximumFileSize, item.size > limit {
+                    return "\(item.relative) is \(Self.bytes(item.size)); this volume (FAT) holds files up to 4 GiB"
+                }
+                if item.isSymlink && capabilities.supportsSymlinks == false { return "\(item.relative) is a symbolic link, which this volume cannot hold" }
+            }
+            if capabilities.isCaseInsensitive == true, let clash = Self.caseClash(tree.map(\.relative), existing: Self.names(in: destination)) {
+                return "\(clash) differ only in case, which this volume does not tell apart"
+            }
+        }
+        if !sameVolume {
+            let needed = tree.reduce(Int64(0)) { $0 + $1.size }
+            var space = statvfs()
+            if statvfs(destination, &space) == 0 {
+                let free = Int64(space.f_bavail) * Int64(space.f_frsize)
+                if needed > free { return "needs \(Self.bytes(needed)), \(destination) has \(Self.bytes(free)) free" }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,47 @@
+/// The vocabulary of a file operation: its kind, name conflicts and the user's answers, progress,
+/// and the report item by item.
+extension FileOperation {
+    public enum Kind: String, Sendable, Equatable {
+        case copy, move, trash, delete
+    }
+
+    /// What to do when the destination has something of the same name.
+    public enum ConflictChoice: Sendable, Equatable {
+        case overwrite, skip, keepBoth
+    }
+
+    public struct Conflict: Sendable, Equatable {
+        public let source: String
+        public let destination: String
+        public let destinationIsFolder: Bool
+    }
+
+    public struct Progress: Sendable, Equatable {
+        public var bytesDone: Int64 = 0
+        public var bytesTotal: Int64 = 0
+        public var itemsDone = 0
+        public var itemsTotal = 0
+        public var current = ""
+    }
+
+    /// What happened, item by item (the items the user chose, not every file inside them).
+    public struct Report: Sendable, Equatable {
+        public var done: [String] = []
+        public var skipped: [String] = []
+        public var notDone: [String] = []
+        public var failures: [String] = []
+        /// Temporaries that could not be removed (their volume went away): named so the user can.
+        public var leftovers: [String] = []
+        public var trashed: [TrashCan.Item] = []
+        public var cancelled = false
+
+        public var summary: String {
+            var parts = ["\(done.count) done"]
+            if !skipped.isEmpty { parts.append("\(skipped.count) skipped") }
+            if !notDone.isEmpty { parts.append("\(notDone.count) not done") }
+            // What the user must clean up comes first: a temporary the vanished volume kept.
+            if !leftovers.isEmpty { parts.insert("temporary file left (volume gone): " + leftovers.joined(separator: ", "), at: 0) }
+            return parts.joined(separator: ", ")
+        }
+    }
+}

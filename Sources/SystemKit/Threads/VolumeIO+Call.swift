@@ -1,0 +1,87 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension VolumeIO {
+    /// Tells a running body that nobody waits for it any more.
+    public final class Token: Sendable {
+        private let flag = Atomic<Bool>(false)
+        /// True once the awaiting task was cancelled: the body may stop early.
+        public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+        func cancel() { flag.store(true, ordering: .relaxed) }
+    }
+
+    /// Runs `body` on a thread of its own and awaits it, so the awaiting task is suspended instead
+    /// of holding one of the few cooperative threads (a `stat` on a hung share, a walk of a dead
+    /// FUSE mount). Cancelling the task returns at once with `.cancelled`; the thread is left to
+    /// finish, or to stay stuck, on its own, and `body` sees the cancellation through its token.
+    /// Past `maximumOutstanding` (or with `volume` stuck) it fails at once with `.notResponding`
+    /// rather than piling threads up behind a volume that does not answer.
+    public func call<T: Sendable>(volume: String? = nil, _ body: @escaping @Sendable (Token) -> T) async throws(FileSystemError) -> T {
+        let token = Token()
+        let waiter = Waiter<T>()
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                    guard waiter.attach(continuation) else { return }
+                    guard admit(volume) else {
+                        waiter.finish(.failure(FileSystemError(code: .notResponding, context: "too many file system calls are stuck (a volume is not answering)")))
+                        return
+                    }
+                    let started = DetachedThread.start(stackSize: 512 * 1024) { [self] in
+                        let value = body(token)
+                        release(volume, wasAbandoned: false)
+                        waiter.finish(.success(value))
+                    }
+                    if !started {
+                        release(volume, wasAbandoned: false)
+                        waiter.finish(.failure(.system(errno, "cannot start a thread", call: "pthread_create")))
+                    }
+                }
+            } onCancel: {
+                token.cancel()
+                waiter.finish(.failure(.cancelled))
+            }
+        } catch let error as FileSystemError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Resumes the continuation exactly once, whichever comes first: the result or the cancel
+    /// (which may even come before the continuation exists).
+    private final class Waiter<T: Sendable>: Sendable {
+        private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, early: Result<T, FileSystemError>?, done: Bool)>((nil, nil, false))
+
+        /// Keeps the continuation; false (and resumed) when the outcome is already known.
+        func attach(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+            let early: Result<T, FileSystemError>? = state.withLock {
+                if let early = $0.early {
+                    $0.done = true
+                    return early
+                }
+                $0.continuation = continuation
+                return nil
+            }
+            guard let early else { return true }
+            continuation.resume(with: early.mapError { $0 as any Error })
+            return false
+        }
+
+        func finish(_ result: Result<T, FileSystemError>) {
+            let continuation: CheckedContinuation<T, any Error>? = state.withLock {
+                guard !$0.done else { return nil }
+                guard let continuation = $0.continuation else {
+                    if $0.early == nil { $0.early = result }
+                    return nil
+                }
+                $0.done = true
+                $0.continuation = nil
+                return continuation
+            }
+            continuation?.resume(with: result.mapError { $0 as any Error })
+        }
+    }
+}
