@@ -17,6 +17,13 @@ public enum DisplayFormat {
         return "\(whole)s"
     }
 
+    /// A position in a song or video: "0:07", "12:30", "1:02:03".
+    public static func clock(_ seconds: Double) -> String {
+        let whole = Int(max(0, seconds))
+        let tail = (whole % 3600 / 60 < 10 && whole >= 3600 ? "0" : "") + "\(whole % 3600 / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+        return whole >= 3600 ? "\(whole / 3600):" + tail : tail
+    }
+
     /// A modification time in local time: "2026-11-24 09:05".
     public static func date(_ seconds: Int) -> String {
         var time = time_t(seconds)

@@ -80,7 +80,8 @@ final class PictureDrawer {
     func draw(_ representation: Representation, key: PictureKey, in rect: CellRect) {
         guard rect.columns > 0, rect.rows > 0, let driver else { return }
         let slot = "\(key.path)|\(key.side)|\(rect.columns)x\(rect.rows)"
-        let id = "\(slot)|\(representation.type.rawValue)"
+        // The slot shows what it showed until the new page or frame is encoded; the id names it exactly.
+        let id = "\(slot)|\(key.part)|\(representation.type.rawValue)"
         wantedEncodings.insert(id)
         if encoded[id] == nil && pendingEncodings.insert(id).inserted {
             encoder.request(.init(id: id, image: representation.image, driver: driver, columns: rect.columns, rows: rect.rows, imageID: imageID(for: id)))

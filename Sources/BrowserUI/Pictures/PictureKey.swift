@@ -1,16 +1,30 @@
 import FileSystemKit
 import SystemKit
+import ThumbnailKit
 
 /// A picture of one file at one size: what is fetched, kept and drawn.
 struct PictureKey: Hashable, Sendable {
+    /// Which picture of the file: its thumbnail, a document's page, a video's frame.
+    enum Part: Hashable, Sendable {
+        case whole
+        case page(Int)
+        case frame(milliseconds: Int)
+    }
+
     let path: String
     /// Side of the requested box in pixels.
     let side: Int
     /// Folders and archives get only their icon.
     let iconOnly: Bool
+    var part: Part = .whole
+    /// For a page or a frame: the box in pixels it is made to fit (the cells it is drawn in).
+    var box: PixelSize?
 
     /// The one way a key is made for an entry, so that every screen asks for and finds the same picture.
-    static func of(_ entry: Entry, in folder: String, side: Int) -> PictureKey {
-        PictureKey(path: entry.path(in: folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive)
+    static func of(_ entry: Entry, in folder: String, side: Int, part: Part = .whole) -> PictureKey {
+        PictureKey(path: entry.path(in: folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive, part: part)
     }
+
+    /// The same file's thumbnail at the same size (its type and facts stand for every part).
+    var whole: PictureKey { PictureKey(path: path, side: side, iconOnly: iconOnly) }
 }

@@ -8,13 +8,15 @@ import ThumbnailKit
 /// cancels the ones that scrolled out of view. Results arrive in the inbox.
 final class PictureService: Sendable {
     private let generator: ThumbnailGenerator
+    private let previews: PreviewGenerator
     private let inbox: Inbox
     private let running = Mutex<[PictureKey: Task<Void, Never>]>([:])
     /// The line indexes of the text files read lately.
     private let textWindows = Mutex<[String: TextFileWindow]>([:])
 
-    init(generator: ThumbnailGenerator, inbox: Inbox) {
+    init(generator: ThumbnailGenerator, previews: PreviewGenerator, inbox: Inbox) {
         self.generator = generator
+        self.previews = previews
         self.inbox = inbox
     }
 
@@ -33,6 +35,7 @@ final class PictureService: Sendable {
     }
 
     private func start(_ key: PictureKey) -> Task<Void, Never> {
+        if key.part != .whole { return startPart(key) }
         var request = ThumbnailRequest(path: key.path, size: Double(key.side), types: key.iconOnly ? [.icon] : [.icon, .lowQuality, .thumbnail])
         request.maximumIconSide = 256
         let generator = self.generator, inbox = self.inbox
@@ -47,6 +50,59 @@ final class PictureService: Sendable {
                 if !Task.isCancelled { inbox.post(.pictureFailed(key, (error as? ThumbnailError)?.reason ?? "\(error)")) }
             }
             self?.finished(key)
+        }
+    }
+
+    /// A page or a frame for Quick Look, sharp at its box; what it tells of the file's length
+    /// (pages, duration) goes to the state.
+    private func startPart(_ key: PictureKey) -> Task<Void, Never> {
+        let previews = self.previews, inbox = self.inbox
+        let box = key.box ?? PixelSize(width: key.side, height: key.side)
+        return Task.detached(priority: .userInitiated) { [weak self] in
+            do {
+                let image: PixelImage, source: String, facts: QuickLookFacts
+                switch key.part {
+                case .page(let index):
+                    let page = try await previews.page(path: key.path, index: index, box: box)
+                    (image, source, facts) = (page.image, "poppler, page \(page.index + 1)", QuickLookFacts(pageCount: page.pageCount))
+                case .frame(let milliseconds):
+                    let frame = try await previews.frame(path: key.path, seconds: Double(milliseconds) / 1000, box: box)
+                    (image, source, facts) = (frame.image, "libav at \(DisplayFormat.clock(frame.shownSeconds))", QuickLookFacts(duration: frame.duration))
+                case .whole: return
+                }
+                let type = ContentTypeTable.type(forFileName: key.path) ?? ContentType("application/octet-stream")
+                inbox.post(.picture(key, Representation(type: .thumbnail, image: image, source: source, contentType: type)))
+                inbox.post(.action(.quickLookFacts(path: key.path, facts)))
+            } catch is CancellationError {
+                return
+            } catch {
+                if !Task.isCancelled { inbox.post(.pictureFailed(key, (error as? ThumbnailError)?.reason ?? "\(error)")) }
+            }
+            self?.finished(key)
+        }
+    }
+
+    /// An archive's members for Quick Look, listed in a worker (headers only).
+    func listMembers(_ path: String) {
+        let previews = self.previews, inbox = self.inbox
+        Task.detached(priority: .userInitiated) {
+            let page: MembersPage
+            do {
+                page = MembersPage(path: path, listing: try await previews.members(path: path, limit: 20_000))
+            } catch {
+                page = MembersPage(path: path, problem: "cannot list: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
+            }
+            inbox.post(.members(page))
+            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
+        }
+    }
+
+    /// The length of a song or video, for Quick Look's position bar.
+    func mediaFacts(_ path: String) {
+        let previews = self.previews, inbox = self.inbox
+        Task.detached(priority: .userInitiated) {
+            guard let facts = try? await previews.mediaFacts(path: path), let duration = facts.duration else { return }
+            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
         }
     }
 

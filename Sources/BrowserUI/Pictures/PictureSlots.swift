@@ -1,5 +1,6 @@
 import BrowserCore
 import TerminalGraphics
+import ThumbnailKit
 
 /// Where pictures go on the screen the state shows, and which are fetched ahead: one place for
 /// the geometry the drawing and the fetching share.
@@ -16,10 +17,42 @@ struct PictureSlots {
     /// Rows under the preview picture for the name, type, size, date and the decoder's facts.
     static func infoRows(_ layout: ScreenLayout) -> Int { min(11, max(5, layout.bodyRows / 3)) }
 
-    /// Quick Look's picture of the entry at `index` (the whole screen but the header and two lines).
+    /// Quick Look's area: the whole screen but the header and the two lines at the bottom.
+    var quickLookArea: CellRect { CellRect(row: 1, column: 0, rows: state.layout.rows - 3, columns: state.layout.columns) }
+
+    /// Quick Look's picture of the entry at `index`: its page or frame where it is the selected
+    /// entry (its first one otherwise); a time line leaves room below for the position bar and,
+    /// for a video, the storyboard.
     func quickLook(_ index: Int) -> Slot? {
-        let layout = state.layout
-        return slot(index, CellRect(row: 1, column: 0, rows: layout.rows - 3, columns: layout.columns))
+        guard state.entries.indices.contains(index) else { return nil }
+        let entry = state.entries[index]
+        let position = index == state.cursor ? state.quickLook : QuickLookPosition()
+        var rect = quickLookArea
+        let part: PictureKey.Part
+        switch entry.isDirectory ? .picture : QuickLookContent(entry.kind) {
+        case .pages: part = .page(position.page)
+        case .timeline where entry.kind == .video:
+            part = .frame(milliseconds: Int(position.seconds * 1000))
+            rect.rows -= 1 + storyboardRows
+        case .timeline: part = .whole; rect.rows -= 1
+        default: part = .whole
+        }
+        return slot(index, rect, part: part)
+    }
+
+    /// Rows of the storyboard under a video in Quick Look.
+    var storyboardRows: Int { max(3, min(8, quickLookArea.rows / 4)) }
+
+    /// Frames across the whole selected video, under its picture, once its length is known.
+    var storyboard: [Slot] {
+        guard state.overlay == .quickLook, let entry = state.selected, entry.kind == .video, let duration = state.quickLook.duration, duration > 0 else { return [] }
+        let area = quickLookArea, rows = storyboardRows
+        let count = max(1, min(10, area.columns / 14)), width = area.columns / count
+        return (0..<count).compactMap { index in
+            let milliseconds = Int((Double(index) + 0.5) / Double(count) * duration * 1000)
+            let rect = CellRect(row: area.row + area.rows - rows, column: index * width + 1, rows: rows, columns: width - 2)
+            return slot(state.cursor, rect, part: .frame(milliseconds: milliseconds))
+        }
     }
 
     /// The preview pane's picture of the entry at `index` (above its facts).
@@ -40,7 +73,16 @@ struct PictureSlots {
     /// The pictures the current screen needs, nearest first, and its neighbours fetched ahead.
     var wanted: [PictureKey] {
         let cursor = state.cursor
-        if state.overlay == .quickLook { return [0, 1, -1].compactMap { quickLook(cursor + $0)?.key } }
+        if state.overlay == .quickLook {
+            guard let current = quickLook(cursor)?.key else { return [] }
+            // The page after (and before) the one shown is rendered ahead, so paging feels instant.
+            var keys = [current, current.whole]
+            if case .page(let page) = current.part {
+                keys += [page + 1, page - 1].filter { $0 >= 0 && $0 < (state.quickLook.pageCount ?? .max) }
+                    .map { PictureKey(path: current.path, side: current.side, iconOnly: false, part: .page($0), box: current.box) }
+            }
+            return keys + storyboard.map(\.key) + [1, -1].compactMap { quickLook(cursor + $0)?.key }
+        }
         if state.view == .grid {
             let range = state.visibleRange
             let ahead = range.upperBound..<(range.upperBound + state.layout.gridColumns * 2)
@@ -49,9 +91,11 @@ struct PictureSlots {
         return [0, 1, -1, 2].compactMap { preview(cursor + $0)?.key }
     }
 
-    private func slot(_ index: Int, _ rect: CellRect) -> Slot? {
+    private func slot(_ index: Int, _ rect: CellRect, part: PictureKey.Part = .whole) -> Slot? {
         guard state.entries.indices.contains(index), rect.rows > 0, rect.columns > 0 else { return nil }
-        let side = cell.thumbnailSide(columns: rect.columns, rows: rect.rows)
-        return Slot(key: .of(state.entries[index], in: state.folder, side: side), rect: rect)
+        // Thumbnails come in the cache's size classes; pages and frames are made sharp for the cells' box.
+        var key = PictureKey.of(state.entries[index], in: state.folder, side: cell.thumbnailSide(columns: rect.columns, rows: rect.rows), part: part)
+        if part != .whole { key.box = PixelSize(width: rect.columns * cell.width, height: rect.rows * cell.height) }
+        return Slot(key: key, rect: rect)
     }
 }

@@ -34,6 +34,17 @@ final class PictureStore {
 
     func text(for path: String) -> TextPage? { texts[path] }
 
+    /// Archive listings kept (the last few opened in Quick Look).
+    static let membersBudget = 8
+    private var members: [String: MembersPage] = [:]
+
+    func storeMembers(_ page: MembersPage) {
+        if members.count >= Self.membersBudget { members.removeAll() }
+        members[page.path] = page
+    }
+
+    func members(for path: String) -> MembersPage? { members[path] }
+
     /// Records what the screen wants now; returns those that need no more work (complete, or failed).
     func want(_ keys: [PictureKey]) -> Set<PictureKey> {
         wanted = Set(keys)

@@ -27,6 +27,8 @@ public final class BrowserApp {
     private var running = true
     /// Text files whose lines are being read for Quick Look (one read at a time per file).
     private var textsAsked: Set<String> = []
+    /// Archives listed and songs measured for Quick Look this run (asked once each).
+    private var contentAsked: Set<String> = []
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
     private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
@@ -40,7 +42,7 @@ public final class BrowserApp {
         self.screen = CursesScreen(useColor: options.useColor)
         self.pool = WorkerPool(stderrPath: options.logFile)
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
-        self.pictures = PictureService(generator: generator, inbox: inbox)
+        self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
                                     fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies))
         self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
@@ -148,6 +150,7 @@ public final class BrowserApp {
             textsAsked.remove(page.path)
             view.store.storeText(page)
             requestText()
+        case .members(let page): view.store.storeMembers(page)
         case .encoded(let id, let picture):
             if tracing { StandardStreamTrace.line("encoded \(id) \(picture.columns)x\(picture.rows) \(picture.byteCount) bytes") }
             view.drawer.storeEncoded(picture, id: id)
@@ -194,7 +197,21 @@ public final class BrowserApp {
         pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)), from: first, count: rows * 4, rows: rows)
     }
 
+    /// What Quick Look shows besides pictures: an archive's members, a song's length.
+    private func requestQuickLookContent() {
+        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent else { return }
+        switch content {
+        case .text: requestText()
+        case .members:
+            if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
+        case .timeline where state.selected?.kind == .audio:
+            if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
+        default: break
+        }
+    }
+
     private func requestPictures() {
+        requestQuickLookContent()
         var keys = PictureSlots(state: state, cell: view.drawer.cell).wanted
         let done = view.store.want(keys)
         // Nothing is asked of a stick or share that is not answering: its files keep their icons.

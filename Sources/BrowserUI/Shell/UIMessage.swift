@@ -16,6 +16,8 @@ enum UIMessage: Sendable {
     case pictureFailed(PictureKey, String)
     /// Lines of a text file Quick Look asked for.
     case textPage(TextPage)
+    /// An archive's members Quick Look asked for.
+    case members(MembersPage)
     /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
     case encoded(id: String, TerminalPicture)
     case interrupt

@@ -10,24 +10,31 @@ struct QuickLookView {
     func draw(_ state: BrowserState) {
         let layout = state.layout, screen = context.screen
         guard let entry = state.selected, let path = state.selectedPath, let content = state.quickLookContent,
-              let slot = PictureSlots(state: state, cell: context.drawer.cell).quickLook(state.cursor) else { return }
+              case let slots = PictureSlots(state: state, cell: context.drawer.cell), let slot = slots.quickLook(state.cursor) else { return }
         let position = state.quickLook
         screen.fill(row: 0, column: 0, width: layout.columns, height: layout.rows, style: Theme.Style())
         var lastLine: Int?
-        if content == .text {
+        switch content {
+        case .text:
             lastLine = QuickLookTextView(context: context).draw(context.store.text(for: path), position: position, top: 1, rows: slot.rect.rows, columns: layout.columns)
-        } else {
+        case .members:
+            QuickLookMembersView(context: context).draw(context.store.members(for: path), position: position, top: 1, rows: slot.rect.rows, columns: layout.columns)
+        case .timeline:
+            context.drawPicture(slot)
+            QuickLookTimelineView(context: context).draw(state, slots: slots, barRow: slot.rect.row + slot.rect.rows)
+        case .pages, .picture:
             context.drawPicture(slot)
         }
         var title = " \(entry.displayName)   \(state.cursor + 1)/\(state.entries.count)"
         if let place = Self.place(content, position, page: context.store.text(for: path), lastLine: lastLine) { title += "   " + place }
         if !position.jump.isEmpty { title += "   go to \(position.jump)…" }
         screen.text(title, row: 0, column: 0, width: layout.columns, style: context.style(.header), fill: true)
-        let picture = context.store.pictures[slot.key]
+        // The file's type and facts come with its thumbnail, whatever part is shown.
+        let picture = context.store.pictures[slot.key.whole] ?? context.store.pictures[slot.key]
         var info = "\(picture?.contentType.identifier ?? entry.kind.rawValue)  \(DisplayFormat.bytes(Int64(entry.size)))  \(DisplayFormat.date(entry.modified))"
         if let picture, picture.type != .icon { info += "  from \(picture.source)" }
         for fact in picture?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }
-        if let failure = context.store.failures[slot.key] { info += "  " + TerminalText.escaped(failure) }
+        if let failure = context.store.failures[slot.key] ?? context.store.failures[slot.key.whole] { info += "  " + TerminalText.escaped(failure) }
         screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: context.style(.status), fill: true)
         screen.text(" " + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
     }
@@ -36,6 +43,7 @@ struct QuickLookView {
     static func place(_ content: QuickLookContent, _ position: QuickLookPosition, page: TextPage?, lastLine: Int?) -> String? {
         switch content {
         case .pages: return "page \(position.page + 1)/" + (position.pageCount.map(String.init) ?? "?")
+        case .timeline: return DisplayFormat.clock(position.seconds) + (position.duration.map { " / " + DisplayFormat.clock($0) } ?? "")
         case .text:
             guard let page, let lastLine else { return nil }
             let total = position.lineCount ?? page.total
@@ -50,7 +58,9 @@ struct QuickLookView {
         switch content {
         case .pages: return "↓/↑ PgDn/PgUp page   g/G first/last   12 Enter page 12   " + common
         case .text: return "↓/↑ line   PgDn/PgUp screen   g/G first/last   12 Enter line 12   w wrap   " + common
-        default: return common
+        case .members: return "↓/↑ PgDn/PgUp scroll   g/G first/last   " + common
+        case .timeline: return "↓/↑ 5 s   PgDn/PgUp a tenth   g/G start/end   90 Enter 1:30   " + common
+        case .picture: return common
         }
     }
 }

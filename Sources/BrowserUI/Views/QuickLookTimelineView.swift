@@ -1,0 +1,18 @@
+import BrowserCore
+import SystemKit
+
+/// Under a video or song in Quick Look: the position bar with the time and the length, and for
+/// a video the storyboard, frames from across the whole of it.
+struct QuickLookTimelineView {
+    let context: ViewContext
+
+    func draw(_ state: BrowserState, slots: PictureSlots, barRow: Int) {
+        let position = state.quickLook, columns = state.layout.columns
+        let now = DisplayFormat.clock(position.seconds), length = position.duration.map(DisplayFormat.clock) ?? "?"
+        let barWidth = max(10, columns - now.count - length.count - 6)
+        let filled = position.duration.map { $0 > 0 ? Int(Double(barWidth - 1) * min(1, position.seconds / $0)) : 0 } ?? 0
+        let bar = String(repeating: "━", count: filled) + "●" + String(repeating: "─", count: max(0, barWidth - filled - 1))
+        context.screen.text(" \(now) \(bar) \(length)", row: barRow, column: 0, width: columns, style: context.style(.text), fill: true)
+        for slot in slots.storyboard { context.drawPicture(slot) }
+    }
+}
