@@ -22,6 +22,8 @@ public enum BrowserAction: Sendable, Equatable {
     case quickLookDigit(String), quickLookJump
     /// Quick Look: long text lines wrap or are cut.
     case quickLookToggleWrap
+    /// Quick Look: play or pause a video, song or animation (`p`).
+    case quickLookTogglePlay
     /// What a previewer found out about the file Quick Look shows (pages, lines, duration).
     case quickLookFacts(path: String, QuickLookFacts)
     case quit
@@ -114,6 +116,9 @@ public enum BrowserEffect: Sendable, Equatable {
     /// Read lines of a text file for Quick Look: `count` from `line` (`line` past the end means
     /// the last screen; the reader says where it landed with `.quickLookFacts`).
     case readText(path: String, line: Int, count: Int)
+    /// Play a song's or video's sound from `seconds` (nil: stop what plays).
+    case playSound(path: String, seconds: Double)
+    case stopSound
     /// Draw everything again, pictures included.
     case redraw
     case quit(folder: String)

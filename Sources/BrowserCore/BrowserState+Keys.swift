@@ -26,6 +26,7 @@ extension BrowserState {
             if let text = key.typedText, text.count == 1, text.first!.isASCII, text.first!.isNumber { return .quickLookDigit(text) }
             if key.isEnter, !quickLook.jump.isEmpty { return .quickLookJump }
             if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }
+            if key.typedText == "p", quickLookContent == .timeline { return .quickLookTogglePlay }
         default:
             break
         }

@@ -6,7 +6,7 @@ extension BrowserState {
     /// What Quick Look shows of the selected entry.
     public var quickLookContent: QuickLookContent? {
         guard let entry = selected, !entry.isDirectory else { return selected == nil ? nil : .picture }
-        return QuickLookContent(entry.kind)
+        return QuickLookContent(entry.kind, name: entry.name)
     }
 
     /// Rows of text or members Quick Look shows at once.
@@ -22,6 +22,7 @@ extension BrowserState {
         case .quickLookJump:
             guard let number = Int(quickLook.jump), number > 0 else { quickLook.jump = ""; return [] }
             quickLook.jump = ""
+            quickLook.seekGeneration += 1
             switch quickLookContent {
             case .pages?: quickLook.page = number - 1
             case .text?, .members?: quickLook.line = number - 1
@@ -30,6 +31,10 @@ extension BrowserState {
             }
             clampQuickLook()
         case .quickLookToggleWrap: quickLook.wraps.toggle()
+        case .quickLookTogglePlay:
+            guard quickLookContent == .timeline else { return [] }
+            quickLook.playing.toggle()
+            if quickLook.playing, let duration = quickLook.duration, quickLook.seconds >= duration - 0.5 { quickLook.seconds = 0 }
         case .quickLookFacts(let path, let facts):
             guard path == selectedPath else { return [] }
             if let count = facts.pageCount { quickLook.pageCount = count }
@@ -42,11 +47,40 @@ extension BrowserState {
         return []
     }
 
-    /// Starts Quick Look over for the file now selected.
-    mutating func resetQuickLook() { quickLook = QuickLookPosition() }
+    /// Starts Quick Look over for the file now selected: an animation starts playing.
+    mutating func resetQuickLook() {
+        quickLook = QuickLookPosition()
+        if let entry = selected, entry.kind == .image, QuickLookContent.isAnimation(entry.name) {
+            quickLook.playing = true
+            quickLook.loops = true
+        }
+    }
+
+    /// The clock while playing: the position moves on by the time that passed, and stops (or
+    /// loops) at the end.
+    mutating func play(until time: Int64, from last: Int64) {
+        guard overlay == .quickLook, quickLook.playing, quickLookContent == .timeline, last > 0 else { return }
+        quickLook.seconds += Double(max(0, time - last)) / 1e9
+        guard let duration = quickLook.duration, duration > 0, quickLook.seconds >= duration else { return }
+        if quickLook.loops {
+            quickLook.seconds = quickLook.seconds.truncatingRemainder(dividingBy: duration)
+        } else {
+            quickLook.seconds = max(0, duration - 0.5)
+            quickLook.playing = false
+        }
+    }
+
+    /// The sound to play now (a path and where to start), or nil: Quick Look open on a playing
+    /// song or video. Compared with what plays, it starts and stops the player.
+    var wantedSound: Sound? {
+        guard overlay == .quickLook, quickLook.playing, !quickLook.loops, let path = selectedPath, let entry = selected,
+              entry.kind == .audio || entry.kind == .video else { return nil }
+        return Sound(path: path, seekGeneration: quickLook.seekGeneration)
+    }
 
     private mutating func move(by count: Int, coarse: Bool) {
         quickLook.jump = ""
+        quickLook.seekGeneration += 1
         switch quickLookContent {
         case .pages?: quickLook.page += count
         case .text?, .members?: quickLook.line = min(quickLook.line, quickLook.lineCount ?? quickLook.line) + count * (coarse ? quickLookRows - 1 : 1)
@@ -58,6 +92,7 @@ extension BrowserState {
 
     private mutating func moveToEdge(last: Bool) {
         quickLook.jump = ""
+        quickLook.seekGeneration += 1
         switch quickLookContent {
         case .pages?: quickLook.page = last ? (quickLook.pageCount.map { $0 - 1 } ?? QuickLookPosition.end) : 0
         case .text?, .members?: quickLook.line = last ? QuickLookPosition.end : 0
@@ -75,6 +110,12 @@ extension BrowserState {
         if let duration = quickLook.duration { quickLook.seconds = min(quickLook.seconds, max(0, duration - 0.5)) }
         quickLook.seconds = max(0, quickLook.seconds)
     }
+}
+
+/// A song or a video's sound as it should play: started again when the user seeks.
+public struct Sound: Sendable, Equatable {
+    public let path: String
+    public let seekGeneration: Int
 }
 
 /// What a previewer learned about a file's length: pages, lines, time, and where a jump to the

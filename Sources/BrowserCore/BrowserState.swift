@@ -46,6 +46,8 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var now: Int64 = 0
     /// When the current listing last delivered, or began.
     var listingProgressAt: Int64 = 0
+    /// The sound the shell was last told to play.
+    var soundPlaying: Sound?
     /// Turns while a volume is awaited.
     public internal(set) var spinnerFrame = 0
 
@@ -132,6 +134,12 @@ public struct BrowserState: Sendable, Equatable {
         if overlay == .quickLook, quickLookContent == .text, let path = selectedPath {
             effects.append(.readText(path: path, line: quickLook.line, count: quickLookRows))
         }
+        let sound = wantedSound
+        if sound != soundPlaying {
+            if soundPlaying != nil { effects.append(.stopSound) }
+            if let sound { effects.append(.playSound(path: sound.path, seconds: quickLook.seconds)) }
+            soundPlaying = sound
+        }
         if overlay == .volumes, volumes.indices.contains(volumeCursor) {
             let volume = volumes[volumeCursor].volume
             if capabilities[volume.mountPoint] == nil, capabilitiesAsked.insert(volume.mountPoint).inserted {
@@ -192,6 +200,7 @@ public struct BrowserState: Sendable, Equatable {
 
     /// The clock: a listing silent too long shows "waiting for <volume>…", and the spinner turns.
     private mutating func tick(_ time: Int64) -> [BrowserEffect] {
+        play(until: time, from: now)
         now = time
         if waitingFor != nil { spinnerFrame += 1 }
         if !listingComplete, waitingFor == nil, now - listingProgressAt > Self.stallNotice {

@@ -5,7 +5,12 @@ import SystemKit
 public enum QuickLookContent: Sendable, Equatable {
     case pages, text, timeline, members, picture
 
-    public init(_ kind: ContentKind) {
+    /// What Quick Look shows of a file called `name` of this kind (an animated GIF plays like a video).
+    public init(_ kind: ContentKind, name: String = "") {
+        if kind == .image && Self.isAnimation(name) {
+            self = .timeline
+            return
+        }
         switch kind {
         case .pdf: self = .pages
         case .text: self = .text
@@ -14,6 +19,11 @@ public enum QuickLookContent: Sendable, Equatable {
         default: self = .picture
         }
     }
+}
+
+extension QuickLookContent {
+    /// Pictures that move: played frame by frame at their own timing, looping.
+    public static func isAnimation(_ name: String) -> Bool { name.lowercased().hasSuffix(".gif") }
 }
 
 /// Where Quick Look is inside the file it shows: the page, the first line, the time. It starts
@@ -32,6 +42,12 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var jump = ""
     /// Long text lines wrap (true) or are cut with a marker.
     public var wraps = true
+    /// A video, song or animation playing (`p`); the clock moves `seconds` on.
+    public var playing = false
+    /// Loops at its end (animations) rather than stopping.
+    public var loops = false
+    /// Counts seeks, so that a sound playing is started again from the new place.
+    public var seekGeneration = 0
 
     public init() {}
 

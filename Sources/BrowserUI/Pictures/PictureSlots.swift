@@ -29,16 +29,23 @@ struct PictureSlots {
         let position = index == state.cursor ? state.quickLook : QuickLookPosition()
         var rect = quickLookArea
         let part: PictureKey.Part
-        switch entry.isDirectory ? .picture : QuickLookContent(entry.kind) {
+        switch entry.isDirectory ? .picture : QuickLookContent(entry.kind, name: entry.name) {
         case .pages: part = .page(position.page)
         case .timeline where entry.kind == .video:
-            part = .frame(milliseconds: Int(position.seconds * 1000))
+            part = .frame(milliseconds: Self.frameTime(position.seconds))
             rect.rows -= 1 + storyboardRows
+        case .timeline where entry.kind == .image:
+            part = .frame(milliseconds: Self.frameTime(position.seconds))
+            rect.rows -= 1
         case .timeline: part = .whole; rect.rows -= 1
         default: part = .whole
         }
         return slot(index, rect, part: part)
     }
+
+    /// Frames are asked for in tenths of a second: ten a second while playing, and a frame seen
+    /// before is found again.
+    static func frameTime(_ seconds: Double) -> Int { Int(max(0, seconds) * 10) * 100 }
 
     /// Rows of the storyboard under a video in Quick Look.
     var storyboardRows: Int { max(3, min(8, quickLookArea.rows / 4)) }

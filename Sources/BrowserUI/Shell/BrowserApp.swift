@@ -24,6 +24,7 @@ public final class BrowserApp {
     private let pictures: PictureService
     private let view: BrowserView
     private let graphics: GraphicsSession
+    private let sound = SoundPlayer()
     private var running = true
     /// Text files whose lines are being read for Quick Look (one read at a time per file).
     private var textsAsked: Set<String> = []
@@ -73,7 +74,7 @@ public final class BrowserApp {
         while running {
             let wasWaiting = state.waitingFor != nil
             apply(.tick(now: time.now()))
-            if wasWaiting || state.waitingFor != nil { needsDraw = true }
+            if wasWaiting || state.waitingFor != nil || state.quickLook.playing { needsDraw = true }
             for message in inbox.drain() { handle(message); needsDraw = true }
             while running, let input = screen.readKey() {
                 handle(input)
@@ -86,14 +87,16 @@ public final class BrowserApp {
                 needsDraw = false
             }
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
-            // While a listing is under way, wake often: to notice a stall, and to turn the spinner.
-            _ = poll(&fds, 2, state.listingComplete ? 250 : 100)
+            // While a listing is under way, wake often: to notice a stall, and to turn the spinner;
+            // while something plays, for each frame.
+            _ = poll(&fds, 2, state.quickLook.playing ? 40 : state.listingComplete ? 250 : 100)
         }
         return state.folder
     }
 
     /// Takes the pictures down, gives the terminal back, and lets file jobs remove their temporaries.
     private func shutDown() {
+        sound.stop()
         view.placements.clearAll(freeing: true)
         if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
         screen.stop()
@@ -167,6 +170,9 @@ public final class BrowserApp {
             case .openFile(let path, let kind): open(path, kind: kind)
             case .redraw: view.repaintAll()
             case .readText: requestText()
+            case .playSound(let path, let seconds):
+                if !sound.play(path, from: seconds) { apply(.showMessage("no sound: install ffmpeg (ffplay) or mpv to hear it")) }
+            case .stopSound: sound.stop()
             default: effects.perform(effect, volumes: state.volumes.map(\.volume))
             }
         }
@@ -204,7 +210,7 @@ public final class BrowserApp {
         case .text: requestText()
         case .members:
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
-        case .timeline where state.selected?.kind == .audio:
+        case .timeline where state.selected?.kind != .video:
             if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
         default: break
         }

@@ -37,7 +37,7 @@ final class EffectRunner {
         case .restore(let items): fileJobs.restore(items, volumes: volumes)
         case .resolveConflict(let job, let choice, let all): fileJobs.answer(job, choice, applyToAll: all)
         case .probeCapabilities(let volume): probe(volume)
-        case .openFile, .readText, .redraw, .quit: break  // the app's own
+        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound: break  // the app's own
         }
     }
 

@@ -59,7 +59,7 @@ struct QuickLookView {
         case .pages: return "↓/↑ PgDn/PgUp page   g/G first/last   12 Enter page 12   " + common
         case .text: return "↓/↑ line   PgDn/PgUp screen   g/G first/last   12 Enter line 12   w wrap   " + common
         case .members: return "↓/↑ PgDn/PgUp scroll   g/G first/last   " + common
-        case .timeline: return "↓/↑ 5 s   PgDn/PgUp a tenth   g/G start/end   90 Enter 1:30   " + common
+        case .timeline: return "p play/pause   ↓/↑ 5 s   PgDn/PgUp a tenth   g/G start/end   90 Enter 1:30   " + common
         case .picture: return common
         }
     }
