@@ -25,6 +25,16 @@ struct PictureKey: Hashable, Sendable {
         PictureKey(path: entry.path(in: folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive, part: part)
     }
 
+    /// A frame's time in milliseconds (-1 for other parts).
+    var frameTime: Int { if case .frame(let milliseconds) = part { return milliseconds } else { return -1 } }
+
+    var isFrame: Bool { if case .frame = part { return true } else { return false } }
+
+    /// Another frame of the same video in the same place.
+    func showsSameMovingPicture(as other: PictureKey) -> Bool {
+        isFrame && other.isFrame && path == other.path && box == other.box
+    }
+
     /// The same file's thumbnail at the same size (its type and facts stand for every part).
     var whole: PictureKey { PictureKey(path: path, side: side, iconOnly: iconOnly) }
 }

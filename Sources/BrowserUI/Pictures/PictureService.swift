@@ -25,10 +25,14 @@ final class PictureService: Sendable {
         let wanted = Set(keys)
         running.withLock { tasks in
             for (key, task) in tasks where !wanted.contains(key) {
+                // A frame on its way while a video plays is let finish: shown late beats never shown.
+                if key.isFrame, wanted.contains(where: { $0.showsSameMovingPicture(as: key) }) { continue }
                 task.cancel()
                 tasks[key] = nil
             }
             for key in keys where tasks[key] == nil && !done.contains(key) {
+                // One frame at a time per picture: the newest wanted starts when the last is in.
+                if key.isFrame, tasks.keys.contains(where: { $0.showsSameMovingPicture(as: key) }) { continue }
                 tasks[key] = start(key)
             }
         }

@@ -102,7 +102,11 @@ struct PictureSlots {
         guard state.entries.indices.contains(index), rect.rows > 0, rect.columns > 0 else { return nil }
         // Thumbnails come in the cache's size classes; pages and frames are made sharp for the cells' box.
         var key = PictureKey.of(state.entries[index], in: state.folder, side: cell.thumbnailSide(columns: rect.columns, rows: rect.rows), part: part)
-        if part != .whole { key.box = PixelSize(width: rect.columns * cell.width, height: rect.rows * cell.height) }
+        if part != .whole {
+            // While playing, frames come at half the size: ten a second matter more than sharpness.
+            let scale = state.quickLook.playing && key.isFrame ? 2 : 1
+            key.box = PixelSize(width: rect.columns * cell.width / scale, height: rect.rows * cell.height / scale)
+        }
         return Slot(key: key, rect: rect)
     }
 }

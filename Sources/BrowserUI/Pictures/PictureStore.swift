@@ -25,6 +25,14 @@ final class PictureStore {
         return true
     }
 
+    /// The picture for `key`, or for a frame not in yet the latest frame of the same video in
+    /// the same place (a playing video shows the newest frame it has).
+    func picture(for key: PictureKey) -> (PictureKey, Representation)? {
+        if let exact = pictures[key] { return (key, exact) }
+        guard key.isFrame else { return nil }
+        return pictures.filter { $0.key.showsSameMovingPicture(as: key) }.max { $0.key.frameTime < $1.key.frameTime }.map { ($0.key, $0.value) }
+    }
+
     func storeFailure(_ reason: String, for key: PictureKey) { failures[key] = reason }
 
     func storeText(_ page: TextPage) {

@@ -20,8 +20,8 @@ struct ViewContext {
 
     /// Draws the best picture known for the slot, if any.
     func drawPicture(_ slot: PictureSlots.Slot?) {
-        guard let slot, !hidesPictures, let representation = store.pictures[slot.key] else { return }
-        drawer.draw(representation, key: slot.key, in: slot.rect)
+        guard let slot, !hidesPictures, let (key, representation) = store.picture(for: slot.key) else { return }
+        drawer.draw(representation, key: key, in: slot.rect)
     }
 
     /// The style of an entry's name: LS_COLORS first, then the theme's part for its kind.

@@ -54,8 +54,10 @@ struct PNGPicture {
 
     init(_ image: PixelImage, columns: Int, rows: Int, cell: CellSize) {
         let fitted = cell.fit(image.size, columns: columns, rows: rows)
-        let size = fitted.pixels
-        let scaled = image.resized(to: size)
+        // Never enlarged here: the terminal scales a smaller picture to its cells itself, and a
+        // small picture (a video frame while playing) is quicker to encode and to send.
+        let size = image.width < fitted.pixels.width ? image.size : fitted.pixels
+        let scaled = size == image.size ? image : image.resized(to: size)
         png = PNGEncoder.encode(scaled, opaqueAsRGB: true, compressionLevel: 6)
         self.columns = fitted.columns
         self.rows = fitted.rows
