@@ -397,4 +397,5 @@ def main():
     return 0 if all(ok for _, ok in verdicts) else 1
 
 
-sys.exit(main())
+if __name__ == '__main__':
+    sys.exit(main())
