@@ -86,10 +86,13 @@ final class PictureDrawer {
         if encoded[id] == nil && pendingEncodings.insert(id).inserted {
             encoder.request(.init(id: id, image: representation.image, driver: driver, columns: rect.columns, rows: rect.rows, imageID: imageID(for: id)))
         }
-        guard let shownID = encoded[id] != nil ? id : lastDrawn[slot].flatMap({ encoded[$0] != nil ? $0 : nil }), let picture = encoded[shownID],
+        // What this place showed last stays until the new encoding is in (the same picture at
+        // the same size elsewhere is another place: a storyboard's tiles do not stand in for each other).
+        let place = slot + "@\(rect.row),\(rect.column)"
+        guard let shownID = encoded[id] != nil ? id : lastDrawn[place].flatMap({ encoded[$0] != nil ? $0 : nil }), let picture = encoded[shownID],
               !picture.isEmpty else { return }
         if lastDrawn.count > 2000 { lastDrawn.removeAll() }
-        lastDrawn[slot] = shownID
+        lastDrawn[place] = shownID
         placements.place(id: shownID, picture: picture, row: rect.row + (rect.rows - picture.rows) / 2, column: rect.column + (rect.columns - picture.columns) / 2)
     }
 

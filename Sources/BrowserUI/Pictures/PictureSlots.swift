@@ -40,12 +40,13 @@ struct PictureSlots {
         case .timeline: part = .whole; rect.rows -= 1
         default: part = .whole
         }
-        return slot(index, rect, part: part)
+        return slot(index, rect, part: part, playing: index == state.cursor && state.quickLook.playing)
     }
 
-    /// Frames are asked for in tenths of a second: ten a second while playing, and a frame seen
-    /// before is found again.
-    static func frameTime(_ seconds: Double) -> Int { Int(max(0, seconds) * 10) * 100 }
+    /// Frames are asked for in twentieths of a second: up to twenty a second while playing (the
+    /// terminal and the encoder set the real rate, one frame at a time), and a frame seen before
+    /// is found again.
+    static func frameTime(_ seconds: Double) -> Int { Int(max(0, seconds) * 20) * 50 }
 
     /// Rows of the storyboard under a video in Quick Look.
     var storyboardRows: Int { max(3, min(8, quickLookArea.rows / 4)) }
@@ -98,13 +99,13 @@ struct PictureSlots {
         return [0, 1, -1, 2].compactMap { preview(cursor + $0)?.key }
     }
 
-    private func slot(_ index: Int, _ rect: CellRect, part: PictureKey.Part = .whole) -> Slot? {
+    private func slot(_ index: Int, _ rect: CellRect, part: PictureKey.Part = .whole, playing: Bool = false) -> Slot? {
         guard state.entries.indices.contains(index), rect.rows > 0, rect.columns > 0 else { return nil }
         // Thumbnails come in the cache's size classes; pages and frames are made sharp for the cells' box.
         var key = PictureKey.of(state.entries[index], in: state.folder, side: cell.thumbnailSide(columns: rect.columns, rows: rect.rows), part: part)
         if part != .whole {
             // While playing, frames come at half the size: ten a second matter more than sharpness.
-            let scale = state.quickLook.playing && key.isFrame ? 2 : 1
+            let scale = playing && key.isFrame ? 2 : 1
             key.box = PixelSize(width: rect.columns * cell.width / scale, height: rect.rows * cell.height / scale)
         }
         return Slot(key: key, rect: rect)

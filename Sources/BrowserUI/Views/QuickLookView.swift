@@ -20,7 +20,7 @@ struct QuickLookView {
         case .members:
             QuickLookMembersView(context: context).draw(context.store.members(for: path), position: position, top: 1, rows: slot.rect.rows, columns: layout.columns)
         case .timeline:
-            context.drawPicture(slot)
+            context.drawPicture(slot, latestFrame: true)
             QuickLookTimelineView(context: context).draw(state, slots: slots, barRow: slot.rect.row + slot.rect.rows)
         case .pages, .picture:
             context.drawPicture(slot)

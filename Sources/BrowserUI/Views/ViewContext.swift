@@ -18,9 +18,12 @@ struct ViewContext {
 
     func style(_ part: Theme.Part) -> Theme.Style { theme.style(part) }
 
-    /// Draws the best picture known for the slot, if any.
-    func drawPicture(_ slot: PictureSlots.Slot?) {
-        guard let slot, !hidesPictures, let (key, representation) = store.picture(for: slot.key) else { return }
+    /// Draws the best picture known for the slot, if any; with `latestFrame`, a playing video's
+    /// newest frame in when the one for this moment is not.
+    func drawPicture(_ slot: PictureSlots.Slot?, latestFrame: Bool = false) {
+        guard let slot, !hidesPictures else { return }
+        let found = latestFrame ? store.picture(for: slot.key) : store.pictures[slot.key].map { (slot.key, $0) }
+        guard let (key, representation) = found else { return }
         drawer.draw(representation, key: key, in: slot.rect)
     }
 
