@@ -85,8 +85,8 @@ public final class PreviewGenerator: Sendable {
     ///
     /// The command runs in a worker exactly as `.thumbnailer` commands do: no shell, in bubblewrap
     /// where that works (the system read-only, the file read-only, no network), under the worker's
-    /// memory and CPU limits, stopped a little before the pool's deadline (`.timedOut`, and the
-    /// worker lives on) or when the calling task is cancelled. `box` (pixels) is its `%w`/`%h` and
+    /// memory and CPU limits, stopped half a second before the pool's deadline (`.timedOut`, and
+    /// the worker lives on) or when the calling task is cancelled. `box` (pixels) is its `%w`/`%h` and
     /// the box a picture is fitted into; `columns`×`rows` (terminal cells, 80×24 when not positive)
     /// its `%c`/`%r`. Text is returned as printed, at most `maximumCustomTextBytes`: it is not
     /// checked for escape sequences or valid UTF-8, so the caller must escape it before showing it
@@ -95,8 +95,6 @@ public final class PreviewGenerator: Sendable {
         var request = Self.request(.custom, path: path, box: box)
         request.columns = columns > 0 ? columns : 80
         request.rows = rows > 0 ? rows : 24
-        let deadline = pool.limits.deadlineSeconds
-        request.commandSeconds = max(0.1, min(deadline - 0.5, deadline * 0.9))
         let (reply, payload) = try await answer(to: request)
         guard let previewer = reply.previewer else { return nil }
         switch previewer.output {

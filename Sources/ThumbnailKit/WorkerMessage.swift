@@ -60,9 +60,10 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     /// With a custom preview request: the box in terminal cells, for a text previewer's `%c`/`%r`.
     package var columns: Int?
     package var rows: Int?
-    /// With a custom preview request: how long the previewer may run, in seconds (less than the
-    /// pool's deadline, so the worker stops it and lives on).
-    package var commandSeconds: Double?
+    /// With any request, set by the pool as it hands it to a worker: when the pool gives up on it
+    /// and kills the worker, in CLOCK_MONOTONIC nanoseconds (one clock for every process on the
+    /// machine). A previewer is stopped before that, so the worker answers and lives on.
+    package var deadlineNanos: Int64?
     /// With a custom preview or previewer reply: the previewer that applies (nil: none).
     package var previewer: PreviewerInfo?
     /// With a custom text reply: the previewer printed more than the limit and was stopped.

@@ -16,7 +16,7 @@ extension Decoder {
         guard kind == .custom else { return [] }
         guard box.width > 0, box.height > 0 else { throw ThumbnailError(.unsupported, "malformed request") }
         let preview = try runner.preview(path: path, type: type, box: box, columns: request.columns ?? 80, rows: request.rows ?? 24,
-                                         deadline: request.commandSeconds ?? Self.defaultCommandSeconds, cancellation: cancellation)
+                                         deadline: Self.commandSeconds(request), cancellation: cancellation)
         switch preview.content {
         case .text(let bytes):
             answer.truncated = preview.truncated
@@ -26,6 +26,10 @@ extension Decoder {
         }
     }
 
-    /// A previewer's time when the request does not say (the pool's default deadline, less a margin).
-    static let defaultCommandSeconds = 9.0
+    /// How long the previewer may run: until half a second before the pool gives up on the request
+    /// (time to kill it and answer), and never longer than an external thumbnailer (10 s).
+    static func commandSeconds(_ request: WorkerMessage) -> Double {
+        guard let deadline = request.deadlineNanos else { return 10 }
+        return min(10, max(0.1, Double(deadline - SystemTime.now()) / 1e9 - 0.5))
+    }
 }
