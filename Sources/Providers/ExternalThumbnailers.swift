@@ -3,7 +3,8 @@ import ThumbnailKit
 /// The `.thumbnailer` files installed for this user: `$XDG_DATA_HOME/thumbnailers` first, then each
 /// `$XDG_DATA_DIRS/*/thumbnailers`. A file name found in a more important folder hides the same
 /// name further down (that is how a user overrides or disables a system thumbnailer), and an
-/// entry whose `TryExec` program is not installed is skipped, as the specification asks.
+/// entry whose `TryExec` program is not installed is skipped, as the specification asks
+/// (`DesktopEntryFolders`, shared with `.previewer` files).
 ///
 /// Types are matched exactly (after alias resolution): a thumbnailer for `image/png` is not asked
 /// about `image/apng`, even though shared-mime-info calls that a subclass of PNG. A thumbnailer
@@ -28,24 +29,9 @@ public struct ExternalThumbnailers: Sendable {
                 searchPath: String? = nil, deadline: Double = 10, sandbox: ThumbnailerSandbox = .automatic) {
         let searchPath = searchPath ?? FileSystem.processSearchPath
         let database = mimeDatabase ?? SharedMimeDatabase(directories: directories)
-        var seen = Set<String>()
-        var usable: [ThumbnailerFile] = []
-        var skipped: [ThumbnailerFile] = []
-        for folder in directories.paths("thumbnailers") {
-            for name in FileSystem.entries(of: folder) where name.hasSuffix(".thumbnailer") && seen.insert(name).inserted {
-                let path = folder + "/" + name
-                guard let text = Self.text(path), let entry = ThumbnailerFile.parse(text, path: path) else { continue }
-                if let tryExec = entry.tryExec, FileSystem.executable(tryExec, searchPath: searchPath) == nil {
-                    skipped.append(entry)
-                } else {
-                    usable.append(entry)
-                }
-            }
-        }
-        var byType: [String: [Int]] = [:]
-        for (index, entry) in usable.enumerated() {
-            for type in Set(entry.mimeTypes.map { database.canonical($0) }) { byType[type, default: []].append(index) }
-        }
+        let (usable, skipped) = DesktopEntryFolders.load(directories.paths("thumbnailers"), suffix: ".thumbnailer", searchPath: searchPath,
+                                                         parse: ThumbnailerFile.parse, tryExec: \.tryExec)
+        let byType = DesktopEntryFolders.index(usable.map(\.mimeTypes), database: database)
         self.entries = usable
         self.skipped = skipped
         self.byType = byType
@@ -68,11 +54,5 @@ public struct ExternalThumbnailers: Sendable {
     /// Every MIME type some entry serves, as the entries list them, with the entry.
     public var servedTypes: [(type: String, thumbnailer: ThumbnailerFile)] {
         entries.flatMap { entry in entry.mimeTypes.map { (type: $0, thumbnailer: entry) } }
-    }
-
-    /// `.thumbnailer` files are a few lines; refuse anything absurd.
-    private static func text(_ path: String) -> String? {
-        guard let file = try? FileBytes(path: path), file.size > 0, file.size <= 256 * 1024 else { return nil }
-        return String(decoding: file.readAll(limit: 256 * 1024), as: UTF8.self)
     }
 }

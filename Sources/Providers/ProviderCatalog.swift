@@ -3,7 +3,8 @@ import ThumbnailKit
 
 /// Which MIME types get thumbnails, and from what: the rows `qlbrowse types` prints. Built-in
 /// providers first (origin `built-in`), then every installed `.thumbnailer`'s types (origin: the
-/// file's path), so a user can see at a glance whether their own thumbnailer was picked up.
+/// file's path), so a user can see at a glance whether their own thumbnailer was picked up; then,
+/// in a section of their own, the `.previewer` files' types.
 public enum ProviderCatalog {
     public static func rows() -> [(type: String, provider: String, origin: String)] {
         rows(external: ExternalThumbnailers())
@@ -17,6 +18,16 @@ public enum ProviderCatalog {
         }
         let commands = external.servedTypes.map { (type: $0.type, provider: $0.thumbnailer.name, origin: $0.thumbnailer.path) }
         return builtIn + commands
+    }
+
+    /// Which MIME types have a custom previewer, and which: every installed `.previewer`'s types,
+    /// in the order the worker looks them up (for a type listed twice, the first row wins).
+    public static func previewerRows(previewers: ExternalPreviewers = ExternalPreviewers())
+        -> [(type: String, previewer: String, output: String, overridesBuiltIn: Bool, origin: String)] {
+        previewers.servedTypes.map {
+            (type: $0.type, previewer: $0.previewer.name, output: $0.previewer.output.rawValue,
+             overridesBuiltIn: $0.previewer.overridesBuiltIn, origin: $0.previewer.path)
+        }
     }
 
     /// The name of the built-in provider that serves a type, or nil when none does (mirrors

@@ -1,7 +1,7 @@
 import SystemKit
 import ThumbnailKit
 
-/// A `.thumbnailer` `Exec` line turned into an argument vector: split with the desktop-entry
+/// A `.thumbnailer` or `.previewer` `Exec` line turned into an argument vector: split with the desktop-entry
 /// quoting rules, then each argument's field codes expanded. No shell ever sees it, so a file
 /// name with spaces, quotes or `$(…)` stays one inert argument.
 public enum ThumbnailerCommand {
@@ -15,12 +15,23 @@ public enum ThumbnailerCommand {
         public var size: Int
         /// `%m`: the input's MIME type.
         public var mimeType: String
+        /// `%w`, `%h`: the box in pixels (previewers only; nil removes the code, as for thumbnailers).
+        public var width: Int?
+        public var height: Int?
+        /// `%c`, `%r`: the box in terminal cells (previewers only).
+        public var columns: Int?
+        public var rows: Int?
 
-        public init(input: String, output: String, size: Int, mimeType: String) {
+        public init(input: String, output: String, size: Int, mimeType: String,
+                    width: Int? = nil, height: Int? = nil, columns: Int? = nil, rows: Int? = nil) {
             self.input = input
             self.output = output
             self.size = size
             self.mimeType = mimeType
+            self.width = width
+            self.height = height
+            self.columns = columns
+            self.rows = rows
         }
     }
 
@@ -79,8 +90,9 @@ public enum ThumbnailerCommand {
         return words
     }
 
-    /// One word with `%i %u %o %s %m %%` replaced. Other (deprecated or unknown) codes are removed,
-    /// as the desktop-entry specification asks; a word that was nothing but such codes disappears.
+    /// One word with `%i %u %o %s %m %%` (and a previewer's `%w %h %c %r`) replaced. Other
+    /// (deprecated or unknown, or not given) codes are removed, as the desktop-entry specification
+    /// asks; a word that was nothing but such codes disappears.
     static func expand(_ word: String, _ values: Values) -> String? {
         guard word.contains("%") else { return word }
         var out = ""
@@ -89,13 +101,21 @@ public enum ThumbnailerCommand {
         while let character = characters.next() {
             guard character == "%" else { out.append(character); onlyDropped = false; continue }
             guard let code = characters.next() else { break }
-            onlyDropped = onlyDropped && !"iuosm%".contains(code)
+            let number: Int? = switch code {
+            case "w": values.width
+            case "h": values.height
+            case "c": values.columns
+            case "r": values.rows
+            default: nil
+            }
+            onlyDropped = onlyDropped && !"iuosm%".contains(code) && number == nil
             switch code {
             case "i": out += values.input
             case "u": out += FileURI.from(absolutePath: values.input)
             case "o": out += values.output
             case "s": out += String(values.size)
             case "m": out += values.mimeType
+            case "w", "h", "c", "r": out += number.map(String.init) ?? ""
             case "%": out += "%"
             default: break
             }

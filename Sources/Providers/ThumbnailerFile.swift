@@ -35,51 +35,12 @@ public struct ThumbnailerFile: Sendable, Equatable {
     /// Parses the text of a `.thumbnailer` file; nil when it has no `[Thumbnailer Entry]` group
     /// with an `Exec` and at least one MIME type.
     public static func parse(_ text: String, path: String) -> ThumbnailerFile? {
-        var group = ""
-        var keys: [String: String] = [:]
-        for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("[") {
-                group = String(line.dropFirst().prefix { $0 != "]" })
-                continue
-            }
-            guard group == "Thumbnailer Entry", let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmed(of: [" ", "\t"])
-            // The first occurrence of a key counts; localised keys (`Name[de]`) are not needed here.
-            if keys[key] == nil { keys[key] = unescape(line[line.index(after: equals)...].trimmed(of: [" ", "\t"])) }
-        }
-        let types = (keys["MimeType"] ?? "").split(separator: ";").map { $0.trimmed(of: [" ", "\t"]).lowercased() }.filter { !$0.isEmpty }
+        let keys = DesktopEntryText.keys(text, group: "Thumbnailer Entry")
+        let types = DesktopEntryText.mimeTypes(keys["MimeType"])
         guard let exec = keys["Exec"], !exec.isEmpty, !types.isEmpty else { return nil }
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        let name = base.hasSuffix(".thumbnailer") ? String(base.dropLast(".thumbnailer".count)) : base
         let minimum = keys["X-QLBrowse-MinimumDimension"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-        return ThumbnailerFile(name: name, path: path, tryExec: keys["TryExec"].flatMap { $0.isEmpty ? nil : $0 },
+        return ThumbnailerFile(name: DesktopEntryText.name(of: path, suffix: ".thumbnailer"), path: path,
+                               tryExec: keys["TryExec"].flatMap { $0.isEmpty ? nil : $0 },
                                exec: exec, mimeTypes: types, minimumDimension: minimum)
-    }
-
-    /// The desktop-entry string escapes: `\s` `\n` `\t` `\r` `\\`. Other backslashes are kept,
-    /// so the `Exec` quoting rules still see them.
-    static func unescape(_ value: String) -> String {
-        var out = ""
-        var iterator = value.makeIterator()
-        while let character = iterator.next() {
-            guard character == "\\", let next = iterator.next() else { out.append(character); continue }
-            switch next {
-            case "s": out.append(" ")
-            case "n": out.append("\n")
-            case "t": out.append("\t")
-            case "r": out.append("\r")
-            case "\\": out.append("\\")
-            default: out.append("\\"); out.append(next)
-            }
-        }
-        return out
-    }
-}
-
-extension StringProtocol {
-    func trimmed(of set: Set<Character>) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }

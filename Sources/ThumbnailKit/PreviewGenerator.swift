@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Previews of a whole file for Quick Look: any page of a document, a video frame at any time, the
-/// members of an archive. The counterpart of `ThumbnailGenerator` for QLPreviewController-like
+/// members of an archive, a custom previewer's output. The counterpart of `ThumbnailGenerator` for QLPreviewController-like
 /// screens.
 ///
 /// Like thumbnails, everything that reads the file's content runs in the pool's worker processes,
@@ -68,6 +68,46 @@ public final class PreviewGenerator: Sendable {
             throw ThumbnailError(.crashed, "the worker sent a malformed member listing")
         }
     }
+
+    /// Which custom previewer (a `.previewer` file, see docs/PREVIEWERS.md) serves the file's exact
+    /// type, without running it; nil when none does. The worker sniffs the type (a few reads), so
+    /// this is cheap enough to ask for every file Quick Look opens. Built-in views win: the browser
+    /// shows the previewer's output when `overridesBuiltIn` is set or when it has no view of its own
+    /// for the file, and `PreviewerInfo.mimeType` tells it the type the worker found.
+    public func customPreviewer(for path: String) async throws -> PreviewerInfo? {
+        try await answer(to: Self.request(.previewer, path: path, box: nil)).0.previewer
+    }
+
+    /// The output of the custom previewer that serves the file's exact type (after alias
+    /// resolution; never a parent type's), or nil when there is none, so the caller shows its
+    /// built-in view. This runs the previewer whether or not it overrides the built-in view: ask
+    /// `customPreviewer(for:)` first to decide.
+    ///
+    /// The command runs in a worker exactly as `.thumbnailer` commands do: no shell, in bubblewrap
+    /// where that works (the system read-only, the file read-only, no network), under the worker's
+    /// memory and CPU limits, stopped half a second before the pool's deadline (`.timedOut`, and
+    /// the worker lives on) or when the calling task is cancelled. `box` (pixels) is its `%w`/`%h` and
+    /// the box a picture is fitted into; `columns`×`rows` (terminal cells, 80×24 when not positive)
+    /// its `%c`/`%r`. Text is returned as printed, at most `maximumCustomTextBytes`: it is not
+    /// checked for escape sequences or valid UTF-8, so the caller must escape it before showing it
+    /// (see `CustomPreview.Content.text`). A failing command throws `.corrupt` with its exit status.
+    public func custom(path: String, box: PixelSize, columns: Int, rows: Int) async throws -> CustomPreview? {
+        var request = Self.request(.custom, path: path, box: box)
+        request.columns = columns > 0 ? columns : 80
+        request.rows = rows > 0 ? rows : 24
+        let (reply, payload) = try await answer(to: request)
+        guard let previewer = reply.previewer else { return nil }
+        switch previewer.output {
+        case .text:
+            guard payload.count <= Self.maximumCustomTextBytes else { throw ThumbnailError(.crashed, "the worker sent too much text") }
+            return CustomPreview(previewer: previewer, content: .text(payload), truncated: reply.truncated ?? false)
+        case .image:
+            return CustomPreview(previewer: previewer, content: .image(try Self.image(reply, payload)), truncated: false)
+        }
+    }
+
+    /// The most text a custom previewer's output is cut to (a screenful of colours is a few kB).
+    public static let maximumCustomTextBytes = 1 << 20
 
     /// The most members one listing returns, whatever the caller asks (the reply must fit a frame).
     public static let maximumMemberLimit = 200_000

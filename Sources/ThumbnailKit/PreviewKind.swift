@@ -8,4 +8,8 @@ package enum PreviewKind: String, Codable, Sendable {
     case mediaFacts
     /// The members of an archive, headers only.
     case members
+    /// The output of the custom previewer (`.previewer` file) for the file's exact type.
+    case custom
+    /// Which custom previewer would serve the file, without running it.
+    case previewer
 }

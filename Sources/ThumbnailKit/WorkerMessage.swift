@@ -17,8 +17,9 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
         /// Worker → client: request `id` is finished. Ends the request.
         case done
         /// Worker → client: the answer to a preview request (`preview` set): a page or a frame
-        /// (RGBA pixels in the payload, `width`×`height`), a member listing (JSON in the payload), or
-        /// media facts (no payload). Ends the request.
+        /// (RGBA pixels in the payload, `width`×`height`), a member listing (JSON in the payload),
+        /// media facts (no payload), or a custom previewer's text or picture (`previewer` set;
+        /// nil with no payload when none applies). Ends the request.
         case preview
     }
 
@@ -56,6 +57,17 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     package var shownSeconds: Double?
     /// With a media facts reply: whether there is a moving picture.
     package var hasVideo: Bool?
+    /// With a custom preview request: the box in terminal cells, for a text previewer's `%c`/`%r`.
+    package var columns: Int?
+    package var rows: Int?
+    /// With any request, set by the pool as it hands it to a worker: when the pool gives up on it
+    /// and kills the worker, in CLOCK_MONOTONIC nanoseconds (one clock for every process on the
+    /// machine). A previewer is stopped before that, so the worker answers and lives on.
+    package var deadlineNanos: Int64?
+    /// With a custom preview or previewer reply: the previewer that applies (nil: none).
+    package var previewer: PreviewerInfo?
+    /// With a custom text reply: the previewer printed more than the limit and was stopped.
+    package var truncated: Bool?
 
     package init(kind: Kind, id: UInt64) {
         self.kind = kind

@@ -122,11 +122,14 @@ public actor WorkerPool {
             let job = queue.removeFirst()
             guard let process = processForSlot(index, failing: job) else { continue }
             slots[index].job = job
-            if !process.send(job.message) {
+            // The worker learns when the pool gives up, so it can stop an external command just before.
+            var message = job.message
+            message.deadlineNanos = SystemTime.now() + Int64(limits.deadlineSeconds * 1e9)
+            if !process.send(message) {
                 // The worker died between jobs: replace it once; a worker that cannot even start fails the job.
                 retire(index, process: process)
                 guard let fresh = processForSlot(index, failing: job) else { slots[index].job = nil; continue }
-                if !fresh.send(job.message) {
+                if !fresh.send(message) {
                     retire(index, process: fresh)
                     slots[index].job = nil
                     job.continuation.finish(throwing: ThumbnailError(.workerUnavailable, "the thumbnail worker \(executable) exits as soon as it starts"))

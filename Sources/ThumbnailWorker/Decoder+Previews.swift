@@ -6,8 +6,8 @@ import Foundation
 import Providers
 import ThumbnailKit
 
-/// Preview requests (`WorkerMessage.preview`): a page, a frame, media facts or a member listing,
-/// answered with one `.preview` message, or a `.failure` as for thumbnails.
+/// Preview requests (`WorkerMessage.preview`): a page, a frame, media facts, a member listing or a
+/// custom previewer's output, answered with one `.preview` message, or a `.failure` as for thumbnails.
 extension Decoder {
     func answerPreview(_ kind: PreviewKind, to request: WorkerMessage, cancellation: CancellationFlag) {
         guard let path = request.path else {
@@ -55,10 +55,12 @@ extension Decoder {
                 throw ThumbnailError(.tooLarge, "the member listing is too large to send")
             }
             return [UInt8](json)
+        case .custom, .previewer:
+            return try customPreview(kind, of: path, request: request, box: box, into: &answer, cancellation: cancellation)
         }
     }
 
-    private static func attach(_ image: PixelImage, to answer: inout WorkerMessage) -> [UInt8] {
+    static func attach(_ image: PixelImage, to answer: inout WorkerMessage) -> [UInt8] {
         answer.width = image.width
         answer.height = image.height
         return image.pixels

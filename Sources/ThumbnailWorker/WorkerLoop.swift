@@ -16,6 +16,11 @@ public enum WorkerLoop {
             // For `qlbrowse types`: one line per type, tab-separated, then leave.
             var text = ""
             for row in ProviderCatalog.rows() { text += "\(row.type)\t\(row.provider)\t\(row.origin)\n" }
+            // Previewers: five columns, the first three as above (type, name, file), then the
+            // output and whether it wins over the built-in view; older readers skip these lines.
+            for row in ProviderCatalog.previewerRows() {
+                text += "\(row.type)\t\(row.previewer)\t\(row.origin)\t\(row.output)\t\(row.overridesBuiltIn ? "override" : "fallback")\n"
+            }
             _ = text.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
             exit(0)
         }
@@ -76,8 +81,10 @@ struct WorkerOptions {
 /// The decoding side: providers and the sniffer live on the decode queue only.
 final class Decoder: @unchecked Sendable {
     // Confined to the decode queue.
-    private let sniffer = ContentSniffer()
+    let sniffer = ContentSniffer()
     private let providers = BuiltInProviders()
+    /// The `.previewer` files, read once per worker (as the `.thumbnailer` files are).
+    lazy var previewers = ExternalPreviewers()
     /// Keeps the last video open between frame requests (see `VideoFrameSeeker`).
     let frames = VideoFrameSeeker()
     private let cpuSeconds: Int

@@ -6,11 +6,17 @@ import Glibc
 #endif
 
 /// `qlbrowse types`: which content types get thumbnails, from which provider, and where that
-/// provider came from (built in, or a `.thumbnailer` file), as the worker sees them.
+/// provider came from (built in, or a `.thumbnailer` file); then which types have a custom
+/// previewer (a `.previewer` file) for Quick Look, and whether it wins over the built-in view. As
+/// the worker sees them.
 struct TypesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "types",
-        abstract: "List the content types qlbrowse can thumbnail and the provider serving each.")
+        abstract: "List the content types qlbrowse can thumbnail and the provider serving each, then the custom previewers.",
+        discussion: """
+            With --tsv, a thumbnail row is TYPE, PROVIDER, FROM; a previewer row has two more \
+            columns: OUTPUT (text or image) and override (wins over the built-in view) or fallback.
+            """)
 
     @Flag(help: "Tab-separated output for scripts.")
     var tsv = false
@@ -20,18 +26,28 @@ struct TypesCommand: ParsableCommand {
         guard let output = ProcessOutput.run([worker, "--list-types"]).map({ String(decoding: $0, as: UTF8.self) }) else {
             throw ValidationError("cannot run the thumbnail worker \(TerminalText.escaped(worker))")
         }
-        let rows = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }.filter { $0.count == 3 }
+        let rows = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) } }
+        let thumbnailers = rows.filter { $0.count == 3 }, previewers = rows.filter { $0.count == 5 }
         if tsv {
-            StandardStream.write(rows.map { $0.map(TerminalText.escaped).joined(separator: "\t") }.joined(separator: "\n") + "\n", to: 1)
+            StandardStream.write((thumbnailers + previewers).map { $0.joined(separator: "\t") + "\n" }.joined(), to: 1)
             return
         }
-        let typeWidth = min(60, rows.map { $0[0].count }.max() ?? 10)
-        let providerWidth = rows.map { $0[1].count }.max() ?? 8
-        var lines = ["TYPE".padding(typeWidth) + "  " + "PROVIDER".padding(providerWidth) + "  FROM"]
-        for row in rows {
-            lines.append(TerminalText.escaped(row[0]).padding(typeWidth) + "  " + TerminalText.escaped(row[1]).padding(providerWidth) + "  " + TerminalText.escaped(row[2]))
+        var lines = Self.table(["TYPE", "PROVIDER", "FROM"], thumbnailers)
+        if !previewers.isEmpty {
+            lines += ["", "Custom previewers (Quick Look):"]
+            lines += Self.table(["TYPE", "PREVIEWER", "OUTPUT", "OVERRIDES BUILT-IN", "FROM"],
+                                previewers.map { [$0[0], $0[1], $0[3], $0[4] == "override" ? "yes" : "no", $0[2]] })
         }
         StandardStream.write(lines.joined(separator: "\n") + "\n", to: 1)
     }
-}
 
+    /// Columns padded to their widest cell (the first at most 60), the last one as it is.
+    private static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        let widths = header.indices.map { column in
+            min(column == 0 ? 60 : .max, ([header] + rows).map { $0[column].count }.max() ?? 0)
+        }
+        return ([header] + rows).map { row in
+            row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(widths[$0]) }.joined(separator: "  ")
+        }
+    }
+}
