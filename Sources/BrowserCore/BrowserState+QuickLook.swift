@@ -6,7 +6,7 @@ extension BrowserState {
     /// What Quick Look shows of the selected entry.
     public var quickLookContent: QuickLookContent? {
         guard let entry = selected, !entry.isDirectory else { return selected == nil ? nil : .picture }
-        return QuickLookContent(entry.kind, name: entry.name)
+        return quickLook.custom ?? QuickLookContent(entry.kind, name: entry.name)
     }
 
     /// Rows of text or members Quick Look shows at once.
@@ -40,6 +40,10 @@ extension BrowserState {
             if let count = facts.pageCount { quickLook.pageCount = count }
             if let count = facts.lineCount { quickLook.lineCount = count }
             if let duration = facts.duration { quickLook.duration = duration }
+            if let custom = facts.custom {
+                quickLook.custom = custom
+                quickLook.playing = false
+            }
             if let first = facts.firstLine, quickLook.line >= QuickLookPosition.end { quickLook.line = first }
             clampQuickLook()
         default: return nil
@@ -125,8 +129,11 @@ public struct QuickLookFacts: Sendable, Equatable {
     public var lineCount: Int?
     public var duration: Double?
     public var firstLine: Int?
+    /// A custom previewer takes over: its output is text or a picture.
+    public var custom: QuickLookContent?
 
-    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil) {
+    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil, custom: QuickLookContent? = nil) {
+        self.custom = custom
         self.pageCount = pageCount
         self.lineCount = lineCount
         self.duration = duration

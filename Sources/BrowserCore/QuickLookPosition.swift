@@ -46,6 +46,8 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var playing = false
     /// Loops at its end (animations) rather than stopping.
     public var loops = false
+    /// A custom previewer shows this file (its output: text or a picture), once the worker said so.
+    public var custom: QuickLookContent?
     /// Counts seeks, so that a sound playing is started again from the new place.
     public var seekGeneration = 0
 

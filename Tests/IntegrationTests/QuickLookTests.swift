@@ -101,3 +101,33 @@ import Testing
         session.send("q")
     }
 }
+
+extension QuickLookTests {
+    @Test func aCustomPreviewerShowsItsTextForItsTypeOnly() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-quicklook-custom")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let previewers = folder.appendingPathComponent("config/qlbrowse/previewers")
+        try FileManager.default.createDirectory(at: previewers, withIntermediateDirectories: true)
+        // Colours are kept; a title-setting sequence is shown as text, never sent to the terminal.
+        try """
+        [Previewer Entry]
+        Exec=sh -c 'printf "\\033[1;31mRENDERED\\033[0m %%s\\n" "$(head -1 "$1")"; printf "x \\033]0;evil\\007 y\\n"' sh %i
+        MimeType=text/markdown;
+        Output=text
+        Override=true
+        """.write(to: previewers.appendingPathComponent("markdown.previewer"), atomically: true, encoding: .utf8)
+        let files = folder.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        try "# Title\nbody\n".write(to: files.appendingPathComponent("a.md"), atomically: true, encoding: .utf8)
+        try "plain words\n".write(to: files.appendingPathComponent("b.txt"), atomically: true, encoding: .utf8)
+        let session = try TmuxSession(command: "env XDG_CONFIG_HOME='\(folder.path)/config' '\(TestEnvironment.qlbrowse)' --graphics none '\(files.path)'", columns: 100, rows: 20)
+        #expect(session.waitFor { $0.contains("sort:name") })
+        session.send("Space")
+        #expect(session.waitFor(20) { $0.contains("RENDERED # Title") && $0.contains("x ]0;evil y") }, "\(session.screen())")
+        #expect(session.screen(escapes: true).split(separator: "\n").contains { $0.contains("\u{1B}[1m") && $0.contains("RENDERED") },
+                "its styles are kept (bold; this tmux shows no colours)")
+        session.send("Right")
+        #expect(session.waitFor(10) { $0.contains("plain words") && !$0.contains("RENDERED") }, "plain text is not its type:\n\(session.screen())")
+        session.send("q")
+    }
+}

@@ -9,6 +9,8 @@ struct PictureKey: Hashable, Sendable {
         case whole
         case page(Int)
         case frame(milliseconds: Int)
+        /// What a custom previewer drew.
+        case custom
     }
 
     let path: String

@@ -72,6 +72,9 @@ final class PictureService: Sendable {
                 case .frame(let milliseconds):
                     let frame = try await previews.frame(path: key.path, seconds: Double(milliseconds) / 1000, box: box)
                     (image, source, facts) = (frame.image, "libav at \(DisplayFormat.clock(frame.shownSeconds))", QuickLookFacts(duration: frame.duration))
+                case .custom:
+                    guard case .image(let picture)? = try await previews.custom(path: key.path, box: box, columns: 0, rows: 0)?.content else { return }
+                    (image, source, facts) = (picture, "custom previewer", QuickLookFacts())
                 case .whole: return
                 }
                 let type = ContentTypeTable.type(forFileName: key.path) ?? ContentType("application/octet-stream")
@@ -83,6 +86,35 @@ final class PictureService: Sendable {
                 if !Task.isCancelled { inbox.post(.pictureFailed(key, (error as? ThumbnailError)?.reason ?? "\(error)")) }
             }
             self?.finished(key)
+        }
+    }
+
+    /// Whether a custom previewer shows this file in Quick Look: when its config says it
+    /// overrides the built-in view, or when there is none (`hasBuiltIn` false).
+    func customPreviewer(_ path: String, hasBuiltIn: Bool) {
+        let previews = self.previews, inbox = self.inbox
+        Task.detached(priority: .userInitiated) {
+            guard let info = try? await previews.customPreviewer(for: path), info.overridesBuiltIn || !hasBuiltIn else { return }
+            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
+        }
+    }
+
+    /// A custom previewer's text for Quick Look: its colours kept, anything else it printed shown
+    /// as text, never sent to the terminal.
+    func customText(_ path: String, columns: Int, rows: Int) {
+        let previews = self.previews, inbox = self.inbox
+        Task.detached(priority: .userInitiated) {
+            var page: TextPage
+            do {
+                guard case .text(let bytes)? = try await previews.custom(path: path, box: PixelSize(width: 1, height: 1), columns: columns, rows: rows)?.content else { return }
+                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
+                page = TextPage(path: path, first: 0, lines: lines.last?.runs.isEmpty == true ? Array(lines.dropLast()) : lines, total: nil)
+                page = TextPage(path: path, first: 0, lines: page.lines, total: page.lines.count)
+            } catch {
+                page = TextPage(path: path, first: 0, lines: [], total: nil, problem: "the previewer failed: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
+            }
+            inbox.post(.textPage(page))
+            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
         }
     }
 

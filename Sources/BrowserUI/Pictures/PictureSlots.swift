@@ -29,7 +29,8 @@ struct PictureSlots {
         let position = index == state.cursor ? state.quickLook : QuickLookPosition()
         var rect = quickLookArea
         let part: PictureKey.Part
-        switch entry.isDirectory ? .picture : QuickLookContent(entry.kind, name: entry.name) {
+        switch entry.isDirectory ? .picture : position.custom ?? QuickLookContent(entry.kind, name: entry.name) {
+        case .picture where position.custom == .picture: part = .custom
         case .pages: part = .page(position.page)
         case .timeline where entry.kind == .video:
             part = .frame(milliseconds: Self.frameTime(position.seconds))

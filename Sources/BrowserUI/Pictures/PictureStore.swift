@@ -42,6 +42,9 @@ final class PictureStore {
 
     func text(for path: String) -> TextPage? { texts[path] }
 
+    /// Drops a file's text (a custom previewer's output replaces what was read of the file).
+    func forgetText(for path: String) { texts[path] = nil }
+
     /// Archive listings kept (the last few opened in Quick Look).
     static let membersBudget = 8
     private var members: [String: MembersPage] = [:]

@@ -142,7 +142,9 @@ public final class BrowserApp {
 
     private func handle(_ message: UIMessage) {
         switch message {
-        case .action(let action): apply(action)
+        case .action(let action):
+            if case .quickLookFacts(let path, let facts) = action, facts.custom == .text { view.store.forgetText(for: path) }
+            apply(action)
         case .picture(let key, let representation):
             if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.receive(representation, for: key)
@@ -195,6 +197,13 @@ public final class BrowserApp {
     /// answer asks again if the user scrolled meanwhile).
     private func requestText() {
         guard state.overlay == .quickLook, state.quickLookContent == .text, let path = state.selectedPath else { return }
+        if state.quickLook.custom == .text {
+            // A previewer's output comes whole, once.
+            if view.store.text(for: path) == nil, contentAsked.insert("custom:" + path).inserted {
+                pictures.customText(path, columns: state.layout.columns - 6, rows: state.quickLookRows)
+            }
+            return
+        }
         let line = state.quickLook.line, rows = state.quickLookRows
         let toEnd = line >= QuickLookPosition.end
         if !toEnd, view.store.text(for: path)?.covers(line..<(line + rows)) == true { return }
@@ -205,7 +214,10 @@ public final class BrowserApp {
 
     /// What Quick Look shows besides pictures: an archive's members, a song's length.
     private func requestQuickLookContent() {
-        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent else { return }
+        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent, let entry = state.selected else { return }
+        if !entry.isDirectory, contentAsked.insert("previewer:" + path).inserted {
+            pictures.customPreviewer(path, hasBuiltIn: entry.kind != .unknown)
+        }
         switch content {
         case .text: requestText()
         case .members:
