@@ -98,7 +98,9 @@ import ThumbnailKit
                 let outcome = await task.result
                 let elapsed = clock.now - start
                 print("cancelling a frame request after \(delay) ms: \(outcome), returned after \(elapsed)")
-                #expect(elapsed < .milliseconds(200), "cancel after \(delay) ms took \(elapsed)")
+                // A frame takes under 200 ms to make; a cancel that waited for the worker's deadline
+                // (seconds) is what this catches, with room for a busy machine.
+                #expect(elapsed < .seconds(2), "cancel after \(delay) ms took \(elapsed)")
                 if case .failure(let error) = outcome { #expect(error is CancellationError, "\(error)") }
             }
             let page = try await previews.page(path: fixture("doc.pdf"), index: 1, box: PixelSize(width: 100, height: 100))

@@ -52,7 +52,8 @@ enum HelpText {
             let right = row + half < cells.count ? cells[row + half] : ""
             lines.append(DisplayFormat.pad(cells[row], to: column) + right)
         }
-        let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "In Quick Look: ← → previous / next, space or Esc closes.",
+        let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "Quick Look: ← → other files, ↓ ↑ PgDn PgUp g G inside one, 12 Enter jumps,",
+                     "p plays and pauses, w wraps text, space or Esc closes.",
                      "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
         return lines + hints.prefix(max(0, height - lines.count))
     }
