@@ -22,6 +22,8 @@ public enum BrowserAction: Sendable, Equatable {
     case quickLookDigit(String), quickLookJump
     /// Quick Look: long text lines wrap or are cut.
     case quickLookToggleWrap
+    /// Quick Look: an EPUB, OpenDocument or comic book's members instead of its picture, and back (`m`).
+    case quickLookToggleMembers
     /// Quick Look: play or pause a video, song or animation (`p`).
     case quickLookTogglePlay
     /// What a previewer found out about the file Quick Look shows (pages, lines, duration).

@@ -27,6 +27,7 @@ extension BrowserState {
             if key.isEnter, !quickLook.jump.isEmpty { return .quickLookJump }
             if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }
             if key.typedText == "p", quickLookContent == .timeline { return .quickLookTogglePlay }
+            if key.typedText == "m", let entry = selected, QuickLookContent.isContainer(entry.name) { return .quickLookToggleMembers }
         default:
             break
         }

@@ -6,6 +6,7 @@ extension BrowserState {
     /// What Quick Look shows of the selected entry.
     public var quickLookContent: QuickLookContent? {
         guard let entry = selected, !entry.isDirectory else { return selected == nil ? nil : .picture }
+        if quickLook.showsMembers { return .members }
         return quickLook.custom ?? QuickLookContent(entry.kind, name: entry.name)
     }
 
@@ -31,6 +32,11 @@ extension BrowserState {
             }
             clampQuickLook()
         case .quickLookToggleWrap: quickLook.wraps.toggle()
+        case .quickLookToggleMembers:
+            guard let entry = selected, QuickLookContent.isContainer(entry.name) else { return [] }
+            quickLook.showsMembers.toggle()
+            quickLook.line = 0
+            quickLook.lineCount = nil
         case .quickLookTogglePlay:
             guard quickLookContent == .timeline else { return [] }
             quickLook.playing.toggle()

@@ -24,6 +24,13 @@ public enum QuickLookContent: Sendable, Equatable {
 extension QuickLookContent {
     /// Pictures that move: played frame by frame at their own timing, looping.
     public static func isAnimation(_ name: String) -> Bool { name.lowercased().hasSuffix(".gif") }
+
+    /// Documents that are archives inside (EPUB, OpenDocument, OOXML, comic books…): shown by
+    /// their picture, with their members a key away.
+    public static func isContainer(_ name: String) -> Bool {
+        let suffix = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return ["epub", "odt", "ods", "odp", "odg", "docx", "xlsx", "pptx", "cbz", "cbr", "cb7", "cbt", "3mf", "kra", "ora"].contains(suffix)
+    }
 }
 
 /// Where Quick Look is inside the file it shows: the page, the first line, the time. It starts
@@ -46,6 +53,8 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var playing = false
     /// Loops at its end (animations) rather than stopping.
     public var loops = false
+    /// A document that is an archive inside shows its members instead of its picture (`m`).
+    public var showsMembers = false
     /// A custom previewer shows this file (its output: text or a picture), once the worker said so.
     public var custom: QuickLookContent?
     /// Counts seeks, so that a sound playing is started again from the new place.

@@ -230,6 +230,15 @@ import ThumbnailKit
         #expect(!state.quickLook.wraps)
     }
 
+    @Test func containersShowTheirMembersAKeyAway() {
+        var state = quickLook("novel.epub")
+        #expect(state.quickLookContent == .picture)
+        state.apply(.key(.character(UInt32(UInt8(ascii: "m"))), .mark))
+        #expect(state.quickLookContent == .members && state.marked.isEmpty, "m lists, it does not mark, on an EPUB")
+        state.apply(.key(.special(.right), .right))
+        #expect(state.quickLookContent == .text && !state.quickLook.showsMembers, "the next file starts over")
+    }
+
     @Test func videosSeekFineAndCoarse() {
         var state = quickLook("clip.mp4")
         state.apply(.quickLookFacts(path: "/d/clip.mp4", QuickLookFacts(duration: 600)))

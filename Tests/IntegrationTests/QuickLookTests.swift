@@ -131,3 +131,17 @@ extension QuickLookTests {
         session.send("q")
     }
 }
+
+extension QuickLookTests {
+    @Test func anEPUBShowsItsCoverAndItsMembersAKeyAway() throws {
+        let folder = try folder(["book.epub"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try quickLook(folder)
+        #expect(session.waitFor(20) { $0.contains("m members") && $0.contains("from cover") }, "\(session.screen())")
+        session.send("m")
+        #expect(session.waitFor(20) { $0.contains("unpacked") && $0.contains("mimetype") && $0.contains("m picture") }, "\(session.screen())")
+        session.send("m")
+        #expect(session.waitFor { $0.contains("m members") && !$0.contains("unpacked") }, "\(session.screen())")
+        session.send("q")
+    }
+}

@@ -36,7 +36,8 @@ struct QuickLookView {
         for fact in picture?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }
         if let failure = context.store.failures[slot.key] ?? context.store.failures[slot.key.whole] { info += "  " + TerminalText.escaped(failure) }
         screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: context.style(.status), fill: true)
-        screen.text(" " + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
+        let members = QuickLookContent.isContainer(entry.name) ? (content == .members ? "m picture   " : "m members   ") : ""
+        screen.text(" " + members + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
     }
 
     /// Where Quick Look is in the file, for the header: "page 4/1008", "lines 120–162 of 2,000".
