@@ -24,6 +24,8 @@ public enum BrowserAction: Sendable, Equatable {
     case quickLookToggleWrap
     /// Quick Look: an EPUB, OpenDocument or comic book's members instead of its picture, and back (`m`).
     case quickLookToggleMembers
+    /// Quick Look: a photo enlarged twice more (+1) or less (-1), and moved (hjkl) while enlarged.
+    case quickLookZoom(Int), quickLookPan(x: Int, y: Int)
     /// Quick Look: play or pause a video, song or animation (`p`).
     case quickLookTogglePlay
     /// What a previewer found out about the file Quick Look shows (pages, lines, duration).

@@ -28,6 +28,17 @@ extension BrowserState {
             if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }
             if key.typedText == "p", quickLookContent == .timeline { return .quickLookTogglePlay }
             if key.typedText == "m", let entry = selected, QuickLookContent.isContainer(entry.name) { return .quickLookToggleMembers }
+            if canZoom, let text = key.typedText {
+                switch text {
+                case "+", "=": return .quickLookZoom(1)
+                case "-": return .quickLookZoom(-1)
+                case "h" where quickLook.zoom > 1: return .quickLookPan(x: -1, y: 0)
+                case "l" where quickLook.zoom > 1: return .quickLookPan(x: 1, y: 0)
+                case "k" where quickLook.zoom > 1: return .quickLookPan(x: 0, y: -1)
+                case "j" where quickLook.zoom > 1: return .quickLookPan(x: 0, y: 1)
+                default: break
+                }
+            }
         default:
             break
         }

@@ -10,6 +10,12 @@ extension BrowserState {
         return quickLook.custom ?? QuickLookContent(entry.kind, name: entry.name)
     }
 
+    /// Whether Quick Look can enlarge what it shows: a photo or a RAW file.
+    public var canZoom: Bool {
+        guard let entry = selected, quickLookContent == .picture else { return false }
+        return entry.kind == .image || entry.kind == .rawImage
+    }
+
     /// Rows of text or members Quick Look shows at once.
     public var quickLookRows: Int { max(1, layout.rows - 3) }
 
@@ -32,6 +38,16 @@ extension BrowserState {
             }
             clampQuickLook()
         case .quickLookToggleWrap: quickLook.wraps.toggle()
+        case .quickLookZoom(let steps):
+            guard canZoom else { return [] }
+            quickLook.zoom = min(16, max(1, steps > 0 ? quickLook.zoom << steps : quickLook.zoom >> -steps))
+            if quickLook.zoom == 1 { (quickLook.centerX, quickLook.centerY) = (0.5, 0.5) }
+        case .quickLookPan(let x, let y):
+            guard quickLook.zoom > 1 else { return [] }
+            // A quarter of the screen a step; the middle of the screen stays on the picture.
+            let step = 0.25 / Double(quickLook.zoom), margin = 0.5 / Double(quickLook.zoom)
+            quickLook.centerX = min(1 - margin, max(margin, quickLook.centerX + Double(x) * step))
+            quickLook.centerY = min(1 - margin, max(margin, quickLook.centerY + Double(y) * step))
         case .quickLookToggleMembers:
             guard let entry = selected, QuickLookContent.isContainer(entry.name) else { return [] }
             quickLook.showsMembers.toggle()

@@ -53,6 +53,11 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var playing = false
     /// Loops at its end (animations) rather than stopping.
     public var loops = false
+    /// A photo enlarged (1 fits the screen; 2, 4, 8, 16 times that), and the point of it at the
+    /// screen's centre, as fractions of its width and height.
+    public var zoom = 1
+    public var centerX = 0.5
+    public var centerY = 0.5
     /// A document that is an archive inside shows its members instead of its picture (`m`).
     public var showsMembers = false
     /// A custom previewer shows this file (its output: text or a picture), once the worker said so.

@@ -118,4 +118,18 @@ extension PixelImage {
         }
         return PixelImage(width: width, height: height, pixels: out)
     }
+
+    /// The part of the picture `size` large around `center` (fractions of the width and height),
+    /// moved in so that it stays inside the picture.
+    public func cropped(to size: PixelSize, around center: (x: Double, y: Double)) -> PixelImage {
+        let width = min(size.width, self.width), height = min(size.height, self.height)
+        let left = min(max(0, Int(center.x * Double(self.width)) - width / 2), self.width - width)
+        let top = min(max(0, Int(center.y * Double(self.height)) - height / 2), self.height - height)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            let source = ((top + row) * self.width + left) * 4
+            out[(row * width * 4)..<((row + 1) * width * 4)] = pixels[source..<(source + width * 4)]
+        }
+        return PixelImage(width: width, height: height, pixels: out)
+    }
 }

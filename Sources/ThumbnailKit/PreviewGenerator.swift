@@ -109,6 +109,20 @@ public final class PreviewGenerator: Sendable {
     /// The most text a custom previewer's output is cut to (a screenful of colours is a few kB).
     public static let maximumCustomTextBytes = 1 << 20
 
+    /// A part of a picture enlarged `zoom` times over what fits `box`, `box` large, centred on
+    /// the point (`centerX`, `centerY`) given as fractions of the picture (moved in so the part
+    /// stays inside it). Decoded with shrink-on-load at the size needed, so a 1:1 look at a large
+    /// photo never holds the whole photo at full size twice. `RegionPreview.fullSize` is the whole
+    /// picture's size at this zoom, for panning.
+    public func region(path: String, box: PixelSize, zoom: Double, centerX: Double, centerY: Double) async throws -> RegionPreview {
+        var request = Self.request(.region, path: path, box: box)
+        request.zoom = max(1, zoom)
+        request.centerX = min(1, max(0, centerX))
+        request.centerY = min(1, max(0, centerY))
+        let (reply, payload) = try await answer(to: request)
+        return RegionPreview(image: try Self.image(reply, payload), fullSize: PixelSize(width: reply.fullWidth ?? 0, height: reply.fullHeight ?? 0))
+    }
+
     /// The most members one listing returns, whatever the caller asks (the reply must fit a frame).
     public static let maximumMemberLimit = 200_000
 

@@ -12,4 +12,6 @@ package enum PreviewKind: String, Codable, Sendable {
     case custom
     /// Which custom previewer would serve the file, without running it.
     case previewer
+    /// A part of a picture, enlarged: for zooming into a photo in Quick Look.
+    case region
 }

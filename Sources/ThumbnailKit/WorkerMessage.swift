@@ -66,6 +66,14 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     package var deadlineNanos: Int64?
     /// With a custom preview or previewer reply: the previewer that applies (nil: none).
     package var previewer: PreviewerInfo?
+    /// With a region request: how far the picture is enlarged over "fits the box" (2 = twice),
+    /// and the point of it at the box's centre, as fractions of its width and height.
+    package var zoom: Double?
+    package var centerX: Double?
+    package var centerY: Double?
+    /// With a region reply: the whole picture's size at that zoom, in pixels.
+    package var fullWidth: Int?
+    package var fullHeight: Int?
     /// With a custom text reply: the previewer printed more than the limit and was stopped.
     package var truncated: Bool?
 

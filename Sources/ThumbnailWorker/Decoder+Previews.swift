@@ -55,6 +55,17 @@ extension Decoder {
                 throw ThumbnailError(.tooLarge, "the member listing is too large to send")
             }
             return [UInt8](json)
+        case .region:
+            guard box.width > 0, box.height > 0 else { throw ThumbnailError(.unsupported, "malformed request") }
+            // The whole picture at the zoom, no larger than 8192 px on its long side (about 1:1
+            // for a 50-megapixel photo on a large screen), decoded with shrink-on-load.
+            let zoom = min(max(1, request.zoom ?? 1), 8192 / Double(max(box.width, box.height)))
+            let full = try VipsDecoder.thumbnail(path: path, box: PixelSize(width: Int(Double(box.width) * zoom), height: Int(Double(box.height) * zoom)),
+                                                 cancellation: cancellation)
+            try cancellation.check()
+            answer.fullWidth = full.width
+            answer.fullHeight = full.height
+            return Self.attach(full.cropped(to: box, around: (request.centerX ?? 0.5, request.centerY ?? 0.5)), to: &answer)
         case .custom, .previewer:
             return try customPreview(kind, of: path, request: request, box: box, into: &answer, cancellation: cancellation)
         }

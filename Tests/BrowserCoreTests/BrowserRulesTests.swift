@@ -230,6 +230,22 @@ import ThumbnailKit
         #expect(!state.quickLook.wraps)
     }
 
+    @Test func photosZoomAndPanWhileLettersStillMeanFilesOtherwise() {
+        var state = quickLook("photo.jpg")
+        state.apply(.key(.character(UInt32(UInt8(ascii: "+"))), nil))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "+"))), nil))
+        #expect(state.quickLook.zoom == 4)
+        state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .right))
+        #expect(state.selected?.name == "photo.jpg" && state.quickLook.centerX > 0.5, "l pans while zoomed")
+        for _ in 0..<20 { state.apply(.quickLookPan(x: 1, y: 1)) }
+        #expect(state.quickLook.centerX == 1 - 0.125 && state.quickLook.centerY == 1 - 0.125, "the centre stays on the picture")
+        state.apply(.quickLookZoom(-2))
+        #expect(state.quickLook.zoom == 1 && state.quickLook.centerX == 0.5)
+        state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .right))
+        #expect(state.selected?.name == "z.txt", "not zoomed, l is the next file again")
+        #expect(state.intention(for: .character(UInt32(UInt8(ascii: "+"))), nil) == nil, "text does not zoom")
+    }
+
     @Test func containersShowTheirMembersAKeyAway() {
         var state = quickLook("novel.epub")
         #expect(state.quickLookContent == .picture)

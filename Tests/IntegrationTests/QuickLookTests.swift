@@ -145,3 +145,23 @@ extension QuickLookTests {
         session.send("q")
     }
 }
+
+extension QuickLookTests {
+    @Test func aPhotoZoomsAndPans() throws {
+        let folder = try folder(["landscape.jpg", "notes.txt"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try quickLook(folder)
+        #expect(session.waitFor(20) { $0.contains("+ zoom in") && $0.contains("from ") }, "\(session.screen())")
+        #expect(session.waitFor(10) { _ in self.picture(session).contains("\u{1B}[") })
+        let fitted = picture(session)
+        session.type("+")
+        #expect(session.waitFor { $0.contains("zoom 2×") && $0.contains("hjkl move") }, "\(session.screen())")
+        #expect(session.waitFor(10) { _ in self.picture(session) != fitted }, "the enlarged part is drawn")
+        let zoomed = picture(session)
+        session.type("l")
+        #expect(session.waitFor(10) { screen in screen.contains("zoom 2×") && self.picture(session) != zoomed }, "l moves the picture, not to the next file")
+        session.type("-")
+        #expect(session.waitFor { !$0.contains("zoom 2×") && $0.contains("landscape.jpg") })
+        session.send("q")
+    }
+}

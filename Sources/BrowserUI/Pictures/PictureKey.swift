@@ -11,6 +11,8 @@ struct PictureKey: Hashable, Sendable {
         case frame(milliseconds: Int)
         /// What a custom previewer drew.
         case custom
+        /// A photo enlarged `zoom` times, centred on (x, y) in thousandths of its size.
+        case region(zoom: Int, x: Int, y: Int)
     }
 
     let path: String

@@ -75,6 +75,9 @@ final class PictureService: Sendable {
                 case .custom:
                     guard case .image(let picture)? = try await previews.custom(path: key.path, box: box, columns: 0, rows: 0)?.content else { return }
                     (image, source, facts) = (picture, "custom previewer", QuickLookFacts())
+                case .region(let zoom, let x, let y):
+                    let region = try await previews.region(path: key.path, box: box, zoom: Double(zoom), centerX: Double(x) / 1000, centerY: Double(y) / 1000)
+                    (image, source, facts) = (region.image, "libvips at \(zoom)×", QuickLookFacts())
                 case .whole: return
                 }
                 let type = ContentTypeTable.type(forFileName: key.path) ?? ContentType("application/octet-stream")

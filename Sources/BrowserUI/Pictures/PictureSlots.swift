@@ -31,6 +31,8 @@ struct PictureSlots {
         let part: PictureKey.Part
         switch entry.isDirectory ? .picture : position.custom ?? QuickLookContent(entry.kind, name: entry.name) {
         case .picture where position.custom == .picture: part = .custom
+        case .picture where position.zoom > 1 && index == state.cursor:
+            part = .region(zoom: position.zoom, x: Int(position.centerX * 1000), y: Int(position.centerY * 1000))
         case .pages: part = .page(position.page)
         case .timeline where entry.kind == .video:
             part = .frame(milliseconds: Self.frameTime(position.seconds))

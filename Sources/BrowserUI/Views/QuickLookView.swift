@@ -28,6 +28,7 @@ struct QuickLookView {
         var title = " \(entry.displayName)   \(state.cursor + 1)/\(state.entries.count)"
         if let place = Self.place(content, position, page: context.store.text(for: path), lastLine: lastLine) { title += "   " + place }
         if !position.jump.isEmpty { title += "   go to \(position.jump)…" }
+        if position.zoom > 1 { title += "   zoom \(position.zoom)×" }
         screen.text(title, row: 0, column: 0, width: layout.columns, style: context.style(.header), fill: true)
         // The file's type and facts come with its thumbnail, whatever part is shown.
         let picture = context.store.pictures[slot.key.whole] ?? context.store.pictures[slot.key]
@@ -36,7 +37,8 @@ struct QuickLookView {
         for fact in picture?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }
         if let failure = context.store.failures[slot.key] ?? context.store.failures[slot.key.whole] { info += "  " + TerminalText.escaped(failure) }
         screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: context.style(.status), fill: true)
-        let members = QuickLookContent.isContainer(entry.name) ? (content == .members ? "m picture   " : "m members   ") : ""
+        var members = QuickLookContent.isContainer(entry.name) ? (content == .members ? "m picture   " : "m members   ") : ""
+        if state.canZoom { members += position.zoom > 1 ? "+/- zoom   hjkl move   " : "+ zoom in   " }
         screen.text(" " + members + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
     }
 
