@@ -18,7 +18,7 @@ enum DesktopEntryFolders {
             for name in FileSystem.entries(of: folder) where name.hasSuffix(suffix) && seen.insert(name).inserted {
                 let path = folder + "/" + name
                 guard let text = text(path), let entry = parse(text, path) else { continue }
-                if let program = tryExec(entry), FileSystem.executable(program, searchPath: searchPath) == nil {
+                if let program = tryExec(entry), ProgramSearch.executable(program, searchPath: searchPath) == nil {
                     skipped.append(entry)
                 } else {
                     usable.append(entry)

@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +40,7 @@ struct ExternalCommand {
         guard var command = ThumbnailerCommand.arguments(exec, values) else {
             throw ThumbnailError(.unsupported, "\(name): malformed Exec line in \(file)")
         }
-        guard let program = FileSystem.executable(command[0], searchPath: searchPath) else {
+        guard let program = ProgramSearch.executable(command[0], searchPath: searchPath) else {
             throw ThumbnailError(.unsupported, "\(name): \(command[0]) not found")
         }
         command[0] = Self.resolved(program)

@@ -16,7 +16,7 @@ public struct ExternalPreviewer: Sendable {
     let searchPath: String
 
     public init(_ previewer: PreviewerFile, sandbox: ThumbnailerSandbox = .automatic) {
-        self.init(previewer, sandbox: sandbox, searchPath: FileSystem.processSearchPath)
+        self.init(previewer, sandbox: sandbox, searchPath: ProgramSearch.processSearchPath)
     }
 
     init(_ previewer: PreviewerFile, sandbox: ThumbnailerSandbox, searchPath: String) {

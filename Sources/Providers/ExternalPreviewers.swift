@@ -23,7 +23,7 @@ public struct ExternalPreviewers: Sendable {
     /// programs are looked for.
     public init(folders: [String] = ExternalPreviewers.folders(), mimeDatabase: SharedMimeDatabase? = nil,
                 searchPath: String? = nil, sandbox: ThumbnailerSandbox = .automatic) {
-        let searchPath = searchPath ?? FileSystem.processSearchPath
+        let searchPath = searchPath ?? ProgramSearch.processSearchPath
         let database = mimeDatabase ?? SharedMimeDatabase(directories: .fromEnvironment())
         let (usable, skipped) = DesktopEntryFolders.load(folders, suffix: ".previewer", searchPath: searchPath,
                                                          parse: PreviewerFile.parse, tryExec: \.tryExec)

@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// A thumbnail made by a freedesktop `.thumbnailer` command (ffmpegthumbnailer, evince-thumbnailer,
@@ -17,7 +18,7 @@ public struct ExternalProvider: ThumbnailProvider {
     public var name: String { thumbnailer.name }
 
     public init(_ thumbnailer: ThumbnailerFile, deadline: Double = 10, sandbox: ThumbnailerSandbox = .automatic) {
-        self.init(thumbnailer, deadline: deadline, sandbox: sandbox, searchPath: FileSystem.processSearchPath)
+        self.init(thumbnailer, deadline: deadline, sandbox: sandbox, searchPath: ProgramSearch.processSearchPath)
     }
 
     init(_ thumbnailer: ThumbnailerFile, deadline: Double, sandbox: ThumbnailerSandbox, searchPath: String) {

@@ -27,7 +27,7 @@ public struct ExternalThumbnailers: Sendable {
     /// shared-mime-info); `searchPath` is where `TryExec` and `Exec` programs are looked for.
     public init(directories: XDGDataDirectories = .fromEnvironment(), mimeDatabase: SharedMimeDatabase? = nil,
                 searchPath: String? = nil, deadline: Double = 10, sandbox: ThumbnailerSandbox = .automatic) {
-        let searchPath = searchPath ?? FileSystem.processSearchPath
+        let searchPath = searchPath ?? ProgramSearch.processSearchPath
         let database = mimeDatabase ?? SharedMimeDatabase(directories: directories)
         let (usable, skipped) = DesktopEntryFolders.load(directories.paths("thumbnailers"), suffix: ".thumbnailer", searchPath: searchPath,
                                                          parse: ThumbnailerFile.parse, tryExec: \.tryExec)

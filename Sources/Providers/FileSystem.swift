@@ -29,24 +29,6 @@ enum FileSystem {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The absolute path of an executable: `program` itself when it contains a slash, else the
-    /// first match in `searchPath` (colon separated, as `PATH`). Nil when there is none.
-    static func executable(_ program: String, searchPath: String) -> String? {
-        if program.contains("/") {
-            return isRegularFile(program) && access(program, X_OK) == 0 ? program : nil
-        }
-        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + program
-            if isRegularFile(candidate) && access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
-
-    /// The process's `PATH`, with the usual default when unset.
-    static var processSearchPath: String {
-        ProcessEnvironment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
-    }
-
     /// A new folder only this user can enter (mode 0700, `mkdtemp`), in `$TMPDIR` or `/tmp`.
     static func makeTemporaryDirectory(prefix: String) -> String? {
         let base = ProcessEnvironment.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +25,7 @@ public enum ThumbnailerSandbox: Sendable, Equatable {
 
     /// Looked for and tried once per process.
     private static let workingBubblewrap: String? = {
-        guard let bwrap = FileSystem.executable("bwrap", searchPath: FileSystem.processSearchPath) else { return nil }
+        guard let bwrap = ProgramSearch.executable("bwrap", searchPath: ProgramSearch.processSearchPath) else { return nil }
         let probe = [bwrap, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"]
         let outcome = try? ThumbnailerProcess.run(probe, directory: "/", deadline: 5, cancellation: nil)
         return outcome == .exited(0) ? bwrap : nil

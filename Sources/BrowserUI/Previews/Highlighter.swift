@@ -9,13 +9,7 @@ import Glibc
 /// a language it does not know, the text stays plain.
 enum Highlighter {
     /// The bat program on the PATH, looked for once.
-    static let program: String? = {
-        let path = ProcessEnvironment.current["PATH"] ?? "/usr/bin:/bin"
-        for name in ["batcat", "bat"] {
-            for folder in path.split(separator: ":") where access("\(folder)/\(name)", X_OK) == 0 { return "\(folder)/\(name)" }
-        }
-        return nil
-    }()
+    static let program: String? = ProgramSearch.executable("batcat") ?? ProgramSearch.executable("bat")
 
     /// The lines coloured for a file called `fileName`, or nil when they stay plain. The lines
     /// must already be visible text (control characters escaped): only bat's colours come back.

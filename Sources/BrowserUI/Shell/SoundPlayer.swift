@@ -1,3 +1,4 @@
+import BrowserCore
 import SystemKit
 #if canImport(Glibc)
 import Glibc
@@ -11,15 +12,11 @@ final class SoundPlayer {
 
     /// The player found on the PATH, with the arguments that play `path` from `seconds` quietly.
     static let command: (@Sendable (String, Double) -> [String])? = {
-        let path = ProcessEnvironment.current["PATH"] ?? "/usr/bin:/bin"
-        func installed(_ name: String) -> String? {
-            path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+        if let ffplay = ProgramSearch.executable("ffplay") {
+            return { [ffplay, "-nodisp", "-autoexit", "-loglevel", "quiet", "-ss", DisplayFormat.oneDecimal(max(0, $1)), $0] }
         }
-        if let ffplay = installed("ffplay") {
-            return { [ffplay, "-nodisp", "-autoexit", "-loglevel", "quiet", "-ss", PlayerTime.seconds($1), $0] }
-        }
-        if let mpv = installed("mpv") {
-            return { [mpv, "--no-video", "--really-quiet", "--start=" + PlayerTime.seconds($1), $0] }
+        if let mpv = ProgramSearch.executable("mpv") {
+            return { [mpv, "--no-video", "--really-quiet", "--start=" + DisplayFormat.oneDecimal(max(0, $1)), $0] }
         }
         return nil
     }()
@@ -48,13 +45,5 @@ final class SoundPlayer {
         kill(-pid, SIGTERM)
         SystemCall.waitForExit(pid)
         pid = 0
-    }
-}
-
-/// Seconds as a player's command line takes them ("12.3").
-private enum PlayerTime {
-    static func seconds(_ value: Double) -> String {
-        let tenths = Int(max(0, value) * 10)
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }
