@@ -4,11 +4,7 @@ import SystemKit
 /// a video or song, jumping to a typed page or line. ←/→ stay previous/next file.
 extension BrowserState {
     /// What Quick Look shows of the selected entry.
-    public var quickLookContent: QuickLookContent? {
-        guard let entry = selected, !entry.isDirectory else { return selected == nil ? nil : .picture }
-        if quickLook.showsMembers { return .members }
-        return quickLook.custom ?? QuickLookContent(entry.kind, name: entry.name)
-    }
+    public var quickLookContent: QuickLookContent? { selected.map { QuickLookContent.shown($0, at: quickLook) } }
 
     /// Whether Quick Look can enlarge what it shows: a photo or a RAW file.
     public var canZoom: Bool {

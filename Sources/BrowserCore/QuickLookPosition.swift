@@ -1,3 +1,4 @@
+import FileSystemKit
 import SystemKit
 
 /// What Quick Look shows of a file, by its kind: a document's pages, a text's lines, a video's
@@ -22,6 +23,14 @@ public enum QuickLookContent: Sendable, Equatable {
 }
 
 extension QuickLookContent {
+    /// What Quick Look shows of `entry` at `position`: a folder's picture, an EPUB's members when
+    /// asked for, a custom previewer's output when one took over, else what its kind shows.
+    public static func shown(_ entry: Entry, at position: QuickLookPosition) -> QuickLookContent {
+        if entry.isDirectory { return .picture }
+        if position.showsMembers { return .members }
+        return position.custom ?? QuickLookContent(entry.kind, name: entry.name)
+    }
+
     /// Pictures that move: played frame by frame at their own timing, looping.
     public static func isAnimation(_ name: String) -> Bool { name.lowercased().hasSuffix(".gif") }
 

@@ -107,12 +107,12 @@ final class PictureService: Sendable {
     func customText(_ path: String, columns: Int, rows: Int) {
         let previews = self.previews, inbox = self.inbox
         Task.detached(priority: .userInitiated) {
-            var page: TextPage
+            let page: TextPage
             do {
                 guard case .text(let bytes)? = try await previews.custom(path: path, box: PixelSize(width: 1, height: 1), columns: columns, rows: rows)?.content else { return }
-                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
-                page = TextPage(path: path, first: 0, lines: lines.last?.runs.isEmpty == true ? Array(lines.dropLast()) : lines, total: nil)
-                page = TextPage(path: path, first: 0, lines: page.lines, total: page.lines.count)
+                var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
+                if lines.last?.runs.isEmpty == true { lines.removeLast() }  // the newline ending the output
+                page = TextPage(path: path, first: 0, lines: lines, total: lines.count)
             } catch {
                 page = TextPage(path: path, first: 0, lines: [], total: nil, problem: "the previewer failed: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
             }

@@ -29,9 +29,9 @@ struct PictureSlots {
         let position = index == state.cursor ? state.quickLook : QuickLookPosition()
         var rect = quickLookArea
         let part: PictureKey.Part
-        switch entry.isDirectory ? .picture : position.custom ?? QuickLookContent(entry.kind, name: entry.name) {
+        switch QuickLookContent.shown(entry, at: position) {
         case .picture where position.custom == .picture: part = .custom
-        case .picture where position.zoom > 1 && index == state.cursor:
+        case .picture where position.zoom > 1:
             part = .region(zoom: position.zoom, x: Int(position.centerX * 1000), y: Int(position.centerY * 1000))
         case .pages: part = .page(position.page)
         case .timeline where entry.kind == .video:
@@ -43,7 +43,7 @@ struct PictureSlots {
         case .timeline: part = .whole; rect.rows -= 1
         default: part = .whole
         }
-        return slot(index, rect, part: part, playing: index == state.cursor && state.quickLook.playing)
+        return slot(index, rect, part: part, playing: position.playing)
     }
 
     /// Frames are asked for in twentieths of a second: up to twenty a second while playing (the

@@ -212,14 +212,15 @@ public final class BrowserApp {
         pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)), from: first, count: rows * 4, rows: rows)
     }
 
-    /// What Quick Look shows besides pictures: an archive's members, a song's length.
+    /// What Quick Look shows besides pictures and text: whether a custom previewer takes over,
+    /// an archive's members, a song's length.
     private func requestQuickLookContent() {
         guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent, let entry = state.selected else { return }
         if !entry.isDirectory, contentAsked.insert("previewer:" + path).inserted {
             pictures.customPreviewer(path, hasBuiltIn: entry.kind != .unknown)
         }
+        // Text is asked for by the state itself (`.readText`) and again as each page comes in.
         switch content {
-        case .text: requestText()
         case .members:
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
         case .timeline where state.selected?.kind != .video:
