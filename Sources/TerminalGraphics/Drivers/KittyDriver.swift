@@ -17,7 +17,10 @@ public struct KittyDriver: GraphicsDriver {
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
         let fitted = PNGPicture(image, columns: columns, rows: rows, cell: cell)
         // Only the side that binds is given: kitty scales the other keeping the picture's shape.
-        let extent = fitted.widthBound ? "c=\(fitted.columns)" : "r=\(fitted.rows)"
+        // A picture sent smaller than its cells gets both: kitty before 0.28 takes the side not
+        // given from the picture's own pixels, which cuts or squeezes it.
+        let extent = fitted.isSmallerThanCells ? "c=\(fitted.columns),r=\(fitted.rows)"
+            : fitted.widthBound ? "c=\(fitted.columns)" : "r=\(fitted.rows)"
         return TerminalPicture(columns: fitted.columns, rows: fitted.rows, imageID: imageID,
                                transmission: PNGPicture.transmission(fitted.png, imageID: imageID, wrap: { $0 }),
                                body: PNGPicture.command("a=p,i=\(imageID),p=1,\(extent),C=1,q=2"))
@@ -51,6 +54,8 @@ struct PNGPicture {
     let rows: Int
     /// True when the picture fills the width it was given (so its height follows from it).
     let widthBound: Bool
+    /// True when the PNG is smaller than the cells' pixels (the terminal enlarges it).
+    let isSmallerThanCells: Bool
 
     init(_ image: PixelImage, columns: Int, rows: Int, cell: CellSize) {
         let fitted = cell.fit(image.size, columns: columns, rows: rows)
@@ -58,6 +63,7 @@ struct PNGPicture {
         // small picture (a video frame while playing) is quicker to encode and to send.
         let size = image.width < fitted.pixels.width ? image.size : fitted.pixels
         let scaled = size == image.size ? image : image.resized(to: size)
+        isSmallerThanCells = size != fitted.pixels
         png = PNGEncoder.encode(scaled, opaqueAsRGB: true, compressionLevel: 6)
         self.columns = fitted.columns
         self.rows = fitted.rows
