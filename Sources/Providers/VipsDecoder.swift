@@ -49,6 +49,17 @@ public enum VipsDecoder {
         return result
     }
 
+    /// The picture fitted to `box` whatever its own size: a small picture is enlarged (zooming
+    /// into a photo in Quick Look), a large one shrunk on load.
+    public static func fitted(path: String, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
+        start()
+        var image: UnsafeMutablePointer<VipsImage>?
+        guard CVips_thumbnail_any_size(path, &image, Int32(box.width), Int32(box.height)) == 0, let image else {
+            throw failure("cannot decode image")
+        }
+        return try pixels(of: image, cancellation: cancellation)
+    }
+
     /// A thumbnail of an encoded image held in memory (an embedded preview, cover art, a zip entry).
     /// `autorotate: false` ignores the embedded image's own EXIF orientation (the container's applies instead).
     public static func thumbnail(bytes: [UInt8], box: PixelSize, autorotate: Bool = true, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {

@@ -58,10 +58,11 @@ extension Decoder {
         case .region:
             guard box.width > 0, box.height > 0 else { throw ThumbnailError(.unsupported, "malformed request") }
             // The whole picture at the zoom, no larger than 8192 px on its long side (about 1:1
-            // for a 50-megapixel photo on a large screen), decoded with shrink-on-load.
+            // for a 50-megapixel photo on a large screen), decoded with shrink-on-load; a picture
+            // smaller than that is enlarged, as zooming means.
             let zoom = min(max(1, request.zoom ?? 1), 8192 / Double(max(box.width, box.height)))
-            let full = try VipsDecoder.thumbnail(path: path, box: PixelSize(width: Int(Double(box.width) * zoom), height: Int(Double(box.height) * zoom)),
-                                                 cancellation: cancellation)
+            let full = try VipsDecoder.fitted(path: path, box: PixelSize(width: Int(Double(box.width) * zoom), height: Int(Double(box.height) * zoom)),
+                                              cancellation: cancellation)
             try cancellation.check()
             answer.fullWidth = full.width
             answer.fullHeight = full.height
