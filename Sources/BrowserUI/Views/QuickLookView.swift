@@ -26,7 +26,9 @@ struct QuickLookView {
             context.drawPicture(slot)
         }
         var title = " \(entry.displayName)   \(state.cursor + 1)/\(state.entries.count)"
-        if let place = Self.place(content, position, page: context.store.text(for: path), lastLine: lastLine) { title += "   " + place }
+        // A document that cannot be read (encrypted, damaged) has no page to count.
+        let unreadable = context.store.failures[slot.key] != nil
+        if !unreadable, let place = Self.place(content, position, page: context.store.text(for: path), lastLine: lastLine) { title += "   " + place }
         if !position.jump.isEmpty { title += "   go to \(position.jump)…" }
         if position.zoom > 1 { title += "   zoom \(position.zoom)×" }
         screen.text(title, row: 0, column: 0, width: layout.columns, style: context.style(.header), fill: true)
