@@ -27,11 +27,12 @@ import Testing
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try browse(folder)
-        let lines = session.lines()
-        #expect(lines[0].contains(folder.path))
-        #expect(lines[1].contains("Holidays/"), "folders come first:\n\(session.screen())")
+        #expect(session.waitFor { _ in
+            let lines = session.lines()
+            return lines[0].contains(folder.path) && lines.last(where: { !$0.isEmpty })?.contains("1/8") == true
+        }, "\(session.screen())")
+        #expect(session.lines()[1].contains("Holidays/"), "folders come first:\n\(session.screen())")
         #expect(!session.screen().contains(".hidden-notes"))
-        #expect(lines.last(where: { !$0.isEmpty })?.contains("1/8") == true)
         session.send("q")
         #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
         #expect(!session.screen().contains("sort:name"), "the shell's screen is back")
@@ -73,8 +74,12 @@ import Testing
         """.write(to: config.appendingPathComponent("qlbrowse/config.toml"), atomically: true, encoding: .utf8)
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' '\(folder.path)'", environment: ["XDG_CONFIG_HOME": config.path])
         #expect(session.waitFor { $0.contains("sort:name") && $0.contains("1/8") }, "\(session.screen())")
-        // The list takes 70 % of 120 columns: its border is at column 84.
-        #expect(session.lines()[2].count > 84 && Array(session.lines()[2])[84] == "│", "\(session.screen())")
+        // The list takes 70 % of 120 columns: its border is at column 84 (waited for: a capture can
+        // fall between the status line's drawing and the panes').
+        #expect(session.waitFor { _ in
+            let line = session.lines()[2]
+            return line.count > 84 && Array(line)[84] == "│"
+        }, "\(session.screen())")
         session.send("C-n")
         #expect(session.waitFor { $0.contains("2/8") }, "\(session.screen())")
         session.send("#")
@@ -100,8 +105,9 @@ import Testing
         session.send("Enter")
         #expect(session.waitFor { $0.contains("beach.jpg") && $0.contains("Holidays") }, "\(session.screen())")
         session.send("h")
-        #expect(session.waitFor { $0.contains("landscape.jpg") })
-        #expect(session.lines().last(where: { !$0.isEmpty })?.contains("1/8") == true, "the cursor is back on Holidays")
+        #expect(session.waitFor { _ in
+            session.screen().contains("landscape.jpg") && session.lines().last(where: { !$0.isEmpty })?.contains("1/8") == true
+        }, "the cursor is back on Holidays:\n\(session.screen())")
         session.send("q")
     }
 
@@ -110,7 +116,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = try browse(folder)
         let titleBefore = session.paneTitle
-        #expect(session.screen().contains("\\e]0;pwned\\a\\e[2J.txt"), "\(session.screen())")
+        #expect(session.waitFor { $0.contains("\\e]0;pwned\\a\\e[2J.txt") }, "\(session.screen())")
         #expect(session.paneTitle == titleBefore)
         #expect(session.paneTitle != "pwned")
         #expect(session.screen().contains("landscape.jpg"), "the screen was not cleared by the name")
@@ -144,8 +150,8 @@ import Testing
         #expect(session.waitFor { $0.contains("doc.pdf") && $0.contains("4/8") }, "\(session.screen())")
         #expect(session.waitFor(30) { $0.contains("from poppler") }, "\(session.screen())")
         session.send("Escape")
-        #expect(session.waitFor { !$0.contains("previous/next") && $0.contains("sort:name") })
-        #expect(session.screen().contains("4/8"), "the list comes back with the cursor where Quick Look left it")
+        #expect(session.waitFor { !$0.contains("previous/next") && $0.contains("sort:name") && $0.contains("4/8") },
+                "the list comes back with the cursor where Quick Look left it:\n\(session.screen())")
         session.send("q")
     }
 

@@ -43,9 +43,11 @@ final class TmuxSession {
 
     func lines() -> [String] { screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 
-    /// Waits until `condition` holds on the screen (polling), up to `timeout` seconds.
+    /// Waits until `condition` holds on the screen (polling), up to `timeout` seconds. The bound
+    /// catches a hang, not slowness: CI runs these beside the corpus tests on two busy cores, where
+    /// a first start of the browser and its worker has taken over 5 seconds.
     @discardableResult
-    func waitFor(_ timeout: Double = 5, _ condition: (String) -> Bool) -> Bool {
+    func waitFor(_ timeout: Double = 20, _ condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(screen()) { return true }
