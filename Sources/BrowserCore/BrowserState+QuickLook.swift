@@ -57,7 +57,15 @@ extension BrowserState {
             guard path == selectedPath else { return [] }
             if let count = facts.pageCount { quickLook.pageCount = count }
             if let count = facts.lineCount { quickLook.lineCount = count }
-            if let duration = facts.duration { quickLook.duration = duration }
+            if let duration = facts.duration {
+                quickLook.duration = duration
+                // A PNG or WebP with a length has frames: it plays, looping, like a GIF.
+                if quickLookContent == .picture, let entry = selected, entry.kind == .image, QuickLookContent.mayAnimate(entry.name) {
+                    quickLook.animates = true
+                    quickLook.playing = true
+                    quickLook.loops = true
+                }
+            }
             if let custom = facts.custom {
                 quickLook.custom = custom
                 quickLook.playing = false
@@ -129,7 +137,15 @@ extension BrowserState {
         quickLook.page = max(0, quickLook.pageCount.map { min(quickLook.page, $0 - 1) } ?? quickLook.page)
         if let count = quickLook.lineCount { quickLook.line = min(quickLook.line, max(0, count - quickLookRows)) }
         quickLook.line = max(0, quickLook.line)
-        if let duration = quickLook.duration { quickLook.seconds = min(quickLook.seconds, max(0, duration - 0.5)) }
+        if let duration = quickLook.duration {
+            // A video stops half a second before its end, where a last frame can still be shown;
+            // an animation loops, and a short one (1.5 s) would never pass that point.
+            if quickLook.loops {
+                if duration > 0, quickLook.seconds >= duration { quickLook.seconds = quickLook.seconds.truncatingRemainder(dividingBy: duration) }
+            } else {
+                quickLook.seconds = min(quickLook.seconds, max(0, duration - 0.5))
+            }
+        }
         quickLook.seconds = max(0, quickLook.seconds)
     }
 }

@@ -24,15 +24,25 @@ public enum QuickLookContent: Sendable, Equatable {
 
 extension QuickLookContent {
     /// What Quick Look shows of `entry` at `position`: a folder's picture, an EPUB's members when
-    /// asked for, a custom previewer's output when one took over, else what its kind shows.
+    /// asked for, a custom previewer's output when one took over, an animated PNG or WebP once
+    /// the worker found it animated, else what its kind shows.
     public static func shown(_ entry: Entry, at position: QuickLookPosition) -> QuickLookContent {
         if entry.isDirectory { return .picture }
         if position.showsMembers { return .members }
-        return position.custom ?? QuickLookContent(entry.kind, name: entry.name)
+        if let custom = position.custom { return custom }
+        return position.animates ? .timeline : QuickLookContent(entry.kind, name: entry.name)
     }
 
-    /// Pictures that move: played frame by frame at their own timing, looping.
+    /// Pictures that move: played frame by frame at their own timing, looping. (A GIF is taken to
+    /// move; a PNG or WebP moves only when the worker finds frames in it, see `mayAnimate`.)
     public static func isAnimation(_ name: String) -> Bool { name.lowercased().hasSuffix(".gif") }
+
+    /// Pictures whose format can hold an animation, though most are still: Quick Look asks the
+    /// worker which this one is.
+    public static func mayAnimate(_ name: String) -> Bool {
+        let suffix = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return ["png", "apng", "webp"].contains(suffix)
+    }
 
     /// Documents that are archives inside (EPUB, OpenDocument, OOXML, comic books…): shown by
     /// their picture, with their members a key away.
@@ -71,6 +81,8 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var showsMembers = false
     /// A custom previewer shows this file (its output: text or a picture), once the worker said so.
     public var custom: QuickLookContent?
+    /// A PNG or WebP the worker found animated: it plays like a GIF.
+    public var animates = false
     /// Counts seeks, so that a sound playing is started again from the new place.
     public var seekGeneration = 0
 

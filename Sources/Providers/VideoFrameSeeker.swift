@@ -19,19 +19,33 @@ public final class VideoFrameSeeker {
     /// video's duration when the container knows it.
     public func frame(path: String, seconds: Double, box: PixelSize,
                       cancellation: CancellationFlag) throws(ThumbnailError) -> (image: PixelImage, shownSeconds: Double, duration: Double?) {
+        let animation = AnimationTiming.of(path: path)
+        if let animation, animation.container == .webP {
+            // libav cannot read an animated WebP: libvips decodes the frame shown at that time.
+            open = nil
+            let frame = animation.frame(at: seconds)
+            return (try VipsDecoder.thumbnail(path: path, page: frame.index, box: box, cancellation: cancellation), frame.start, animation.duration)
+        }
         var video: OpenVideo
         if let kept = open, kept.path == path, kept.isCurrent { video = kept } else { video = try OpenVideo(path: path) }
         open = nil  // kept again only when this request succeeds: a failed decode leaves no state behind
         let shown = try video.frame(at: seconds, box: box, budget: Self.forwardBudget, reach: Self.forwardReach, cancellation: cancellation)
         open = video
-        return (shown.image, shown.shownSeconds, video.media.duration)
+        // libav plays an APNG's frames but does not know its length.
+        return (shown.image, shown.shownSeconds, video.media.duration ?? animation?.duration)
     }
 
     /// Closes the video kept open, if any.
     public func close() { open = nil }
 
-    /// Duration and whether there is a moving picture, from the headers (no frame is decoded).
+    /// Duration and whether there is a moving picture, from the headers (no frame is decoded): an
+    /// animated PNG or WebP is timed from its chunks, a still one has no moving picture.
     public static func mediaFacts(path: String) throws(ThumbnailError) -> MediaFacts {
+        switch AnimationTiming.read(path: path) {
+        case .animation(let timing): return MediaFacts(duration: timing.duration, hasVideo: true)
+        case .still: return MediaFacts(duration: nil, hasVideo: false)  // libav would call it a one-frame video
+        case .neither: break
+        }
         let media = try MediaFile(path: path)
         return MediaFacts(duration: media.duration, hasVideo: media.videoStream != nil)
     }

@@ -60,6 +60,12 @@ public enum VipsDecoder {
         return try pixels(of: image, cancellation: cancellation)
     }
 
+    /// One frame of a many-page picture (an animated WebP), shrunk to fit `box` as video frames are.
+    public static func thumbnail(path: String, page: Int, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
+        // libvips reads load options from the end of the name: "anim.webp[page=3]".
+        try thumbnail(path: "\(path)[page=\(max(0, page))]", box: box, cancellation: cancellation)
+    }
+
     /// A thumbnail of an encoded image held in memory (an embedded preview, cover art, a zip entry).
     /// `autorotate: false` ignores the embedded image's own EXIF orientation (the container's applies instead).
     public static func thumbnail(bytes: [UInt8], box: PixelSize, autorotate: Bool = true, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {

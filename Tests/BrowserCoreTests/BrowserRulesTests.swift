@@ -255,6 +255,29 @@ import ThumbnailKit
         #expect(state.quickLookContent == .text && !state.quickLook.showsMembers, "the next file starts over")
     }
 
+    @Test func aPNGOrWebPPlaysOnceTheWorkerFindsFramesAndLoops() {
+        var state = quickLook("dance.png")
+        #expect(state.quickLookContent == .picture && !state.quickLook.playing, "most PNGs are still")
+        state.apply(.quickLookFacts(path: "/d/dance.png", QuickLookFacts(duration: 1.5)))
+        #expect(state.quickLookContent == .timeline && state.quickLook.playing && state.quickLook.loops)
+        state.apply(.tick(now: 1_000_000_000))
+        state.apply(.tick(now: 2_200_000_000))
+        #expect(abs(state.quickLook.seconds - 1.2) < 1e-9)
+        state.apply(.quickLookFacts(path: "/d/dance.png", QuickLookFacts(duration: 1.5)))
+        #expect(abs(state.quickLook.seconds - 1.2) < 1e-9, "a frame's news does not pull a loop back from its last half second")
+        state.apply(.tick(now: 2_700_000_000))
+        #expect(abs(state.quickLook.seconds - 0.2) < 1e-6, "past the end it starts over")
+        state.apply(.key(.special(.right), .right))
+        state.apply(.key(.special(.left), .left))
+        #expect(state.quickLookContent == .picture && !state.quickLook.playing, "shown again, it waits for the worker again")
+    }
+
+    @Test func aPhotoWithALengthStaysStill() {
+        var state = quickLook("photo.jpg")
+        state.apply(.quickLookFacts(path: "/d/photo.jpg", QuickLookFacts(duration: 3)))
+        #expect(state.quickLookContent == .picture && !state.quickLook.playing)
+    }
+
     @Test func videosSeekFineAndCoarse() {
         var state = quickLook("clip.mp4")
         state.apply(.quickLookFacts(path: "/d/clip.mp4", QuickLookFacts(duration: 600)))

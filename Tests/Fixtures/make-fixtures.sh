@@ -137,6 +137,12 @@ convert -delay 50 -loop 0 \
     \( -size 200x100 'xc:#2980b9' -fill white -draw 'circle 160,50 190,50' \) \
     "$OUT/animated.gif"
 row animated.gif image 200 100 ok "3 frames: red, green, blue, a white disc moving right"
+# The same three frames as APNG and animated WebP (libav reads APNG but cannot time it; it cannot
+# read animated WebP at all).
+ffmpeg -v error -y -i "$OUT/animated.gif" -plays 0 -f apng "$OUT/animated.png"
+row animated.png image 200 100 ok "APNG, the GIF's 3 frames, 0.5 s each"
+ffmpeg -v error -y -i "$OUT/animated.gif" -c:v libwebp -lossless 1 -loop 0 "$OUT/animated.webp"
+row animated.webp image 200 100 ok "animated WebP, the GIF's 3 frames, 0.5 s each"
 
 scene_args 400 300
 convert "${SCENE[@]}" -quality 80 "$OUT/image.webp"

@@ -103,6 +103,32 @@ import Testing
 }
 
 extension QuickLookTests {
+    /// GIF, APNG and animated WebP play by themselves, looping through their three frames; a
+    /// still PNG stays a picture.
+    @Test func animationsPlayAndLoopAndStillPicturesStayStill() throws {
+        let folder = try folder(["animated.gif", "animated.png", "animated.webp", "palette.png"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = try quickLook(folder)
+        for (index, name) in ["animated.gif", "animated.png", "animated.webp"].enumerated() {
+            if index > 0 { session.send("Right") }
+            #expect(session.waitFor { $0.contains(name) && $0.contains(" / 0:01") && $0.contains("p play/pause") }, "\(session.screen())")
+            // Three frames of half a second each: within a few seconds, three different pictures
+            // and the first one again (it loops).
+            var seen: [String] = []
+            #expect(session.waitFor(10) { _ in
+                let picture = self.picture(session)
+                if seen.last != picture { seen.append(picture) }
+                return Set(seen).count >= 3 && seen.count > Set(seen).count
+            }, "\(name): \(Set(seen).count) pictures in \(seen.count) changes")
+        }
+        session.send("Right")
+        #expect(session.waitFor { $0.contains("palette.png") && $0.contains("+ zoom in") }, "\(session.screen())")
+        #expect(!session.waitFor(2) { $0.contains(" / 0:0") }, "a still PNG has no time line (the worker's answer included):\n\(session.screen())")
+        session.send("Left")
+        #expect(session.waitFor { $0.contains("animated.webp") && $0.contains(" / 0:01") }, "shown again, it plays again:\n\(session.screen())")
+        session.send("q")
+    }
+
     @Test func aCustomPreviewerShowsItsTextForItsTypeOnly() throws {
         let folder = TestEnvironment.temporaryFolder("qlbrowse-quicklook-custom")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -28,8 +28,11 @@ public final class BrowserApp {
     private var running = true
     /// Text files whose lines are being read for Quick Look (one read at a time per file).
     private var textsAsked: Set<String> = []
-    /// Archives listed and songs measured for Quick Look this run (asked once each).
+    /// What was asked of the worker for the file Quick Look shows (members, length, previewer),
+    /// once per visit: the state starts Quick Look's position over for each file, forgetting the
+    /// answers, so a file shown again is asked again.
     private var contentAsked: Set<String> = []
+    private var contentAskedFor: String?
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
     private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
@@ -215,7 +218,14 @@ public final class BrowserApp {
     /// What Quick Look shows besides pictures and text: whether a custom previewer takes over,
     /// an archive's members, a song's length.
     private func requestQuickLookContent() {
-        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent, let entry = state.selected else { return }
+        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent, let entry = state.selected else {
+            contentAskedFor = nil
+            return
+        }
+        if contentAskedFor != path {
+            contentAskedFor = path
+            contentAsked.removeAll()
+        }
         if !entry.isDirectory, contentAsked.insert("previewer:" + path).inserted {
             pictures.customPreviewer(path, hasBuiltIn: entry.kind != .unknown)
         }
@@ -223,8 +233,11 @@ public final class BrowserApp {
         switch content {
         case .members:
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
-        case .timeline where state.selected?.kind != .video:
+        case .timeline where entry.kind != .video:
             if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
+        case .picture where entry.kind == .image && QuickLookContent.mayAnimate(entry.name):
+            // Whether this PNG or WebP moves: a length comes back only for an animation.
+            if contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
         default: break
         }
     }

@@ -14,6 +14,7 @@ public enum ContentTypeTable {
     private static let typesAndExtensions: [(String, [String])] = [
         ("image/jpeg", ["jpg", "jpeg", "jpe", "jfif"]),
         ("image/png", ["png"]),
+        ("image/apng", ["apng"]),
         ("image/gif", ["gif"]),
         ("image/webp", ["webp"]),
         ("image/tiff", ["tif", "tiff"]),
