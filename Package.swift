@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
@@ -40,8 +42,11 @@ let package = Package(
         .target(name: "ThumbnailKit", dependencies: ["SystemKit", "CZlib", "CJPEG"]),
         // Built-in providers: every decoder library lives here, used only by the worker.
         .target(name: "Providers", dependencies: ["ThumbnailKit", "SystemKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem"]),
+        // Quick edits, lossless: JPEG turns (libjpeg-turbo), other pictures (libvips), PDF page
+        // rotation (qpdf), trims and video turns by stream copy (libav). Used only by the worker.
+        .target(name: "Editors", dependencies: ["ThumbnailKit", "Providers", "SystemKit", "CTurboJPEG", "CQPDF", "CVips", "CAV"]),
         // The worker loop: framing over pipes, limits, cancellation.
-        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "SystemKit"]),
+        .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "Editors", "SystemKit"]),
 
         // Folder listing off the UI thread, and the packed entry store it fills.
         .target(name: "FileSystemKit", dependencies: ["SystemKit"]),
@@ -66,6 +71,7 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
 
+        .testTarget(name: "EditorsTests", dependencies: ["Editors"]),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit", "SystemKit"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "SystemKit", "ThumbnailKit"]),

@@ -20,6 +20,7 @@ import argparse, difflib, os, re, sys
 C_IMPORTS_ALLOWED = [
     "Sources/SystemKit/",
     "Sources/Providers/",
+    "Sources/Editors/",
     "Sources/TerminalGraphics/Drivers/",
     "Sources/ThumbnailKit/Codecs/",
     "Sources/BrowserUI/Curses*.swift",

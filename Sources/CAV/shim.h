@@ -7,6 +7,7 @@
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
+#include <string.h>
 
 static inline int CAV_error_eagain(void) { return AVERROR(EAGAIN); }
 static inline int CAV_error_eof(void) { return AVERROR_EOF; }
@@ -66,3 +67,26 @@ static inline float CAV_sample(AVFrame *frame, int channel, int i) {
 }
 static inline int CAV_frame_channels(AVFrame *frame) { return frame->ch_layout.nb_channels; }
 static inline void CAV_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+
+/// Copies every side data of a stream (display matrix, spherical, …) to another.
+static inline int CAV_copy_stream_side_data(AVStream *from, AVStream *to) {
+    for (int i = 0; i < from->nb_side_data; i++) {
+        uint8_t *data = av_stream_new_side_data(to, from->side_data[i].type, from->side_data[i].size);
+        if (!data) return -1;
+        memcpy(data, from->side_data[i].data, from->side_data[i].size);
+    }
+    return 0;
+}
+
+/// Sets a stream's display matrix to a rotation of `degrees` counterclockwise (libav's sense).
+static inline int CAV_set_stream_rotation(AVStream *stream, double degrees) {
+    size_t size = 0;
+    uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!data || size < 9 * sizeof(int32_t)) data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+    if (!data) return -1;
+    av_display_rotation_set((int32_t *)data, degrees);
+    return 0;
+}
+
+static inline int CAV_packet_is_key(AVPacket *packet) { return (packet->flags & AV_PKT_FLAG_KEY) != 0; }
+static inline AVRational CAV_microseconds(void) { return AV_TIME_BASE_Q; }

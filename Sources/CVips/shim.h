@@ -106,3 +106,16 @@ static inline int CVips_thumbnail_any_size(const char *filename, VipsImage **out
     return vips_thumbnail(filename, out, width, "height", height, NULL);
 }
 
+
+/// A whole picture opened for random access (edits turn it, so it cannot stream), failing on
+/// any decoding error: an edit must never write a damaged picture's blank or partial decode
+/// over the original.
+static inline VipsImage *CVips_open(const char *filename) {
+    return vips_image_new_from_file(filename, "access", VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+}
+
+/// The picture turned upright by its EXIF orientation (the tag is then removed).
+static inline int CVips_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+
+/// Writes the picture; the saver and its options come from the name ("x.webp[lossless]").
+static inline int CVips_write(VipsImage *image, const char *filename) { return vips_image_write_to_file(image, filename, NULL); }

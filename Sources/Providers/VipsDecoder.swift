@@ -97,7 +97,7 @@ public enum VipsDecoder {
     }
 
     /// A `ThumbnailError` carrying libvips' own first error line, cleaned up for people.
-    static func failure(_ what: String) -> ThumbnailError {
+    public static func failure(_ what: String) -> ThumbnailError {
         let detail = String(cString: CVips_error_text())
             .split(separator: "\n").first.map(String.init)?
             .trimmingPrefix(while: { $0 == " " }) ?? ""

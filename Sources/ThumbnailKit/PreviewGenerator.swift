@@ -123,6 +123,19 @@ public final class PreviewGenerator: Sendable {
         return RegionPreview(image: try Self.image(reply, payload), fullSize: PixelSize(width: reply.fullWidth ?? 0, height: reply.fullHeight ?? 0))
     }
 
+    /// Does `edit` on the file at `path`, writing the result to `output` (an existing file the
+    /// caller made for it, beside the original, with the same suffix). The original is only read.
+    public func edit(_ edit: FileEdit, path: String, output: String) async throws -> FileEditResult {
+        var request = Self.request(.edit, path: path, box: nil)
+        request.edit = edit
+        request.outputPath = PathNormalizer.absolute(output)
+        let (_, payload) = try await answer(to: request)
+        guard let result = try? JSONDecoder().decode(FileEditResult.self, from: Data(payload)) else {
+            throw ThumbnailError(.crashed, "the worker sent a malformed edit result")
+        }
+        return result
+    }
+
     /// The most members one listing returns, whatever the caller asks (the reply must fit a frame).
     public static let maximumMemberLimit = 200_000
 

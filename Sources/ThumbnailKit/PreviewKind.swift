@@ -14,4 +14,6 @@ package enum PreviewKind: String, Codable, Sendable {
     case previewer
     /// A part of a picture, enlarged: for zooming into a photo in Quick Look.
     case region
+    /// A lossless edit written to a new file (`FileEdit`).
+    case edit
 }

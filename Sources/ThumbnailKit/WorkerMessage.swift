@@ -77,6 +77,10 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     /// With a custom text reply: the previewer printed more than the limit and was stopped.
     package var truncated: Bool?
 
+    /// An edit request (`preview == .edit`): what to do, and the new file to write it to.
+    package var edit: FileEdit?
+    package var outputPath: String?
+
     package init(kind: Kind, id: UInt64) {
         self.kind = kind
         self.id = id

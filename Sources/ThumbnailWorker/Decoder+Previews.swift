@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Editors
 import Providers
 import ThumbnailKit
 
@@ -67,6 +68,11 @@ extension Decoder {
             answer.fullWidth = full.width
             answer.fullHeight = full.height
             return Self.attach(full.cropped(to: box, around: (request.centerX ?? 0.5, request.centerY ?? 0.5)), to: &answer)
+        case .edit:
+            guard let edit = request.edit, let output = request.outputPath else { throw ThumbnailError(.unsupported, "malformed request") }
+            let result = try FileEditor.edit(edit, input: path, output: output, cancellation: cancellation)
+            guard let json = try? JSONEncoder().encode(result) else { throw ThumbnailError(.crashed, "cannot encode the result") }
+            return [UInt8](json)
         case .custom, .previewer:
             return try customPreview(kind, of: path, request: request, box: box, into: &answer, cancellation: cancellation)
         }

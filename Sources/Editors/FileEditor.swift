@@ -1,0 +1,32 @@
+import Providers
+import ThumbnailKit
+
+/// Does a `FileEdit` on the file at `input`, writing the result to `output` (a file the caller
+/// made beside the original, with the same suffix): the worker's side of quick edits. The
+/// original is only read; replacing it, or keeping both, is the caller's choice.
+public enum FileEditor {
+    public static func edit(_ edit: FileEdit, input: String, output: String, cancellation: CancellationFlag) throws(ThumbnailError) -> FileEditResult {
+        switch edit {
+        case .rotate(let quarterTurns, let flip):
+            let turn = PictureTurn(quarterTurns: quarterTurns, flip: flip)
+            switch try pictureFormat(of: input) {
+            case .jpeg: return try JPEGRotator.rotate(turn, input: input, output: output)
+            case .other: return try PictureRotator.rotate(turn, input: input, output: output)
+            }
+        case .rotatePages(let pages, let quarterTurns):
+            return try PDFPageRotator.rotate(pages: pages, quarterTurns: quarterTurns, input: input, output: output)
+        case .trim(let start, let end):
+            return try MediaRemuxer.trim(input: input, output: output, start: start, end: end, cancellation: cancellation)
+        case .rotateVideo(let quarterTurns):
+            return try MediaRemuxer.rotate(input: input, output: output, quarterTurns: quarterTurns, cancellation: cancellation)
+        }
+    }
+
+    private enum PictureFormat { case jpeg, other }
+
+    /// JPEGs by their first bytes (a JPEG named .png is still turned losslessly).
+    private static func pictureFormat(of path: String) throws(ThumbnailError) -> PictureFormat {
+        let head = try FileBytes(path: path).read(at: 0, count: 3)
+        return head == [0xFF, 0xD8, 0xFF] ? .jpeg : .other
+    }
+}

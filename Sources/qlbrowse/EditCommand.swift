@@ -1,0 +1,156 @@
+import ArgumentParser
+import SystemKit
+import ThumbnailKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `qlbrowse edit`: Quick Look's lossless quick edits for scripts. The edit runs in a worker
+/// process; the original goes to the Trash (restorable there, or with `U` in the browser) unless
+/// `--copy` keeps it and writes "name (edited).ext" beside it.
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Turn pictures and PDF pages, trim and turn videos and songs, without loss.",
+        discussion: """
+        Each edit writes a new file in the same folder, flushed to the disk, then renames it into place:
+        the original goes to the freedesktop Trash, or stays untouched with --copy (the result is then
+        "NAME (edited).EXT"). A file changed by someone else meanwhile is not replaced.
+        """,
+        subcommands: [Rotate.self, RotatePages.self, Trim.self, RotateVideo.self])
+
+    struct Saving: ParsableArguments {
+        @Flag(help: "Keep the original; write the result as \"NAME (edited).EXT\" beside it.") var copy = false
+        @Flag(help: "Give the result the original's modification time.") var keepTime = false
+        @Flag(help: "Print one JSON object per file (path, output, edit, trashed, notes…).") var json = false
+    }
+
+    struct Turn: ParsableArguments {
+        @Flag(help: "A quarter turn clockwise.") var right = false
+        @Flag(help: "A quarter turn counterclockwise.") var left = false
+        @Flag(name: .customLong("180"), help: "A half turn.") var half = false
+
+        func quarterTurns(flip: Bool = false) throws -> Int {
+            let chosen = [right, left, half].filter { $0 }.count
+            guard chosen == 1 || (chosen == 0 && flip) else { throw ValidationError("say one of --right, --left or --180") }
+            return right ? 1 : left ? 3 : half ? 2 : 0
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn or mirror pictures (JPEG losslessly in the DCT domain; PNG, WebP, TIFF, HEIC re-encoded without loss).")
+        @OptionGroup var turn: Turn
+        @Flag(help: "Mirror left to right (before the turn, if any).") var flip = false
+        @OptionGroup var saving: Saving
+        @Argument(help: "Pictures.") var files: [String]
+        func run() async throws {
+            let edit = FileEdit.rotate(quarterTurns: try turn.quarterTurns(flip: flip), flip: flip)
+            try await EditCommand.run(edit, on: files, saving)
+        }
+    }
+
+    struct RotatePages: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rotate-pages", abstract: "Turn PDF pages by their rotation entry (nothing is rendered again).")
+        @OptionGroup var turn: Turn
+        @Option(help: "Pages, counted from 1: \"2\", \"2-5\", \"1,3,7-9\" (all when not given).") var pages: String?
+        @OptionGroup var saving: Saving
+        @Argument(help: "A PDF.") var file: String
+        func run() async throws {
+            let chosen = try pages.map(EditCommand.pageList) ?? []
+            try await EditCommand.run(.rotatePages(pages: chosen, quarterTurns: try turn.quarterTurns()), on: [file], saving)
+        }
+    }
+
+    struct Trim: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Keep part of a video or song, streams copied (the start snaps back to a keyframe).")
+        @Option(help: "Start: seconds or [H:]M:S (0 when not given).") var start: String?
+        @Option(help: "End: seconds or [H:]M:S.") var end: String
+        @OptionGroup var saving: Saving
+        @Argument(help: "A video or song.") var file: String
+        func run() async throws {
+            let from = try start.map(EditCommand.seconds) ?? 0, to = try EditCommand.seconds(end)
+            guard to > from else { throw ValidationError("--end must come after --start") }
+            try await EditCommand.run(.trim(start: from, end: to), on: [file], saving)
+        }
+    }
+
+    struct RotateVideo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rotate-video", abstract: "Turn a video by its display matrix (MP4, MOV; no re-encoding).")
+        @OptionGroup var turn: Turn
+        @OptionGroup var saving: Saving
+        @Argument(help: "Videos.") var files: [String]
+        func run() async throws {
+            try await EditCommand.run(.rotateVideo(quarterTurns: try turn.quarterTurns()), on: files, saving)
+        }
+    }
+
+    /// Edits each file in turn; a failure is reported and the others still go.
+    static func run(_ edit: FileEdit, on files: [String], _ saving: Saving) async throws {
+        // Edits can take minutes on a large video: a longer deadline than a thumbnail's.
+        let limits = WorkerLimits(deadlineSeconds: 1800, memoryBytes: 4 << 30, cpuSeconds: 1800)
+        let pool = WorkerPool(size: 1, limits: limits, stderrPath: ProcessEnvironment.workerLog)
+        let saver = EditSaver(placement: saving.copy ? .copy : .replace, keepsModificationTime: saving.keepTime, generator: PreviewGenerator(pool: pool))
+        var failed = 0
+        for file in files {
+            let path = PathNormalizer.absolute(file)
+            do {
+                let outcome = try await saver.apply(edit, to: path)
+                print(saving.json ? json(outcome) : describe(outcome))
+            } catch {
+                failed += 1
+                let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
+                FileDescriptorWriter.writeAll(Array("qlbrowse edit: \(TerminalText.escaped(path)): \(reason)\n".utf8), to: 2)
+            }
+        }
+        await pool.shutdown()
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    private static func describe(_ outcome: EditSaver.Outcome) -> String {
+        var words = ["\(outcome.edit): \(TerminalText.escaped(outcome.output))"]
+        if let width = outcome.result.width, let height = outcome.result.height { words.append("\(width)×\(height)") }
+        if let pages = outcome.result.pages { words.append("\(pages) page\(pages == 1 ? "" : "s") turned") }
+        if outcome.edit == "trim", let start = outcome.result.start, let end = outcome.result.end {
+            words.append("\(DisplayClock.text(start))–\(DisplayClock.text(end)) of the original")
+        }
+        if let trashed = outcome.trashed { words.append("the original is in the Trash (\(TerminalText.escaped(trashed)))") }
+        return (words + outcome.result.notes).joined(separator: " · ")
+    }
+
+    private static func json(_ outcome: EditSaver.Outcome) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(outcome)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// "90", "1:30", "1:02:03.5" as seconds.
+    static func seconds(_ text: String) throws -> Double {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
+        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { throw ValidationError("\(text) is not a time (seconds, or [H:]M:S)") }
+        return parts.reduce(0) { $0 * 60 + $1! }
+    }
+
+    /// "1,3,7-9" (counted from 1) as 0-based page numbers.
+    static func pageList(_ text: String) throws -> [Int] {
+        var pages: [Int] = []
+        for part in text.split(separator: ",") {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0.filter { !$0.isWhitespace })) }
+            guard (1...2).contains(ends.count), let first = ends.first ?? nil, let last = ends.last ?? nil, first >= 1, last >= first, last - first < 100_000 else {
+                throw ValidationError("\(text) is not a list of pages such as 2 or 2-5 or 1,3,7-9")
+            }
+            pages += (first...last).map { $0 - 1 }
+        }
+        return pages
+    }
+}
+
+/// Times in results: "0:08.3".
+enum DisplayClock {
+    static func text(_ seconds: Double) -> String {
+        let tenths = Int((max(0, seconds) * 10).rounded())
+        let minutes = tenths / 600, rest = tenths % 600
+        return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
+    }
+}
