@@ -66,7 +66,10 @@ import ThumbnailKit
         let elapsed = clock.now - start
         #expect(throws: CancellationError.self) { try outcome.get() }
         print("cancelling a 400-megapixel decode returned after \(elapsed)")
-        #expect(elapsed < .milliseconds(500), "cancel took \(elapsed)")
+        // The caller's stream ends at once (typically a few ms); the bound only tells "returned on
+        // the cancel" from "waited for the decode" (seconds for 400 megapixels), with room for CI's
+        // busy cores, where 1 s was seen.
+        #expect(elapsed < .seconds(3), "cancel took \(elapsed)")
         let next = ThumbnailRequest(path: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, size: 32, types: [.thumbnail])
         #expect(try await generator.bestRepresentation(for: next).image.size == PixelSize(width: 32, height: 24))
         await pool.shutdown()
