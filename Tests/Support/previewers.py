@@ -142,7 +142,7 @@ def try_program(name, setup, qlbrowse, work, pictures):
                 return None
             if name == 'fzf':  # inside the preview window's border (coloured lines, a cell of padding)
                 return panes[0][0], COLS // 2 + 2, 1, COLS - 2, ROWS - 1
-            return panes[0][0], COLS // 2 - 1, 0, COLS, ROWS
+            return panes[0][0], COLS // 2 - 1, 1, COLS, ROWS  # below the title line (the folder's path)
 
         def quadrants():
             area = preview_area()
