@@ -14,7 +14,7 @@ reported as SKIP and not counted. Exit 0 when every check of every installed pro
 import os, re, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pictures import QUADRANTS, nearest, quadrants_right, seen  # noqa: E402
+from pictures import QUADRANTS, nearest, quadrants_right, save_quadrants, seen  # noqa: E402
 import pyte  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -178,13 +178,7 @@ def main():
     pictures = os.path.join(work, 'pictures')
     os.makedirs(pictures)
     from PIL import Image
-    image = Image.new('RGB', (400, 300))
-    pixels = image.load()
-    colours = [QUADRANTS['red'], QUADRANTS['green'], QUADRANTS['blue'], QUADRANTS['yellow']]
-    for y in range(300):
-        for x in range(400):
-            pixels[x, y] = colours[(x >= 200) + 2 * (y >= 150)]
-    image.save(os.path.join(pictures, 'a-quadrants.png'))  # first in every program's order
+    save_quadrants(os.path.join(pictures, 'a-quadrants.png'))  # first in every program's order
     Image.new('RGB', (400, 300), QUADRANTS['blue']).save(os.path.join(pictures, 'b-blue.png'))
 
     found = setups()
