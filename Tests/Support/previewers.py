@@ -104,6 +104,7 @@ def try_program(name, setup, qlbrowse, work, pictures):
     env = {'HOME': home, 'PATH': os.path.dirname(os.path.abspath(qlbrowse)) + ':' + os.environ.get('PATH', '/usr/bin:/bin'),
            'TERM': 'xterm-256color', 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'XDG_CACHE_HOME': os.path.join(work, name, 'cache'),
            'XDG_STATE_HOME': os.path.join(work, name, 'state'), 'XDG_CONFIG_HOME': os.path.join(home, '.config'),
+           'XDG_DATA_HOME': os.path.join(home, '.local', 'share'),
            'TMUX_TMPDIR': os.path.join(work, name)}
     if path:
         target = path.replace('~', home, 1)
