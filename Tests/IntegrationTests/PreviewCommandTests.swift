@@ -71,3 +71,18 @@ import ThumbnailKit
         #expect(preview([]).stderr.contains("preview needs a FILE"))
     }
 }
+
+/// The README's set-ups for lf, ranger, nnn and fzf, read from the README and run for real in tmux
+/// (Tests/Support/previewers.py): the picture in each preview pane, the next file's after a key,
+/// nothing left after quitting. A program that is not installed is skipped.
+@Suite struct PreviewerSetUpTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "needs tmux"))
+    func theReadmeSetUpsShowThePictureInEachPreviewPane() throws {
+        let result = TestEnvironment.runScenario("previewers.py", folder: "qlbrowse-previewers")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        for program in ["lf", "ranger", "nnn", "fzf"] where ["/usr/bin/", "/usr/local/bin/"].contains(where: { FileManager.default.isExecutableFile(atPath: $0 + program) }) {
+            let passed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS \(program):") }.count
+            #expect(passed == 3, "\(program): \(result.stdout)")
+        }
+    }
+}

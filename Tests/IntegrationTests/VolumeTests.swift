@@ -28,4 +28,13 @@ struct VolumeTests {
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
     }
+
+    @Test(.enabled(if: ["/usr/sbin/smbd", "/usr/bin/smbnetfs", "/usr/bin/parallel"].allSatisfy { FileManager.default.fileExists(atPath: $0) },
+                   "needs samba, smbnetfs and GNU parallel"))
+    func fourShardsAtOnceFillOneSharedRepositoryThatASecondUserReadsWithoutDecoding() throws {
+        _ = TestEnvironment.fixtures  // made when missing: the share is filled from them
+        let result = TestEnvironment.runScenario("smb-shards.py", folder: "qlbrowse-smb-shards")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 7, "\(result.stdout)")
+    }
 }

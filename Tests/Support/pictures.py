@@ -77,6 +77,18 @@ def quadrants_right(screen, left, top, right, bottom):
     return ok, ', '.join(report) + ' of %dx%d cells' % (x1 - x0, y1 - y0)
 
 
+def save_quadrants(path):
+    """Writes the 400x300 test picture: red and green over blue and yellow."""
+    from PIL import Image
+    image = Image.new('RGB', (400, 300))
+    pixels = image.load()
+    colours = [QUADRANTS['red'], QUADRANTS['green'], QUADRANTS['blue'], QUADRANTS['yellow']]
+    for y in range(300):
+        for x in range(400):
+            pixels[x, y] = colours[(x >= 200) + 2 * (y >= 150)]
+    image.save(path)
+
+
 def env_for(work, term, colorterm=None):
     env = {'TERM': term, 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'XDG_CACHE_HOME': work + '/.cache',
            'XDG_STATE_HOME': work + '/.state', 'XDG_CONFIG_HOME': work + '/.config', 'COLORTERM': colorterm or ''}
@@ -201,14 +213,7 @@ def main():
     os.makedirs(work)
     quadrants = os.path.join(work, 'quadrants')
     os.makedirs(quadrants)
-    from PIL import Image
-    image = Image.new('RGB', (400, 300))
-    pixels = image.load()
-    colours = [QUADRANTS['red'], QUADRANTS['green'], QUADRANTS['blue'], QUADRANTS['yellow']]
-    for y in range(300):
-        for x in range(400):
-            pixels[x, y] = colours[(x >= 200) + 2 * (y >= 150)]
-    image.save(os.path.join(quadrants, 'quadrants.png'))
+    save_quadrants(os.path.join(quadrants, 'quadrants.png'))
     photos = os.path.join(work, 'photos')
     os.makedirs(photos)
     subprocess.run(['ffmpeg', '-v', 'error', '-f', 'lavfi', '-i', 'mandelbrot=size=1200x800:rate=2', '-frames:v', '30',
