@@ -25,6 +25,8 @@ NOT_MACHINE_READABLE = {
     "libgcc-s1": "GPL-3+ with GCC Runtime Library Exception",
     "libstdc++6": "GPL-3+ with GCC Runtime Library Exception",
     "libjpeg62-turbo": "BSD-BY-LC-NE (IJG) and BSD-3-clause and Zlib",
+    "libturbojpeg0": "BSD-BY-LC-NE (IJG) and BSD-3-clause and Zlib",
+    "libqpdf29": "Apache-2.0",
 }
 
 RUNTIME_EXCEPTION = """\

@@ -44,7 +44,7 @@ pass "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 
 # --- control ------------------------------------------------------------------------------------
 depends=$(dpkg-deb -f "$deb" Depends)
-for library in libc6 libncursesw6 libchafa0 libjpeg62-turbo zlib1g libvips42 libpoppler-glib8 libavcodec59 libraw20 libmagic1 libarchive13; do
+for library in libc6 libncursesw6 libchafa0 libjpeg62-turbo zlib1g libvips42 libpoppler-glib8 libavcodec59 libraw20 libmagic1 libarchive13 libturbojpeg0 libqpdf29; do
     grep -Eq "(^|, )$library( |,|$)" <<<"$depends" || fail "Depends lacks $library: $depends"
 done
 ! grep -qi swift <<<"$depends" || fail "Depends names Swift: $depends"
