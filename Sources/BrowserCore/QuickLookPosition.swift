@@ -39,17 +39,15 @@ extension QuickLookContent {
 
     /// Pictures whose format can hold an animation, though most are still: Quick Look asks the
     /// worker which this one is.
-    public static func mayAnimate(_ name: String) -> Bool {
-        let suffix = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        return ["png", "apng", "webp"].contains(suffix)
-    }
+    public static func mayAnimate(_ name: String) -> Bool { ["png", "apng", "webp"].contains(suffix(of: name)) }
 
     /// Documents that are archives inside (EPUB, OpenDocument, OOXML, comic books…): shown by
     /// their picture, with their members a key away.
     public static func isContainer(_ name: String) -> Bool {
-        let suffix = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        return ["epub", "odt", "ods", "odp", "odg", "docx", "xlsx", "pptx", "cbz", "cbr", "cb7", "cbt", "3mf", "kra", "ora"].contains(suffix)
+        ["epub", "odt", "ods", "odp", "odg", "docx", "xlsx", "pptx", "cbz", "cbr", "cb7", "cbt", "3mf", "kra", "ora"].contains(suffix(of: name))
     }
+
+    private static func suffix(of name: String) -> String { name.split(separator: ".").last.map { $0.lowercased() } ?? "" }
 }
 
 /// Where Quick Look is inside the file it shows: the page, the first line, the time. It starts

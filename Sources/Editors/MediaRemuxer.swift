@@ -112,7 +112,7 @@ final class MediaRemuxer {
         guard let first = span.firstKept else { throw ThumbnailError(.corrupt, "nothing of the file falls between the start and the end") }
         var result = FileEditResult(start: first, end: span.lastKept)
         if let window, first < window.start - 0.05 {
-            result.notes.append("starts at \(Self.clock(first)), the nearest keyframe before \(Self.clock(window.start))")
+            result.notes.append("starts at \(FileEditResult.clock(first)), the nearest keyframe before \(FileEditResult.clock(window.start))")
         }
         return result
     }
@@ -150,16 +150,8 @@ final class MediaRemuxer {
         }
     }
 
-    static func clock(_ seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        let minutes = tenths / 600, rest = tenths % 600
-        return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
-    }
-
     static func error(_ what: String, _ code: Int32) -> ThumbnailError {
-        var buffer = [CChar](repeating: 0, count: 256)
-        CAV_error_string(code, &buffer, buffer.count)
-        let detail = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = LibavErrorText.of(code)
         let kind: ThumbnailError.Code = code == -28 /* ENOSPC */ || code == -5 /* EIO */ ? .writeFailed : .corrupt
         return ThumbnailError(kind, "\(what): \(detail)")
     }

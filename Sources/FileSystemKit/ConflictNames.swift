@@ -7,8 +7,13 @@ import Glibc
 public enum ConflictNames {
     /// The `index`-th alternative name for `name` (index 2 and up).
     public static func numbered(_ name: String, _ index: Int, isFolder: Bool = false) -> String {
-        guard !isFolder, let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(index))" }
-        return "\(name[..<dot]) (\(index))\(name[dot...])"
+        labelled(name, String(index), isFolder: isFolder)
+    }
+
+    /// `name` with `label` in brackets before its extension: `photo (edited).jpg`.
+    public static func labelled(_ name: String, _ label: String, isFolder: Bool = false) -> String {
+        guard !isFolder, let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(label))" }
+        return "\(name[..<dot]) (\(label))\(name[dot...])"
     }
 
     /// `path` itself if nothing is there, else the first free numbered name beside it.

@@ -48,11 +48,19 @@ final class MediaFile {
     }
 
     static func error(_ what: String, _ code: Int32) -> ThumbnailError {
-        var buffer = [CChar](repeating: 0, count: 256)
-        CAV_error_string(code, &buffer, buffer.count)
-        let detail = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = LibavErrorText.of(code)
         let unsupported = code == -1094995529 /* AVERROR_INVALIDDATA */ || detail.contains("Invalid data")
         return ThumbnailError(unsupported ? .unsupported : .corrupt, "\(what): \(detail)")
+    }
+}
+
+/// libav's words for an error code ("Invalid data found when processing input"), for messages
+/// of the libav users here and in the editors.
+public enum LibavErrorText {
+    public static func of(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        CAV_error_string(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -12,14 +12,25 @@ public final class VideoFrameSeeker {
     /// How far after the last frame shown a request is served by decoding on instead of seeking.
     public static let forwardReach = 3.0
     private var open: OpenVideo?
+    /// The last file's animation timing (read from its chunks), kept while the file is unchanged:
+    /// playing asks for up to twenty frames a second of the same file.
+    private var timing: (path: String, identity: FileIdentity, animation: AnimationTiming?)?
 
     public init() {}
+
+    private func animation(of path: String) -> AnimationTiming? {
+        let identity = FileIdentity(path: path)
+        if let timing, timing.path == path, timing.identity == identity { return timing.animation }
+        let animation = AnimationTiming.of(path: path)
+        timing = (path, identity, animation)
+        return animation
+    }
 
     /// The frame shown at `seconds` (the one at or before it, within half a frame) fitted into `box`, its time, and the
     /// video's duration when the container knows it.
     public func frame(path: String, seconds: Double, box: PixelSize,
                       cancellation: CancellationFlag) throws(ThumbnailError) -> (image: PixelImage, shownSeconds: Double, duration: Double?) {
-        let animation = AnimationTiming.of(path: path)
+        let animation = animation(of: path)
         if let animation, animation.container == .webP {
             // libav cannot read an animated WebP: libvips decodes the frame shown at that time.
             open = nil

@@ -36,6 +36,14 @@ public struct FileEditResult: Codable, Sendable, Equatable {
     /// Pages turned.
     public var pages: Int?
 
+    /// How edit results write a time: minutes, seconds and tenths ("0:08.3"), as a trim point
+    /// is precise to a frame, not to a second.
+    public static func clock(_ seconds: Double) -> String {
+        let tenths = Int((max(0, seconds) * 10).rounded())
+        let minutes = tenths / 600, rest = tenths % 600
+        return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
+    }
+
     public init(notes: [String] = [], start: Double? = nil, end: Double? = nil, width: Int? = nil, height: Int? = nil, pages: Int? = nil) {
         self.notes = notes
         self.start = start

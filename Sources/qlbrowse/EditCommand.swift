@@ -113,7 +113,7 @@ struct EditCommand: AsyncParsableCommand {
         if let width = outcome.result.width, let height = outcome.result.height { words.append("\(width)×\(height)") }
         if let pages = outcome.result.pages { words.append("\(pages) page\(pages == 1 ? "" : "s") turned") }
         if outcome.edit == "trim", let start = outcome.result.start, let end = outcome.result.end {
-            words.append("\(DisplayClock.text(start))–\(DisplayClock.text(end)) of the original")
+            words.append("\(FileEditResult.clock(start))–\(FileEditResult.clock(end)) of the original")
         }
         if let trashed = outcome.trashed { words.append("the original is in the Trash (\(TerminalText.escaped(trashed)))") }
         return (words + outcome.result.notes).joined(separator: " · ")
@@ -143,14 +143,5 @@ struct EditCommand: AsyncParsableCommand {
             pages += (first...last).map { $0 - 1 }
         }
         return pages
-    }
-}
-
-/// Times in results: "0:08.3".
-enum DisplayClock {
-    static func text(_ seconds: Double) -> String {
-        let tenths = Int((max(0, seconds) * 10).rounded())
-        let minutes = tenths / 600, rest = tenths % 600
-        return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
     }
 }

@@ -27,9 +27,9 @@ struct EditSaver {
     let generator: PreviewGenerator
 
     func apply(_ edit: FileEdit, to path: String) async throws -> Outcome {
-        let before = try FileStamp.of(path)
+        let before = try FileVersion.of(path)
         let (folder, name) = Self.split(path)
-        let (base, suffix) = Self.suffix(of: name)
+        let suffix = Self.suffix(of: name)
         let temporary = try TemporaryFile.create(template: folder + "/." + name + ".qlbrowse-edit-XXXXXX" + (suffix.isEmpty ? "" : "." + suffix),
                                                  suffixLength: Int32(suffix.isEmpty ? 0 : suffix.utf8.count + 1))
         fchmod(temporary.descriptor, before.mode)
@@ -37,13 +37,13 @@ struct EditSaver {
         var placed = false
         defer { if !placed { unlink(temporary.path) } }
         let result = try await generator.edit(edit, path: path, output: temporary.path)
-        guard try FileStamp.of(path) == before else {
+        guard try FileVersion.of(path) == before else {
             throw EditError("\(TerminalText.escaped(path)) changed while it was being edited: nothing was replaced")
         }
         if keepsModificationTime { before.setModificationTime(on: temporary.path) }
         switch placement {
         case .copy:
-            let target = try place(temporary.path, besideAs: base, suffix: suffix, in: folder)
+            let target = try place(temporary.path, besideAs: name, in: folder)
             placed = true
             return Outcome(path: path, output: target, edit: edit.name, trashed: nil, result: result)
         case .replace:
@@ -63,10 +63,9 @@ struct EditSaver {
     }
 
     /// "name (edited).ext", or "name (edited 2).ext" and on when taken.
-    private func place(_ temporary: String, besideAs base: String, suffix: String, in folder: String) throws -> String {
+    private func place(_ temporary: String, besideAs name: String, in folder: String) throws -> String {
         for attempt in 1...1000 {
-            let label = attempt == 1 ? "edited" : "edited \(attempt)"
-            let target = folder + "/" + base + " (\(label))" + (suffix.isEmpty ? "" : "." + suffix)
+            let target = folder + "/" + ConflictNames.labelled(name, attempt == 1 ? "edited" : "edited \(attempt)")
             do {
                 try FileRename.noReplaceOrLook(temporary, to: target)
                 return target
@@ -85,23 +84,24 @@ struct EditSaver {
         return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
-    /// A name's base and suffix ("a.tar.gz" → "a.tar", "gz"; ".profile" has none).
-    static func suffix(of name: String) -> (base: String, suffix: String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    /// A name's suffix, which the temporary keeps so that libraries choose the same format
+    /// ("a.tar.gz" → "gz"; ".profile" has none).
+    static func suffix(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
     }
 }
 
 /// A file's identity and times, to tell whether someone changed it meanwhile.
-struct FileStamp: Equatable {
+struct FileVersion: Equatable {
     let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
     let mode: mode_t
 
-    static func of(_ path: String) throws -> FileStamp {
+    static func of(_ path: String) throws -> FileVersion {
         var status = stat()
         guard stat(path, &status) == 0 else { throw EditError("cannot read \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw EditError("\(TerminalText.escaped(path)) is not a regular file") }
-        return FileStamp(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+        return FileVersion(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
                          seconds: status.st_mtim.tv_sec, nanoseconds: status.st_mtim.tv_nsec, mode: status.st_mode & 0o7777)
     }
 
