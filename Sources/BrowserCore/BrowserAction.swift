@@ -30,6 +30,27 @@ public enum BrowserAction: Sendable, Equatable {
     case quickLookTogglePlay
     /// What a previewer found out about the file Quick Look shows (pages, lines, duration).
     case quickLookFacts(path: String, QuickLookFacts)
+    /// Quick Look's edits: `e` starts editing the file shown.
+    case editStart
+    /// Turn by quarter turns clockwise: the page shown, or every page of a PDF.
+    case editTurn(Int, everyPage: Bool)
+    /// Mirror the picture left to right.
+    case editMirror
+    /// A trimmed video or song starts (true) or ends here.
+    case editTrimPoint(start: Bool)
+    case editClearTrim
+    /// Enter: ask how to save (replace or copy).
+    case editAskSave
+    /// Save: a copy beside the original, or in its place with the original in the Trash.
+    case editSave(copy: Bool)
+    /// Esc: back one step (saving: cancel it; asking: back to editing; editing: leave, nothing written).
+    case editLeave
+    /// The edit was saved.
+    case editSaved(EditOutcome)
+    /// The edit could not be saved (or was cancelled): the original is as it was.
+    case editFailed(path: String, reason: String)
+    /// `U` put back the original an edit had replaced.
+    case editRestored(path: String)
     case quit
     /// Ctrl-L, or the terminal's focus coming back: everything drawn again, pictures included.
     case redraw
@@ -92,7 +113,7 @@ extension BrowserAction {
     public var isFromUser: Bool {
         switch self {
         case .listed, .listingFailed, .listingLostVolume, .showMessage, .volumesChanged, .volumeLost, .listingStalled, .volumeGone, .jobChanged,
-             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts:
+             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts, .editSaved, .editFailed, .editRestored:
             return false
         default: return true
         }
@@ -123,7 +144,33 @@ public enum BrowserEffect: Sendable, Equatable {
     /// Play a song's or video's sound from `seconds` (nil: stop what plays).
     case playSound(path: String, seconds: Double)
     case stopSound
+    /// Write Quick Look's edit of `path` in a worker: the edits in turn, then the result beside
+    /// the original (`copy`) or in its place.
+    case saveEdit(path: String, edits: [FileEdit], copy: Bool)
+    /// Stop the edit being saved: its temporary goes, the original stays.
+    case cancelEdit
+    /// The file at `path` changed: its pictures are fetched again.
+    case forgetPictures(path: String)
+    /// `U` after an edit replaced a file: the edited file goes to the Trash and the original
+    /// comes back under its name.
+    case restoreReplaced(original: TrashCan.Item, edited: String)
     /// Draw everything again, pictures included.
     case redraw
     case quit(folder: String)
+}
+
+/// A saved edit, for the browser: where the result is, the original's place in the Trash when
+/// the result replaced it, and what to tell the user.
+public struct EditOutcome: Sendable, Equatable {
+    public let path: String
+    public let output: String
+    public let trashed: TrashCan.Item?
+    public let summary: String
+
+    public init(path: String, output: String, trashed: TrashCan.Item?, summary: String) {
+        self.path = path
+        self.output = output
+        self.trashed = trashed
+        self.summary = summary
+    }
 }

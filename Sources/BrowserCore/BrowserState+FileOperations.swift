@@ -58,6 +58,10 @@ extension BrowserState {
             guard !paths.isEmpty else { return [] }
             overlay = .confirmDelete(paths)
         case .restoreTrashed:
+            if let replaced = lastReplaced {
+                lastReplaced = nil
+                return [.restoreReplaced(original: replaced.original, edited: replaced.edited)]
+            }
             guard !lastTrashed.isEmpty else {
                 message = "nothing trashed in this session to restore"
                 return []

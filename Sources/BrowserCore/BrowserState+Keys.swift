@@ -23,6 +23,18 @@ extension BrowserState {
         case .overlay(let overlay) where overlay.isQuestion:
             return answer(to: overlay, key: key)
         case .overlay(.quickLook):
+            if let edit = quickLook.edit {
+                if let action = editIntention(for: key, command, edit) { return action }
+                if edit.step != .choosing { return nil }  // the question or the saving waits for its keys
+                // While editing, only Quick Look's own keys (paging, seeking, playing, a typed
+                // position) work: a file operation or another file would drop the edit.
+                let typed = key.typedText
+                let seeks: Set<Command> = [.down, .up, .pageDown, .pageUp, .top, .bottom, .left, .right]
+                guard command.map(seeks.contains) == true || typed == "p" || typed.map({ $0.count == 1 && $0.first!.isNumber && $0.first!.isASCII }) == true
+                        || key.isEnter else { return nil }
+            } else if key.typedText == "e" {
+                return .editStart
+            }
             if let text = key.typedText, text.count == 1, text.first!.isASCII, text.first!.isNumber { return .quickLookDigit(text) }
             if key.isEnter, !quickLook.jump.isEmpty { return .quickLookJump }
             if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }

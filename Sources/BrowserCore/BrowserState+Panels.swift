@@ -10,20 +10,24 @@ extension BrowserState {
         case .volumes: return applyInVolumes(action)
         case .jobs: return applyInJobs(action)
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
-        case .quickLook: if let effects = applyQuickLook(action) { return effects }
+        case .quickLook: if let effects = applyQuickLook(action) ?? applyQuickEdit(action) { return effects }
         case .help: break
         case .confirmDelete, .conflict: return applyQuestion(overlay, action)
         }
         switch action {
         case .closeOverlay, .quickLook, .quit:
             mode = .browsing
-        case .moveLeft, .moveUp:
+        case .moveLeft, .moveUp, .moveRight, .moveDown:
             guard overlay == .quickLook else { return nil }
-            moveCursor(to: cursor - 1)
-            resetQuickLook()
-        case .moveRight, .moveDown:
-            guard overlay == .quickLook else { return nil }
-            moveCursor(to: cursor + 1)
+            // Another file would drop the edit unsaved.
+            guard quickLook.edit == nil else {
+                message = "Enter saves the edit, Esc leaves it"
+                return []
+            }
+            switch action {
+            case .moveRight, .moveDown: moveCursor(to: cursor + 1)
+            default: moveCursor(to: cursor - 1)
+            }
             resetQuickLook()
         case .help:
             mode = overlay == .help ? .browsing : .overlay(.help)

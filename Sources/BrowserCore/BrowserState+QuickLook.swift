@@ -8,7 +8,7 @@ extension BrowserState {
 
     /// Whether Quick Look can enlarge what it shows: a photo or a RAW file.
     public var canZoom: Bool {
-        guard let entry = selected, quickLookContent == .picture else { return false }
+        guard let entry = selected, quickLookContent == .picture, quickLook.edit == nil else { return false }
         return entry.kind == .image || entry.kind == .rawImage
     }
 

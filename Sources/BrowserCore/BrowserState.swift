@@ -38,6 +38,8 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var clipboard: Clipboard?
     /// What the last trash job moved away, for `U`.
     public internal(set) var lastTrashed: [TrashCan.Item] = []
+    /// The original an edit last replaced (in the Trash) and the edited file in its place, for `U`.
+    public internal(set) var lastReplaced: ReplacedOriginal?
     /// Background jobs, oldest first.
     public internal(set) var jobs: [JobStatus] = []
     /// The cursor in the jobs panel.
@@ -186,13 +188,16 @@ public struct BrowserState: Sendable, Equatable {
         case .jobChanged(let job):
             if let index = jobs.firstIndex(where: { $0.id == job.id }) { jobs[index] = job } else { jobs.append(job) }
         case .conflictAsked(let job, let conflict): mode = .overlay(.conflict(job: job, conflict))
-        case .trashed(let items): lastTrashed = items
+        case .trashed(let items):
+            lastTrashed = items
+            lastReplaced = nil
         case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes)
         case .resize(let rows, let columns):
             layout = layout.resized(rows: rows, columns: columns)
             scrollToCursor()
         case .redraw: return [.redraw]
         case .quickLookFacts: return applyQuickLook(action)
+        case .editSaved, .editFailed, .editRestored: return applyQuickEdit(action)
         default: return nil
         }
         return []
@@ -249,4 +254,10 @@ public struct BrowserState: Sendable, Equatable {
         }
         return []
     }
+}
+
+/// An original an edit replaced, kept in the Trash, and the edited file now in its place.
+public struct ReplacedOriginal: Sendable, Equatable {
+    public let original: TrashCan.Item
+    public let edited: String
 }

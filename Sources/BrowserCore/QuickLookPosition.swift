@@ -83,6 +83,8 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var animates = false
     /// Counts seeks, so that a sound playing is started again from the new place.
     public var seekGeneration = 0
+    /// The edit under way (`e`), shown on the picture until it is saved or left.
+    public var edit: QuickEdit?
 
     public init() {}
 

@@ -5,10 +5,12 @@ import ThumbnailKit
 /// Where pictures go on the screen the state shows, and which are fetched ahead: one place for
 /// the geometry the drawing and the fetching share.
 struct PictureSlots {
-    /// A picture's place: the key of the picture and the cells it may use.
+    /// A picture's place: the key of the picture and the cells it may use, and how an edit
+    /// under way turns it.
     struct Slot: Equatable {
         let key: PictureKey
         let rect: CellRect
+        var turn = QuickEdit.Turn.none
     }
 
     let state: BrowserState
@@ -43,7 +45,9 @@ struct PictureSlots {
         case .timeline: part = .whole; rect.rows -= 1
         default: part = .whole
         }
-        return slot(index, rect, part: part, playing: position.playing)
+        guard var found = slot(index, rect, part: part, playing: position.playing) else { return nil }
+        if let edit = position.edit { found.turn = edit.shownTurn(page: position.page) }
+        return found
     }
 
     /// Frames are asked for in twentieths of a second: up to twenty a second while playing (the
@@ -112,5 +116,12 @@ struct PictureSlots {
             key.box = PixelSize(width: rect.columns * cell.width / scale, height: rect.rows * cell.height / scale)
         }
         return Slot(key: key, rect: rect)
+    }
+}
+
+extension QuickEdit.Turn {
+    /// The picture as the edit shows it.
+    func applied(to image: PixelImage) -> PixelImage {
+        (mirrored ? image.mirrored() : image).rotatedClockwise(quarterTurns: quarterTurns)
     }
 }

@@ -42,6 +42,14 @@ final class PictureStore {
 
     func text(for path: String) -> TextPage? { texts[path] }
 
+    /// Drops everything of the file at `path`: it changed under its name.
+    func forget(path: String) {
+        pictures = pictures.filter { $0.key.path != path }
+        failures = failures.filter { $0.key.path != path }
+        forgetText(for: path)
+        members[path] = nil
+    }
+
     /// Drops a file's text (a custom previewer's output replaces what was read of the file).
     func forgetText(for path: String) { texts[path] = nil }
 

@@ -48,7 +48,8 @@ public final class BrowserApp {
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
-                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies))
+                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies),
+                                    edits: EditRunner(inbox: inbox, logFile: options.logFile))
         self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
@@ -104,12 +105,14 @@ public final class BrowserApp {
         if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
         screen.stop()
         graphics.restore()
-        let pool = self.pool, jobs = effects.jobs
-        // Quitting (q, Ctrl-C) cancels file jobs and gives them a moment to remove their
-        // temporaries before the process goes: nothing partial is left behind.
+        let pool = self.pool, jobs = effects.jobs, edits = effects.edits
+        // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
+        // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
+        edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
-        Task { await jobs.shutdown(); await pool.shutdown() }
+        edits.waitUntilIdle(seconds: 5)
+        Task { await jobs.shutdown(); await pool.shutdown(); await edits.shutdown() }
     }
 
     private func chooseGraphics(afterResize: Bool) {
@@ -178,6 +181,10 @@ public final class BrowserApp {
             case .playSound(let path, let seconds):
                 if !sound.play(path, from: seconds) { apply(.showMessage("no sound: install ffmpeg (ffplay) or mpv to hear it")) }
             case .stopSound: sound.stop()
+            case .forgetPictures(let path):
+                // The file changed under its name: its pictures, encodings and facts are asked again.
+                view.forgetPictures(of: path)
+                contentAskedFor = nil
             default: effects.perform(effect, volumes: state.volumes.map(\.volume))
             }
         }

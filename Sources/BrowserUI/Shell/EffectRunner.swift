@@ -10,11 +10,13 @@ final class EffectRunner {
     private var listing: DirectoryLister.Listing?
     let jobs: JobRunner
     let fileJobs: FileJobRunner
+    let edits: EditRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner) {
+    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner) {
         self.inbox = inbox
         self.jobs = jobs
         self.fileJobs = fileJobs
+        self.edits = edits
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -37,7 +39,10 @@ final class EffectRunner {
         case .restore(let items): fileJobs.restore(items, volumes: volumes)
         case .resolveConflict(let job, let choice, let all): fileJobs.answer(job, choice, applyToAll: all)
         case .probeCapabilities(let volume): probe(volume)
-        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound: break  // the app's own
+        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
+        case .cancelEdit: edits.cancel()
+        case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
+        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures: break  // the app's own
         }
     }
 

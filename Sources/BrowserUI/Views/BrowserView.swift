@@ -32,6 +32,13 @@ final class BrowserView {
         if store.evictIfNeeded() { drawer.forgetEncodings() }
     }
 
+    /// The file at `path` changed (an edit saved over it): what was fetched and encoded of it goes,
+    /// and terminals that keep pictures are sent the new ones.
+    func forgetPictures(of path: String) {
+        store.forget(path: path)
+        drawer.forget(path: path)
+    }
+
     func draw(_ state: BrowserState) {
         // Quick Look opening or closing repaints everything: its pictures and the browser's overlap.
         let quickLook = state.overlay == .quickLook
