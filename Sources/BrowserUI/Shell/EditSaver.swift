@@ -67,17 +67,29 @@ public struct EditSaver: Sendable {
         guard !edits.isEmpty else { throw EditError("nothing to do") }
         let before = try FileVersion.of(path)
         let (folder, name) = Self.split(path)
+        Self.removeLeftovers(of: name, in: folder)
         var results: [FileEditResult] = []
         var current = path
-        var temporaries: [String] = []
+        var temporaries: [(path: String, lock: Int32)] = []
         var placed: String?
-        defer { for temporary in temporaries where temporary != placed { unlink(temporary) } }
+        defer {
+            for temporary in temporaries {
+                if temporary.path != placed { unlink(temporary.path) }
+                close(temporary.lock)
+            }
+        }
         for edit in edits {
             try Task.checkCancellation()
             let temporary = try Self.temporary(beside: name, in: folder, mode: before.mode)
             temporaries.append(temporary)
-            results.append(try await generator.edit(edit, path: current, output: temporary))
-            current = temporary
+            do {
+                results.append(try await generator.edit(edit, path: current, output: temporary.path))
+            } catch let error as ThumbnailError where Self.isGone(path) {
+                // The volume went while the result was written: say that, not the library's errno.
+                throw EditError("the volume holding \(TerminalText.escaped(folder)) went away while the edit was written (\(error.reason)); "
+                                + "the original was not touched, and what was half written goes with the next edit of this file")
+            }
+            current = temporary.path
         }
         try Task.checkCancellation()
         guard try FileVersion.of(path) == before else {
@@ -108,14 +120,37 @@ public struct EditSaver: Sendable {
     }
 
     /// A new empty file beside the original, hidden, with the original's suffix (which tells the
-    /// libraries the format) and permissions.
-    private static func temporary(beside name: String, in folder: String, mode: mode_t) throws -> String {
+    /// libraries the format) and permissions; locked while this edit lives, so that a later edit
+    /// knows it from a leftover.
+    private static func temporary(beside name: String, in folder: String, mode: mode_t) throws -> (path: String, lock: Int32) {
         let suffix = Self.suffix(of: name)
-        let temporary = try TemporaryFile.create(template: folder + "/." + name + ".qlbrowse-edit-XXXXXX" + (suffix.isEmpty ? "" : "." + suffix),
+        let temporary = try TemporaryFile.create(template: folder + "/" + leftoverPrefix(name) + "XXXXXX" + (suffix.isEmpty ? "" : "." + suffix),
                                                  suffixLength: Int32(suffix.isEmpty ? 0 : suffix.utf8.count + 1))
         fchmod(temporary.descriptor, mode)
-        close(temporary.descriptor)
-        return temporary.path
+        flock(temporary.descriptor, LOCK_EX)
+        return (temporary.path, temporary.descriptor)
+    }
+
+    /// The original cannot be reached any more: its volume is gone, or unmounted under it.
+    private static func isGone(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) != 0 && (VolumeGone.matches(errno) || errno == ENOENT)
+    }
+
+    /// How an edit's temporaries of `name` begin: hidden, named after the file.
+    static func leftoverPrefix(_ name: String) -> String { "." + name + ".qlbrowse-edit-" }
+
+    /// Temporaries of earlier edits of `name` that nobody holds: left by a volume that went away
+    /// in the middle of writing, or by a process killed outright. They go before a new edit.
+    static func removeLeftovers(of name: String, in folder: String) {
+        let prefix = leftoverPrefix(name)
+        for entry in DirectoryEntries.list(folder) where entry.name.hasPrefix(prefix) {
+            let path = folder + "/" + entry.name
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
+        }
     }
 
     /// What the passes did, as one result: every note, the trim's window, the last size, the pages turned.
