@@ -53,7 +53,7 @@ enum HelpText {
             lines.append(DisplayFormat.pad(cells[row], to: column) + right)
         }
         let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "Quick Look: ← → other files, ↓ ↑ PgDn PgUp g G inside one, 12 Enter jumps,",
-                     "p plays and pauses, w wraps text, space or Esc closes.",
+                     "p plays and pauses, w wraps text, e edits (turn, mirror, trim), space or Esc closes.",
                      "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
         return lines + hints.prefix(max(0, height - lines.count))
     }
