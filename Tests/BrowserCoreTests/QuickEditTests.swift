@@ -6,13 +6,7 @@ import ThumbnailKit
 /// Quick Look's edits as the state decides them: which files offer which edits, what the keys do
 /// in each step, what is saved, and that nothing is lost on the way.
 @Suite struct QuickEditTests {
-    private func quickLook(_ name: String) -> BrowserState {
-        var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 23, columns: 80))
-        _ = state.start()
-        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: name), Entry(name: "z.txt")]), complete: true))
-        state.apply(.quickLook)
-        return state
-    }
+    private func quickLook(_ name: String) -> BrowserState { BrowserState.quickLook(on: name) }
 
     private func press(_ text: String, _ command: Command? = nil, in state: inout BrowserState) -> [BrowserEffect] {
         state.apply(.key(.character(text.unicodeScalars.first!.value), command))

@@ -50,15 +50,7 @@ def main():
                                                  for name in leftovers(source)):
             time.sleep(0.1)
         partial_seen = bool(leftovers(source))
-        faultfs_ctl.set_faults(mount, vanish=True)
-        time.sleep(0.3)
-        faultfs_ctl.unmount(mount)
-        try:
-            out, err = run.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            run.kill()
-            out, err = run.communicate()
-            err += '\n(killed after 60 s)'
+        out, err = faultfs_ctl.vanish_under(mount, run)
         message = ' | '.join(line for line in err.splitlines() if line.strip())
         results.append(('the volume went while the copy was half written', partial_seen, 'temporaries seen: %s' % leftovers(source)))
         results.append(('the edit ends with exit status 1, not a hang', run.returncode == 1, 'status %d after %.1f s' % (run.returncode, time.time() - started)))
