@@ -51,6 +51,22 @@ public enum BrowserAction: Sendable, Equatable {
     case editFailed(path: String, reason: String)
     /// `U` put back the original an edit had replaced.
     case editRestored(path: String)
+    /// `H`/`L`: the folder before or after this one in the history.
+    case historyBack, historyForward
+    /// `b`, `'`: the next key sets or names a bookmark; `B`: the bookmarks list.
+    case startBookmark, startJump, toggleBookmarks
+    /// The key that answers a `KeyQuestion`.
+    case keyAnswer(String)
+    /// Esc while a key is awaited.
+    case cancelKeyQuestion
+    /// `d` in the bookmarks list.
+    case deleteBookmark
+    /// The bookmarks file was read (at start), with what went wrong reading it.
+    case bookmarksLoaded([Bookmark], problem: String?)
+    /// A bookmark's folder was checked before going there.
+    case bookmarkChecked(Bookmark, problem: String?)
+    /// The bookmarks list's folders were checked.
+    case bookmarksChecked([BookmarkCheck])
     case quit
     /// Ctrl-L, or the terminal's focus coming back: everything drawn again, pictures included.
     case redraw
@@ -113,7 +129,8 @@ extension BrowserAction {
     public var isFromUser: Bool {
         switch self {
         case .listed, .listingFailed, .listingLostVolume, .showMessage, .volumesChanged, .volumeLost, .listingStalled, .volumeGone, .jobChanged,
-             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts, .editSaved, .editFailed, .editRestored:
+             .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts, .editSaved, .editFailed, .editRestored,
+             .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked:
             return false
         default: return true
         }
@@ -154,6 +171,14 @@ public enum BrowserEffect: Sendable, Equatable {
     /// `U` after an edit replaced a file: the edited file goes to the Trash and the original
     /// comes back under its name.
     case restoreReplaced(original: TrashCan.Item, edited: String)
+    /// Read the bookmarks file.
+    case loadBookmarks
+    /// Write the bookmarks file (atomically).
+    case saveBookmarks([Bookmark])
+    /// See whether a bookmark's folder can be reached (within the volume's deadline), then go.
+    case checkBookmark(Bookmark)
+    /// See which of these folders can be reached, for the bookmarks list.
+    case checkBookmarks([String])
     /// Draw everything again, pictures included.
     case redraw
     case quit(folder: String)

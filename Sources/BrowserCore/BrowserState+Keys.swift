@@ -20,6 +20,10 @@ extension BrowserState {
             if case .character = key { return nil }
         case .prompt:
             return promptIntention(for: key)
+        case .awaitingKey:
+            if key == .escape { return .cancelKeyQuestion }
+            if let text = key.typedText, text.count == 1, text != " " { return .keyAnswer(text) }
+            return nil
         case .overlay(let overlay) where overlay.isQuestion:
             return answer(to: overlay, key: key)
         case .overlay(.quickLook):
@@ -110,10 +114,15 @@ extension BrowserState {
         case .paste: return .paste
         case .rename: return .startRename
         case .create: return .startCreate
-        case .trash: return .trashMarked
+        case .trash: return overlay == .bookmarks ? .deleteBookmark : .trashMarked
         case .delete: return .deleteMarked
         case .restore: return .restoreTrashed
         case .redraw: return .redraw
+        case .bookmark: return .startBookmark
+        case .jumpToBookmark: return .startJump
+        case .bookmarks: return overlay == .bookmarks ? .closeOverlay : .toggleBookmarks
+        case .back: return .historyBack
+        case .forward: return .historyForward
         }
     }
 

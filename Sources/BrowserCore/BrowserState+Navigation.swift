@@ -45,8 +45,13 @@ extension BrowserState {
         return enter(up, select: name)
     }
 
-    /// Goes to `path` and lists it; the cursor lands on `name` when it arrives.
-    mutating func enter(_ path: String, select name: [UInt8]?) -> [BrowserEffect] {
+    /// Goes to `path` and lists it; the cursor lands on `name` when it arrives. A new folder goes
+    /// into the history unless the history itself is being walked (`recordsHistory` false).
+    mutating func enter(_ path: String, select name: [UInt8]?, recordsHistory: Bool = true) -> [BrowserEffect] {
+        if recordsHistory {
+            history.leave(selecting: selected?.nameBytes)
+            history.visit(path)
+        }
         previousNavigation = navigation
         navigation = Navigation(folder: path, select: name)
         ticket += 1

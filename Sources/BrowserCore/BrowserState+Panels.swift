@@ -9,6 +9,7 @@ extension BrowserState {
         switch overlay {
         case .volumes: return applyInVolumes(action)
         case .jobs: return applyInJobs(action)
+        case .bookmarks: return applyInBookmarks(action)
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
         case .quickLook: if let effects = applyQuickLook(action) ?? applyQuickEdit(action) { return effects }
         case .help: break

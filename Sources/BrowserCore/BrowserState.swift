@@ -55,12 +55,25 @@ public struct BrowserState: Sendable, Equatable {
 
     /// Where Quick Look is inside the file it shows.
     public internal(set) var quickLook = QuickLookPosition()
+    /// The folders visited, for `H` and `L`.
+    public internal(set) var history: FolderHistory
+    /// Bookmarks by key, as last read or written.
+    public internal(set) var bookmarks: [Bookmark] = []
+    /// The cursor in the bookmarks list.
+    public internal(set) var bookmarkCursor = 0
+    /// What the last check found of each bookmarked folder: "" reachable, else why not.
+    public internal(set) var bookmarkProblems: [String: String] = [:]
+    /// Whether the bookmarks file has been read (keys may come before it is).
+    var bookmarksRead = false
+    /// A bookmark key pressed before the file was read, gone to once it is.
+    var pendingJump: String?
 
     /// A listing silent this long shows "waiting for <volume>…".
     public static let stallNotice: Int64 = 300_000_000
 
     public init(folder: String, layout: ScreenLayout = ScreenLayout()) {
         self.navigation = Navigation(folder: folder)
+        self.history = FolderHistory(start: folder)
         self.layout = layout
     }
 
@@ -107,7 +120,7 @@ public struct BrowserState: Sendable, Equatable {
     // MARK: Changing
 
     /// Starts listing the folder; the shell calls this once at start.
-    public mutating func start() -> [BrowserEffect] { enter(folder, select: nil) }
+    public mutating func start() -> [BrowserEffect] { enter(folder, select: nil) + [.loadBookmarks] }
 
     @discardableResult
     public mutating func apply(_ action: BrowserAction) -> [BrowserEffect] {
@@ -124,6 +137,7 @@ public struct BrowserState: Sendable, Equatable {
         case .browsing: return applyBrowsing(action)
         case .filtering: return applyFiltering(action) ?? applyBrowsing(action)
         case .prompt: return applyPrompt(action) ?? applyBrowsing(action)
+        case .awaitingKey: return applyPlaces(action) ?? []
         case .overlay(let overlay) where overlay.isQuestion: return applyQuestion(overlay, action)
         case .overlay(let overlay): return applyPanel(overlay, action) ?? applyBrowsing(action)
         }
@@ -198,6 +212,7 @@ public struct BrowserState: Sendable, Equatable {
         case .redraw: return [.redraw]
         case .quickLookFacts: return applyQuickLook(action)
         case .editSaved, .editFailed, .editRestored: return applyQuickEdit(action)
+        case .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked: return applyBookmarkResult(action)
         default: return nil
         }
         return []
@@ -218,6 +233,8 @@ public struct BrowserState: Sendable, Equatable {
     private mutating func applyBrowsing(_ action: BrowserAction) -> [BrowserEffect] {
         if let effects = applyFileOperation(action) { return effects }
         if let effects = applyMove(action) { return effects }
+        // Going elsewhere is for the browser itself, not from under Quick Look or a panel.
+        if overlay == nil, let effects = applyPlaces(action) { return effects }
         switch action {
         case .toggleHidden:
             showHidden.toggle()

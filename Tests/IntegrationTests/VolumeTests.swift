@@ -22,6 +22,12 @@ struct VolumeTests {
         #expect(TestEnvironment.passes(result.stdout) == 5, "\(result.stdout)")
     }
 
+    @Test func bookmarksLastAcrossRunsAndSayWhenTheirVolumeIsGoneOrHung() throws {
+        let result = TestEnvironment.runScenario("bookmarks.py", folder: "qlbrowse-bookmarks")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
+    }
+
     @Test func anEditOnAVolumeThatVanishesLeavesTheOriginalWhole() throws {
         let result = TestEnvironment.runScenario("edit-vanish.py", folder: "qlbrowse-edit-vanish")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")

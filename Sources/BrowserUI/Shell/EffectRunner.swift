@@ -11,12 +11,14 @@ final class EffectRunner {
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
+    private let bookmarks: BookmarkFile
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner) {
+    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
         self.inbox = inbox
         self.jobs = jobs
         self.fileJobs = fileJobs
         self.edits = edits
+        self.bookmarks = bookmarks
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -42,6 +44,10 @@ final class EffectRunner {
         case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
+        case .loadBookmarks: bookmarks.load(inbox: inbox)
+        case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
+        case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)
+        case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, inbox: inbox)
         case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures: break  // the app's own
         }
     }

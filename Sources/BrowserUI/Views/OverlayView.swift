@@ -19,6 +19,15 @@ struct OverlayView {
             let lines = state.jobs.isEmpty ? ["No jobs yet: T on a folder thumbnails it in the background."] : state.jobs.map(JobText.line)
             box.draw(title: " Jobs   c cancels · space pauses a copy · Enter resumes stopped thumbnailing · Esc closes", lines: lines,
                      selected: state.jobs.isEmpty ? nil : state.jobCursor, layout: layout, minimumWidth: 70)
+        case .bookmarks:
+            let lines = state.bookmarks.isEmpty ? ["No bookmarks yet: b then a key keeps the folder you are in."] : state.bookmarks.map { bookmark in
+                let place = TerminalText.escaped(bookmark.folder) + (bookmark.file.map { "  (" + TerminalText.escaped($0) + ")" } ?? "")
+                let problem = state.bookmarkProblems[bookmark.folder]
+                let status = problem == nil ? "  …" : problem!.isEmpty ? "" : "  unavailable: " + TerminalText.escaped(problem!)
+                return "\(bookmark.key)  " + place + status
+            }
+            box.draw(title: " Bookmarks   Enter goes · d deletes · r gives another key · Esc closes", lines: lines,
+                     selected: state.bookmarks.isEmpty ? nil : state.bookmarkCursor, layout: layout, minimumWidth: 60)
         case .confirmBatch(let folder):
             box.draw(title: " Thumbnail this folder?", lines: [
                 TerminalText.escaped(folder), "",
