@@ -51,6 +51,9 @@ public enum BrowserAction: Sendable, Equatable {
     case editFailed(path: String, reason: String)
     /// `U` put back the original an edit had replaced.
     case editRestored(path: String)
+    /// `t` opens a tab on this folder; `1`–`9` show tab N (0-based here); `[`/`]` the one before or
+    /// after; `w` closes the one shown.
+    case newTab, switchTab(Int), stepTab(Int), closeTab
     /// `H`/`L`: the folder before or after this one in the history.
     case historyBack, historyForward
     /// `b`, `'`: the next key sets or names a bookmark; `B`: the bookmarks list.

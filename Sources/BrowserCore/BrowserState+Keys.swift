@@ -55,6 +55,9 @@ extension BrowserState {
                 default: break
                 }
             }
+        case .browsing:
+            // 1–9 show that tab, unless the key map gives the digit a command.
+            if command == nil, let text = key.typedText, let digit = Int(text), (1...9).contains(digit) { return .switchTab(digit - 1) }
         default:
             break
         }
@@ -123,6 +126,10 @@ extension BrowserState {
         case .bookmarks: return overlay == .bookmarks ? .closeOverlay : .toggleBookmarks
         case .back: return .historyBack
         case .forward: return .historyForward
+        case .newTab: return .newTab
+        case .nextTab: return .stepTab(1)
+        case .previousTab: return .stepTab(-1)
+        case .closeTab: return .closeTab
         }
     }
 

@@ -63,6 +63,10 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var bookmarkCursor = 0
     /// What the last check found of each bookmarked folder: "" reachable, else why not.
     public internal(set) var bookmarkProblems: [String: String] = [:]
+    /// Open tabs, in order (empty while there is one); the one shown is kept up to date only when left.
+    public internal(set) var tabs: [BrowserTab] = []
+    /// Which of `tabs` is shown.
+    public internal(set) var currentTab = 0
     /// Whether the bookmarks file has been read (keys may come before it is).
     var bookmarksRead = false
     /// A bookmark key pressed before the file was read, gone to once it is.
@@ -234,7 +238,7 @@ public struct BrowserState: Sendable, Equatable {
         if let effects = applyFileOperation(action) { return effects }
         if let effects = applyMove(action) { return effects }
         // Going elsewhere is for the browser itself, not from under Quick Look or a panel.
-        if overlay == nil, let effects = applyPlaces(action) { return effects }
+        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) { return effects }
         switch action {
         case .toggleHidden:
             showHidden.toggle()
