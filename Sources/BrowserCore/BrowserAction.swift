@@ -54,6 +54,10 @@ public enum BrowserAction: Sendable, Equatable {
     /// `t` opens a tab on this folder; `1`–`9` show tab N (0-based here); `[`/`]` the one before or
     /// after; `w` closes the one shown.
     case newTab, switchTab(Int), stepTab(Int), closeTab
+    /// `F`: find below this folder; typing, moving among the matches, going to one, giving up.
+    case startFind, findInput(String), findBackspace, findMove(Int), findAccept, findCancel
+    /// What the finder found so far for the search numbered `ticket`.
+    case found(ticket: Int, FileFinder.Report)
     /// `H`/`L`: the folder before or after this one in the history.
     case historyBack, historyForward
     /// `b`, `'`: the next key sets or names a bookmark; `B`: the bookmarks list.
@@ -133,7 +137,7 @@ extension BrowserAction {
         switch self {
         case .listed, .listingFailed, .listingLostVolume, .showMessage, .volumesChanged, .volumeLost, .listingStalled, .volumeGone, .jobChanged,
              .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts, .editSaved, .editFailed, .editRestored,
-             .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked:
+             .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked, .found:
             return false
         default: return true
         }
@@ -174,6 +178,11 @@ public enum BrowserEffect: Sendable, Equatable {
     /// `U` after an edit replaced a file: the edited file goes to the Trash and the original
     /// comes back under its name.
     case restoreReplaced(original: TrashCan.Item, edited: String)
+    /// Start finding names below `root` (numbered `ticket`), with `query`; again with a new query.
+    case find(root: String, showsHidden: Bool, ticket: Int)
+    case findQuery(String, ticket: Int)
+    /// Stop the finding: its walk ends.
+    case stopFind
     /// Read the bookmarks file.
     case loadBookmarks
     /// Write the bookmarks file (atomically).

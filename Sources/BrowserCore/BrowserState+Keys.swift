@@ -20,6 +20,19 @@ extension BrowserState {
             if case .character = key { return nil }
         case .prompt:
             return promptIntention(for: key)
+        case .finding:
+            if key.isEnter { return .findAccept }
+            if key == .escape { return .findCancel }
+            if key.isBackspace { return .findBackspace }
+            switch key {
+            case .special(.down), .character(14): return .findMove(1)  // ↓, Ctrl-N
+            case .special(.up), .character(16): return .findMove(-1)  // ↑, Ctrl-P
+            case .special(.pageDown): return .findMove(10)
+            case .special(.pageUp): return .findMove(-10)
+            default: break
+            }
+            if let text = key.typedText { return .findInput(text) }
+            return nil
         case .awaitingKey:
             if key == .escape { return .cancelKeyQuestion }
             if let text = key.typedText, text.count == 1, text != " " { return .keyAnswer(text) }
@@ -126,6 +139,7 @@ extension BrowserState {
         case .bookmarks: return overlay == .bookmarks ? .closeOverlay : .toggleBookmarks
         case .back: return .historyBack
         case .forward: return .historyForward
+        case .find: return .startFind
         case .newTab: return .newTab
         case .nextTab: return .stepTab(1)
         case .previousTab: return .stepTab(-1)

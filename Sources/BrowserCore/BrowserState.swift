@@ -63,6 +63,8 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var bookmarkCursor = 0
     /// What the last check found of each bookmarked folder: "" reachable, else why not.
     public internal(set) var bookmarkProblems: [String: String] = [:]
+    /// `F`: the search under way, while finding.
+    public internal(set) var find: FindState?
     /// Open tabs, in order (empty while there is one); the one shown is kept up to date only when left.
     public internal(set) var tabs: [BrowserTab] = []
     /// Which of `tabs` is shown.
@@ -142,6 +144,7 @@ public struct BrowserState: Sendable, Equatable {
         case .filtering: return applyFiltering(action) ?? applyBrowsing(action)
         case .prompt: return applyPrompt(action) ?? applyBrowsing(action)
         case .awaitingKey: return applyPlaces(action) ?? []
+        case .finding: return applyFinding(action) ?? []
         case .overlay(let overlay) where overlay.isQuestion: return applyQuestion(overlay, action)
         case .overlay(let overlay): return applyPanel(overlay, action) ?? applyBrowsing(action)
         }
@@ -217,6 +220,11 @@ public struct BrowserState: Sendable, Equatable {
         case .quickLookFacts: return applyQuickLook(action)
         case .editSaved, .editFailed, .editRestored: return applyQuickEdit(action)
         case .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked: return applyBookmarkResult(action)
+        case .found(let ticket, let report):
+            guard mode == .finding, var search = find, search.ticket == ticket else { return [] }
+            search.report = report
+            search.cursor = min(search.cursor, max(0, report.best.count - 1))
+            find = search
         default: return nil
         }
         return []
@@ -238,7 +246,7 @@ public struct BrowserState: Sendable, Equatable {
         if let effects = applyFileOperation(action) { return effects }
         if let effects = applyMove(action) { return effects }
         // Going elsewhere is for the browser itself, not from under Quick Look or a panel.
-        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) { return effects }
+        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) ?? applyFinding(action) { return effects }
         switch action {
         case .toggleHidden:
             showHidden.toggle()

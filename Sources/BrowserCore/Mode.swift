@@ -8,6 +8,8 @@ public enum Mode: Sendable, Equatable {
     case browsing
     /// Typing the filter after `/`.
     case filtering
+    /// `F`: typing what to find below this folder, choosing among the matches.
+    case finding
     /// Typing a name for `r` or `a`.
     case prompt(TextPrompt)
     /// A screen drawn over the browser.

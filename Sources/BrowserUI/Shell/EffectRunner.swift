@@ -12,6 +12,7 @@ final class EffectRunner {
     let fileJobs: FileJobRunner
     let edits: EditRunner
     private let bookmarks: BookmarkFile
+    private lazy var finding = FindRunner(inbox: inbox)
 
     init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
         self.inbox = inbox
@@ -44,6 +45,9 @@ final class EffectRunner {
         case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
+        case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
+        case .findQuery(let query, let ticket): finding.search(query, ticket: ticket)
+        case .stopFind: finding.stop()
         case .loadBookmarks: bookmarks.load(inbox: inbox)
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
         case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)

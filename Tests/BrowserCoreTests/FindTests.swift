@@ -1,0 +1,46 @@
+import Testing
+@testable import BrowserCore
+@testable import FileSystemKit
+
+/// `F` as the state runs it: the query goes to the finder, late reports of a closed search are
+/// dropped, Enter goes to the match's folder with the cursor on it.
+@Suite struct FindTests {
+    private func report(_ best: [String], query: String, complete: Bool = true) -> FileFinder.Report {
+        FileFinder.Report(query: query, best: best, matched: best.count, walked: 1000, complete: complete, unreadable: 0, fresh: [])
+    }
+
+    @Test func typingSearchesAndEnterGoesToTheMatch() {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "a.jpg")]), complete: true))
+        let started = state.apply(.key(.character(UInt32(UInt8(ascii: "F"))), .find))
+        let ticket = state.find!.ticket
+        #expect(started == [.find(root: "/home/me", showsHidden: false, ticket: ticket)] && state.mode == .finding)
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "q"))), .quit)) == [.findQuery("q", ticket: ticket)], "q is typed, it does not quit")
+        state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .cut))
+        state.apply(.key(.character(127), .parent))
+        #expect(state.find?.query == "q")
+        state.apply(.found(ticket: ticket, report(["x/quarry.txt", "a/b/c/d/quote.jpg"], query: "q")))
+        state.apply(.key(.special(.down), .down))
+        state.apply(.key(.special(.down), .down))
+        #expect(state.find?.cursor == 1, "not past the last match")
+        let went = state.apply(.key(.character(13), .open))
+        #expect(went == [.stopFind, .list(folder: "/home/me/a/b/c/d", ticket: state.ticket)])
+        #expect(state.mode == .browsing && state.find == nil)
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "other.txt"), Entry(name: "quote.jpg")]), complete: true))
+        #expect(state.selected?.name == "quote.jpg")
+    }
+
+    @Test func escStopsTheWalkAndLateReportsAreDropped() {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.apply(.startFind)
+        let ticket = state.find!.ticket
+        #expect(state.apply(.key(.escape, nil)) == [.stopFind] && state.mode == .browsing)
+        state.apply(.found(ticket: ticket, report(["late.txt"], query: "")))
+        #expect(state.find == nil && state.mode == .browsing)
+        state.apply(.startFind)
+        state.apply(.found(ticket: ticket, report(["old.txt"], query: "")))
+        #expect(state.find?.report == nil, "a report of the search before is not this one's")
+    }
+}
