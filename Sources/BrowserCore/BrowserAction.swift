@@ -58,6 +58,12 @@ public enum BrowserAction: Sendable, Equatable {
     case startFind, findInput(String), findBackspace, findMove(Int), findAccept, findCancel
     /// What the finder found so far for the search numbered `ticket`.
     case found(ticket: Int, FileFinder.Report)
+    /// `z`/`Z`: take back the last file operation, or do again what was taken back.
+    case undo, redo
+    /// `R`: the marked names (or all shown) to the editor; what came back from it (nil: not saved).
+    case startBulkRename, namesEdited(folder: String, names: [String], edited: [String]?)
+    /// Enter on the checked plan: do every rename.
+    case confirmBulkRename
     /// `H`/`L`: the folder before or after this one in the history.
     case historyBack, historyForward
     /// `b`, `'`: the next key sets or names a bookmark; `B`: the bookmarks list.
@@ -137,7 +143,7 @@ extension BrowserAction {
         switch self {
         case .listed, .listingFailed, .listingLostVolume, .showMessage, .volumesChanged, .volumeLost, .listingStalled, .volumeGone, .jobChanged,
              .capabilitiesFound, .conflictAsked, .trashed, .reload, .tick, .quickLookFacts, .editSaved, .editFailed, .editRestored,
-             .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked, .found:
+             .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked, .found, .namesEdited:
             return false
         default: return true
         }
@@ -178,6 +184,11 @@ public enum BrowserEffect: Sendable, Equatable {
     /// `U` after an edit replaced a file: the edited file goes to the Trash and the original
     /// comes back under its name.
     case restoreReplaced(original: TrashCan.Item, edited: String)
+    case undo, redo
+    /// Open the names in `$EDITOR`, one per line (the shell waits for it and reports `.namesEdited`).
+    case editNames(folder: String, names: [String])
+    /// Do the renames of a checked bulk rename, all or none.
+    case applyBulkRename(folder: String, [BulkRenamePlan.Change])
     /// Start finding names below `root` (numbered `ticket`), with `query`; again with a new query.
     case find(root: String, showsHidden: Bool, ticket: Int)
     case findQuery(String, ticket: Int)

@@ -91,6 +91,15 @@ extension BrowserState {
             mode = .browsing
             message = "nothing deleted"
             return []
+        case (.bulkRenamePlan(let folder, let plan), .confirmBulkRename):
+            mode = .browsing
+            marked = []
+            message = "renaming \(plan.changes.count)…"
+            return [.applyBulkRename(folder: folder, plan.changes)]
+        case (.bulkRenamePlan, .closeOverlay), (.bulkRenamePlan, .quit):
+            mode = .browsing
+            message = "nothing renamed"
+            return []
         default:
             return []
         }

@@ -140,6 +140,9 @@ extension BrowserState {
         case .back: return .historyBack
         case .forward: return .historyForward
         case .find: return .startFind
+        case .undo: return .undo
+        case .redo: return .redo
+        case .bulkRename: return .startBulkRename
         case .newTab: return .newTab
         case .nextTab: return .stepTab(1)
         case .previousTab: return .stepTab(-1)
@@ -161,9 +164,15 @@ extension BrowserState {
         }
     }
 
-    /// o/s/k (capitals: for all the rest) for a taken name; y or Enter to delete for good.
+    /// o/s/k (capitals: for all the rest) for a taken name; y or Enter to delete for good, or to
+    /// do a bulk rename.
     private func answer(to question: Overlay, key: KeyPress) -> BrowserAction? {
         if key == .escape { return .closeOverlay }
+        if case .bulkRenamePlan(_, let plan) = question {
+            guard plan.problems.isEmpty else { return key.isEnter || key.typedText == "q" ? .closeOverlay : nil }
+            if key.isEnter || key.typedText == "y" { return .confirmBulkRename }
+            return key.typedText == "n" || key.typedText == "q" ? .closeOverlay : nil
+        }
         if case .confirmDelete = question {
             if key.isEnter { return .confirmDelete }
             switch key.typedText {

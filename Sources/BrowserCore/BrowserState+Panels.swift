@@ -13,7 +13,7 @@ extension BrowserState {
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
         case .quickLook: if let effects = applyQuickLook(action) ?? applyQuickEdit(action) { return effects }
         case .help: break
-        case .confirmDelete, .conflict: return applyQuestion(overlay, action)
+        case .confirmDelete, .conflict, .bulkRenamePlan: return applyQuestion(overlay, action)
         }
         switch action {
         case .closeOverlay, .quickLook, .quit:

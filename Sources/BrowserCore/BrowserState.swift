@@ -220,6 +220,7 @@ public struct BrowserState: Sendable, Equatable {
         case .quickLookFacts: return applyQuickLook(action)
         case .editSaved, .editFailed, .editRestored: return applyQuickEdit(action)
         case .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked: return applyBookmarkResult(action)
+        case .namesEdited: return applyRenamesAndUndo(action)
         case .found(let ticket, let report):
             guard mode == .finding, var search = find, search.ticket == ticket else { return [] }
             search.report = report
@@ -246,7 +247,7 @@ public struct BrowserState: Sendable, Equatable {
         if let effects = applyFileOperation(action) { return effects }
         if let effects = applyMove(action) { return effects }
         // Going elsewhere is for the browser itself, not from under Quick Look or a panel.
-        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) ?? applyFinding(action) { return effects }
+        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) ?? applyFinding(action) ?? applyRenamesAndUndo(action) { return effects }
         switch action {
         case .toggleHidden:
             showHidden.toggle()

@@ -38,6 +38,8 @@ public enum Overlay: Sendable, Equatable {
     case jobs
     /// The bookmarks, each with whether its folder can be reached; Enter goes, d deletes, r rekeys.
     case bookmarks
+    /// `R`: the renames the edited names make, checked; Enter or y does them all, Esc none.
+    case bulkRenamePlan(folder: String, BulkRenamePlan)
     /// `T` on a removable or network volume asks where thumbnails go.
     case confirmBatch(folder: String)
     /// `D` names what it will delete for good and waits for y.
@@ -48,7 +50,7 @@ public enum Overlay: Sendable, Equatable {
     /// Overlays that ask a question and take single-letter answers.
     public var isQuestion: Bool {
         switch self {
-        case .conflict, .confirmDelete: return true
+        case .conflict, .confirmDelete, .bulkRenamePlan: return true
         default: return false
         }
     }

@@ -9,7 +9,7 @@ import Glibc
 /// manager's trash and can be restored there, and the other way round.
 public struct TrashCan: Sendable {
     /// Where one item went, to restore it.
-    public struct Item: Sendable, Equatable {
+    public struct Item: Sendable, Equatable, Codable {
         public let originalPath: String
         public let trashedPath: String
         public let infoPath: String

@@ -44,3 +44,25 @@ import Testing
         #expect(state.find?.report == nil, "a report of the search before is not this one's")
     }
 }
+
+/// `R` and `z` as the state decides them: the names edited become a checked plan, shown; Enter
+/// does it; a refused plan renames nothing; undo and redo go to the shell.
+@Suite struct BulkRenameStateTests {
+    @Test func editedNamesBecomeACheckedPlanAndEnterDoesIt() {
+        var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore(["a.txt", "b.txt", ".hidden"].map { Entry(name: $0) }), complete: true))
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "R"))), .bulkRename)) == [.editNames(folder: "/d", names: ["a.txt", "b.txt"])],
+                "every name shown, hidden ones not")
+        state.apply(.namesEdited(folder: "/d", names: ["a.txt", "b.txt"], edited: nil))
+        #expect(state.message == "the editor did not save the list: nothing renamed" && state.overlay == nil)
+        state.apply(.namesEdited(folder: "/d", names: ["a.txt", "b.txt"], edited: ["a.txt", ".hidden"]))
+        guard case .bulkRenamePlan(_, let refused)? = state.overlay else { Issue.record("no plan shown"); return }
+        #expect(refused.problems == ["\".hidden\" is already in the folder (it is not in the list)"])
+        #expect(state.apply(.key(.character(13), .open)).isEmpty && state.overlay == nil, "Enter on a refused plan only closes it")
+        state.apply(.namesEdited(folder: "/d", names: ["a.txt", "b.txt"], edited: ["b.txt", "a.txt"]))
+        #expect(state.apply(.key(.character(13), .open)) == [.applyBulkRename(folder: "/d", [.init(from: "a.txt", to: "b.txt"), .init(from: "b.txt", to: "a.txt")])])
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "z"))), .undo)) == [.undo])
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "Z"))), .redo)) == [.redo])
+    }
+}

@@ -48,7 +48,8 @@ public final class BrowserApp {
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
-                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies),
+                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies,
+                                                            journal: UndoJournal(path: ProcessEnvironment.current.stateHome + "/qlbrowse/journal.json")),
                                     edits: EditRunner(inbox: inbox, logFile: options.logFile))
         self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
@@ -181,6 +182,7 @@ public final class BrowserApp {
             case .playSound(let path, let seconds):
                 if !sound.play(path, from: seconds) { apply(.showMessage("no sound: install ffmpeg (ffplay) or mpv to hear it")) }
             case .stopSound: sound.stop()
+            case .editNames(let folder, let names): editNames(names, in: folder)
             case .forgetPictures(let path):
                 // The file changed under its name: its pictures, encodings and facts are asked again.
                 view.forgetPictures(of: path)
@@ -200,6 +202,18 @@ public final class BrowserApp {
         if status == 127 {
             apply(.showMessage("cannot open: \(command[0]) is not installed" + (command[0] == "xdg-open" ? " (Debian package xdg-utils)" : "")))
         }
+    }
+
+    /// `R`: the names in `$EDITOR` (vi without one), one per line, the screen given to it until it
+    /// exits; what it saved goes back to the state to be checked.
+    private func editNames(_ names: [String], in folder: String) {
+        let edited = NamesEditor.edit(names, environment: ProcessEnvironment.current.variables) { command in
+            view.placements.clearAll()
+            screen.suspend()
+            defer { screen.resume() }
+            return ChildProcess.run(command, quiet: false)
+        }
+        apply(.namesEdited(folder: folder, names: names, edited: edited))
     }
 
     /// Reads the lines Quick Look shows of a text file, and a few screens around them so that

@@ -13,6 +13,7 @@ final class EffectRunner {
     let edits: EditRunner
     private let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox)
+    private let undoing: UndoRunner
 
     init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
         self.inbox = inbox
@@ -20,6 +21,7 @@ final class EffectRunner {
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
+        self.undoing = UndoRunner(inbox: inbox, journal: fileJobs.journal)
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -48,11 +50,14 @@ final class EffectRunner {
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
         case .findQuery(let query, let ticket): finding.search(query, ticket: ticket)
         case .stopFind: finding.stop()
+        case .undo: undoing.undo(volumes: volumes)
+        case .redo: undoing.redo(volumes: volumes)
+        case .applyBulkRename(let folder, let changes): undoing.rename(changes, in: folder, volumes: volumes)
         case .loadBookmarks: bookmarks.load(inbox: inbox)
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
         case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)
         case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, inbox: inbox)
-        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures: break  // the app's own
+        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures, .editNames: break  // the app's own
         }
     }
 

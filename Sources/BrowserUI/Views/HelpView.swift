@@ -32,7 +32,8 @@ enum HelpText {
         (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.redraw, "redraw the screen and pictures"),
         (.back, "back to the folder before"), (.forward, "forward again"), (.bookmark, "bookmark this folder (then a key)"),
         (.jumpToBookmark, "go to a bookmark (then its key)"), (.bookmarks, "bookmarks list (d deletes, r rekeys)"),
-        (.find, "find names below this folder"), (.newTab, "new tab here (1–9 switch)"), (.nextTab, "next tab"), (.previousTab, "previous tab"), (.closeTab, "close this tab"),
+        (.find, "find names below this folder"), (.undo, "undo the last file operation"), (.redo, "redo what was undone"),
+        (.bulkRename, "rename the marked (or all) in $EDITOR"), (.newTab, "new tab here (1–9 switch)"), (.nextTab, "next tab"), (.previousTab, "previous tab"), (.closeTab, "close this tab"),
         (.help, "this help"), (.quit, "quit"),
     ]
 
