@@ -28,6 +28,8 @@ public enum BrowserAction: Sendable, Equatable {
     case quickLookZoom(Int), quickLookPan(x: Int, y: Int)
     /// Quick Look: play or pause a video, song or animation (`p`).
     case quickLookTogglePlay
+    /// Quick Look: play a Live Photo's movie instead of its still (`p` on the still).
+    case quickLookPlayMotion
     /// What a previewer found out about the file Quick Look shows (pages, lines, duration).
     case quickLookFacts(path: String, QuickLookFacts)
     /// Quick Look's edits: `e` starts editing the file shown.

@@ -29,6 +29,7 @@ extension QuickLookContent {
     public static func shown(_ entry: Entry, at position: QuickLookPosition) -> QuickLookContent {
         if entry.isDirectory { return .picture }
         if position.showsMembers { return .members }
+        if position.showsMotion { return .timeline }
         if let custom = position.custom { return custom }
         return position.animates ? .timeline : QuickLookContent(entry.kind, name: entry.name)
     }
@@ -83,6 +84,8 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var animates = false
     /// Counts seeks, so that a sound playing is started again from the new place.
     public var seekGeneration = 0
+    /// A Live Photo's movie plays instead of its still (`p`).
+    public var showsMotion = false
     /// The edit under way (`e`), shown on the picture until it is saved or left.
     public var edit: QuickEdit?
 

@@ -10,6 +10,11 @@ public struct BulkRenamePlan: Sendable, Equatable {
     public struct Change: Sendable, Equatable {
         public let from: String
         public let to: String
+
+        public init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// `names` as they are, `edited` as the user left them (line by line), `others` the folder's

@@ -42,6 +42,13 @@ struct PictureSlots {
         case .timeline where entry.kind == .image:
             part = .frame(milliseconds: Self.frameTime(position.seconds))
             rect.rows -= 1
+            // A Live Photo's motion: the frames are its movie's.
+            if position.showsMotion, let movie = state.liveMovie(of: entry) {
+                guard var found = slot(index, rect, part: part, playing: position.playing) else { return nil }
+                found = Slot(key: PictureKey(path: BrowserState.join(state.folder, movie), side: found.key.side, iconOnly: false, part: part, box: found.key.box),
+                             rect: found.rect)
+                return found
+            }
         case .timeline: part = .whole; rect.rows -= 1
         default: part = .whole
         }

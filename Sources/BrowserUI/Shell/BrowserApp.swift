@@ -239,7 +239,7 @@ public final class BrowserApp {
     /// What Quick Look shows besides pictures and text: whether a custom previewer takes over,
     /// an archive's members, a song's length.
     private func requestQuickLookContent() {
-        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent, let entry = state.selected else {
+        guard state.overlay == .quickLook, let path = state.quickLookPath, let content = state.quickLookContent, let entry = state.selected else {
             contentAskedFor = nil
             return
         }
@@ -254,7 +254,7 @@ public final class BrowserApp {
         switch content {
         case .members:
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
-        case .timeline where entry.kind != .video:
+        case .timeline where entry.kind != .video && !state.quickLook.showsMotion:
             if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
         case .picture where entry.kind == .image && QuickLookContent.mayAnimate(entry.name):
             // Whether this PNG or WebP moves: a length comes back only for an animation.
