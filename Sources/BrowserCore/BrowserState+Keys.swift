@@ -56,7 +56,7 @@ extension BrowserState {
             if key.isEnter, !quickLook.jump.isEmpty { return .quickLookJump }
             if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }
             if key.typedText == "p", quickLookContent == .timeline { return .quickLookTogglePlay }
-            if key.typedText == "p", quickLookContent == .picture, let entry = selected, liveMovie(of: entry) != nil { return .quickLookPlayMotion }
+            if key.typedText == "p", quickLookContent == .picture, hasMotion { return .quickLookPlayMotion }
             if key.typedText == "m", let entry = selected, QuickLookContent.isContainer(entry.name) { return .quickLookToggleMembers }
             if canZoom, let text = key.typedText {
                 switch text {

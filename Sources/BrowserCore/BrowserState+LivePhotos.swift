@@ -23,6 +23,12 @@ extension BrowserState {
         return (result, movies)
     }
 
+    /// Whether the picture Quick Look shows has a movie: a Live Photo, or a Motion Photo once the worker found one inside.
+    public var hasMotion: Bool {
+        guard let entry = selected else { return false }
+        return liveMovie(of: entry) != nil || quickLook.motionLength != nil
+    }
+
     /// The file Quick Look plays or shows: a Live Photo's movie while its motion plays.
     public var quickLookPath: String? {
         if quickLook.showsMotion, let entry = selected, let movie = liveMovie(of: entry) { return Self.join(folder, movie) }

@@ -40,6 +40,10 @@ extension BrowserState {
         switch action {
         case .editStart:
             guard let entry = selected else { return [] }
+            if quickLook.motionLength != nil, liveMovie(of: entry) == nil {
+                message = "this is a Motion Photo: turning the picture would lose the movie inside it, so it is not edited"
+                return []
+            }
             guard quickLook.custom == nil, let target = QuickEdit.target(for: entry, showing: quickLookContent) else {
                 message = "Quick Look edits photos (JPEG, PNG, WebP, TIFF, HEIC, AVIF), PDFs, videos and songs; not this file"
                 return []

@@ -50,7 +50,7 @@ extension BrowserState {
             quickLook.line = 0
             quickLook.lineCount = nil
         case .quickLookPlayMotion:
-            guard let entry = selected, liveMovie(of: entry) != nil else { return [] }
+            guard hasMotion else { return [] }
             (quickLook.showsMotion, quickLook.playing, quickLook.loops, quickLook.seconds, quickLook.duration) = (true, true, false, 0, nil)
             quickLook.seekGeneration += 1
         case .quickLookTogglePlay:
@@ -68,6 +68,8 @@ extension BrowserState {
                     quickLook.animates = true
                     quickLook.playing = true
                     quickLook.loops = true
+                } else if quickLookContent == .picture, let entry = selected, entry.kind == .image, QuickLookContent.mayHoldMotion(entry.name) {
+                    quickLook.motionLength = duration
                 }
             }
             if let custom = facts.custom {
@@ -108,7 +110,7 @@ extension BrowserState {
     /// song or video. Compared with what plays, it starts and stops the player.
     var wantedSound: Sound? {
         guard overlay == .quickLook, quickLook.playing, !quickLook.loops, let path = quickLookPath, let entry = selected,
-              entry.kind == .audio || entry.kind == .video || quickLook.showsMotion else { return nil }
+              entry.kind == .audio || entry.kind == .video || (quickLook.showsMotion && liveMovie(of: entry) != nil) else { return nil }
         return Sound(path: path, seekGeneration: quickLook.seekGeneration)
     }
 

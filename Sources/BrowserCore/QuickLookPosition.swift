@@ -42,6 +42,9 @@ extension QuickLookContent {
     /// worker which this one is.
     public static func mayAnimate(_ name: String) -> Bool { ["png", "apng", "webp"].contains(suffix(of: name)) }
 
+    /// Pictures that can carry a movie inside (Google and Samsung Motion Photos): the worker says which do.
+    public static func mayHoldMotion(_ name: String) -> Bool { ["jpg", "jpeg", "heic", "heif"].contains(suffix(of: name)) }
+
     /// Documents that are archives inside (EPUB, OpenDocument, OOXML, comic books…): shown by
     /// their picture, with their members a key away.
     public static func isContainer(_ name: String) -> Bool {
@@ -84,8 +87,10 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var animates = false
     /// Counts seeks, so that a sound playing is started again from the new place.
     public var seekGeneration = 0
-    /// A Live Photo's movie plays instead of its still (`p`).
+    /// A Live Photo's or a Motion Photo's movie plays instead of its still (`p`).
     public var showsMotion = false
+    /// A Motion Photo's movie length, once the worker found one inside the picture.
+    public var motionLength: Double?
     /// The edit under way (`e`), shown on the picture until it is saved or left.
     public var edit: QuickEdit?
 

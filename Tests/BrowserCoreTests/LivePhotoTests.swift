@@ -54,4 +54,22 @@ import FileSystemKit
         #expect(state.quickLook.duration == 2.5, "the movie's length is taken")
         #expect(state.clipboard == nil, "p plays, it does not paste")
     }
+
+    @Test func aMotionPhotoPlaysOnceTheWorkerFindsItsMovieAndIsNotEdited() {
+        var state = folder([["PXL_1.MP.jpg", "plain.jpg"]])
+        state.apply(.moveDown(1))  // plain.jpg comes first
+        state.apply(.quickLook)
+        #expect(!state.hasMotion, "unknown until the worker says")
+        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .paste))
+        #expect(state.quickLookContent == .picture && state.clipboard == nil)
+        state.apply(.quickLookFacts(path: "/p/PXL_1.MP.jpg", QuickLookFacts(duration: 2)))
+        #expect(state.hasMotion && state.quickLookContent == .picture && !state.quickLook.playing, "a Motion Photo waits for p")
+        state.apply(.editStart)
+        #expect(state.quickEdit == nil && state.message?.contains("Motion Photo") == true)
+        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .paste))
+        #expect(state.quickLookContent == .timeline && state.quickLook.playing && state.quickLookPath == "/p/PXL_1.MP.jpg")
+        state.apply(.key(.special(.left), .left))
+        #expect(state.selected?.name == "plain.jpg" && !state.hasMotion, "the next picture starts over")
+    }
 }
+

@@ -40,4 +40,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: movie) && FileManager.default.fileExists(atPath: still), "both back")
         session.type("q")
     }
+
+    @Test func aMotionPhotoShowsItsBadgePlaysItsMovieAndIsNotEditedIntoAStill() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-motion")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let still = folder.appendingPathComponent("still.jpg").path, movie = folder.appendingPathComponent("movie.mp4").path
+        let photo = folder.appendingPathComponent("PXL_0001.MP.jpg")
+        let ffmpeg = ["-v", "error", "-y", "-f", "lavfi"]
+        #expect(TestEnvironment.run("/usr/bin/ffmpeg", ffmpeg + ["-i", "testsrc2=size=640x480:duration=1", "-frames:v", "1", still]).status == 0)
+        #expect(TestEnvironment.run("/usr/bin/ffmpeg", ffmpeg + ["-i", "testsrc2=size=320x240:rate=30:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", movie]).status == 0)
+        let length = try Data(contentsOf: URL(fileURLWithPath: movie)).count
+        #expect(TestEnvironment.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-XMP-GCamera:MicroVideo=1", "-XMP-GCamera:MicroVideoVersion=1",
+                                                          "-XMP-GCamera:MicroVideoOffset=\(length)", still]).status == 0)
+        try (Data(contentsOf: URL(fileURLWithPath: still)) + Data(contentsOf: URL(fileURLWithPath: movie))).write(to: photo)
+        try FileManager.default.removeItem(atPath: still)
+        try FileManager.default.removeItem(atPath: movie)
+        let original = try Data(contentsOf: photo)
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(folder.path)'", columns: 120, rows: 30)
+        #expect(session.waitFor(20) { $0.contains("PXL_0001.MP.jpg ◉MOTION") }, "the badge, once its picture is made:\n\(session.screen())")
+        session.send("Space")
+        #expect(session.waitFor(20) { $0.contains("p plays the Motion Photo") }, "\(session.screen())")
+        session.type("e")
+        #expect(session.waitFor { $0.contains("would lose the movie inside it") }, "\(session.screen())")
+        session.type("p")
+        #expect(session.waitFor(20) { $0.contains("/ 0:02") && $0.contains("play/pause") }, "the movie inside plays:\n\(session.screen())")
+        session.type("q")
+        #expect(try Data(contentsOf: photo) == original)
+    }
 }

@@ -13,12 +13,15 @@ final class PictureStore {
     private(set) var failures: [PictureKey: String] = [:]
     private var texts: [String: TextPage] = [:]
     private var textOrder: [String] = []
+    /// Pictures found to carry a movie inside (Motion Photos), by path: shown with a badge.
+    private(set) var motionPhotos: Set<String> = []
     /// The keys the last frame wanted: kept when over budget.
     private(set) var wanted: Set<PictureKey> = []
 
     /// Keeps a representation unless a better one is already there. True when it was kept.
     @discardableResult
     func store(_ representation: Representation, for key: PictureKey) -> Bool {
+        if representation.facts.contains(where: { $0.label == FileFact.motionPhoto }) { motionPhotos.insert(key.path) }
         if let old = pictures[key], old.type > representation.type { return false }
         pictures[key] = representation
         failures[key] = nil

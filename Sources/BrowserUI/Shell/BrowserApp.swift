@@ -256,7 +256,7 @@ public final class BrowserApp {
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
         case .timeline where entry.kind != .video && !state.quickLook.showsMotion:
             if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
-        case .picture where entry.kind == .image && QuickLookContent.mayAnimate(entry.name):
+        case .picture where entry.kind == .image && (QuickLookContent.mayAnimate(entry.name) || QuickLookContent.mayHoldMotion(entry.name)):
             // Whether this PNG or WebP moves: a length comes back only for an animation.
             if contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
         default: break

@@ -50,7 +50,7 @@ struct QuickLookView {
         var members = QuickLookContent.isContainer(entry.name) ? (content == .members ? "m picture   " : "m members   ") : ""
         if state.canZoom { members += position.zoom > 1 ? "+/- zoom   hjkl move   " : "+ zoom in   " }
         if QuickEdit.target(for: entry, showing: content) != nil, position.custom == nil { members += "e edit   " }
-        if content == .picture, state.liveMovie(of: entry) != nil { members += "p plays the Live Photo   " }
+        if content == .picture, state.hasMotion { members += state.liveMovie(of: entry) != nil ? "p plays the Live Photo   " : "p plays the Motion Photo   " }
         screen.text(" " + members + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
     }
 
