@@ -81,12 +81,11 @@ extension BrowserState {
 
     /// Keys in the bookmarks list.
     mutating func applyInBookmarks(_ action: BrowserAction) -> [BrowserEffect]? {
-        let last = max(0, bookmarks.count - 1)
+        if let moved = Self.listCursor(bookmarkCursor, count: bookmarks.count, after: action) {
+            bookmarkCursor = moved
+            return []
+        }
         switch action {
-        case .moveDown, .moveRight: bookmarkCursor = min(bookmarkCursor + 1, last)
-        case .moveUp, .moveLeft: bookmarkCursor = max(bookmarkCursor - 1, 0)
-        case .home: bookmarkCursor = 0
-        case .end: bookmarkCursor = last
         case .closeOverlay, .toggleBookmarks, .quit, .parent: mode = .browsing
         case .open:
             guard bookmarks.indices.contains(bookmarkCursor) else { return [] }

@@ -21,6 +21,17 @@ import faultfs_ctl  # noqa: E402
 from ptybrowser import Browser, summarize  # noqa: E402
 
 
+def jump_from_home(qlbrowse, home, env, key=b's'):
+    """A new run in `home`; ' then `key`. Returns the browser and when the key went."""
+    browser = Browser([qlbrowse, '--graphics', 'symbols', home], env)
+    browser.wait_for('notes.txt', 10)
+    browser.send(b"'")
+    browser.wait_for('go to:', 3)
+    sent = time.time()
+    browser.send(key)
+    return browser, sent
+
+
 def main():
     qlbrowse, work = sys.argv[1], os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
@@ -50,23 +61,14 @@ def main():
         browser.quit()
         results.append(('b then s bookmarks the folder on the volume', listed and asked and kept, ''))
 
-        browser = Browser([qlbrowse, '--graphics', 'symbols', home], env)
-        browser.wait_for('notes.txt', 10)
-        browser.send(b"'")
-        browser.wait_for('go to:', 3)
-        browser.send(b's')
+        browser, _ = jump_from_home(qlbrowse, home, env)
         back = browser.wait_for('town.txt', 5) is not None and browser.wait_for(' ' + holiday, 3, row=0) is not None
         on_hills = browser.wait_for('2/3 ', 3) is not None  # the status line counts the cursor's entry
         results.append(("a new run: ' then s goes back, the cursor on hills.txt", back and on_hills, browser.text().splitlines()[-1].strip()))
         browser.quit()
 
         faultfs_ctl.unmount(mount)
-        browser = Browser([qlbrowse, '--graphics', 'symbols', home], env)
-        browser.wait_for('notes.txt', 10)
-        browser.send(b"'")
-        browser.wait_for('go to:', 3)
-        sent = time.time()
-        browser.send(b's')
+        browser, sent = jump_from_home(qlbrowse, home, env)
         said = browser.wait_for('is unavailable', 4)
         line = next((line for line in browser.text().splitlines() if 'unavailable' in line), '')
         stayed = browser.wait_for(' ' + home, 1, row=0) is not None
@@ -80,12 +82,7 @@ def main():
 
         faultfs_ctl.mount(source, mount)
         faultfs_ctl.set_faults(mount, hang=True)
-        browser = Browser([qlbrowse, '--graphics', 'symbols', home], env)
-        browser.wait_for('notes.txt', 10)
-        browser.send(b"'")
-        browser.wait_for('go to:', 3)
-        sent = time.time()
-        browser.send(b's')
+        browser, sent = jump_from_home(qlbrowse, home, env)
         browser.pump(0.3)
         browser.send(b'?')  # the help, while the check waits on the hung volume
         answered = browser.wait_for('qlbrowse keys', 1) is not None
