@@ -58,6 +58,8 @@ public enum BrowserAction: Sendable, Equatable {
     case newTab, switchTab(Int), stepTab(Int), closeTab
     /// `F`: find below this folder; typing, moving among the matches, going to one, giving up.
     case startFind, findInput(String), findBackspace, findMove(Int), findAccept, findCancel
+    /// Tab while finding: names, or what is inside the files.
+    case findToggleInside
     /// What the finder found so far for the search numbered `ticket`.
     case found(ticket: Int, FileFinder.Report)
     /// `z`/`Z`: take back the last file operation, or do again what was taken back.
@@ -193,7 +195,7 @@ public enum BrowserEffect: Sendable, Equatable {
     case applyBulkRename(folder: String, [BulkRenamePlan.Change])
     /// Start finding names below `root` (numbered `ticket`), with `query`; again with a new query.
     case find(root: String, showsHidden: Bool, ticket: Int)
-    case findQuery(String, ticket: Int)
+    case findQuery(String, insideFiles: Bool, ticket: Int)
     /// Stop the finding: its walk ends.
     case stopFind
     /// Read the bookmarks file.

@@ -14,13 +14,20 @@ extension BrowserState {
             search.query += text
             search.cursor = 0
             find = search
-            return [.findQuery(search.query, ticket: search.ticket)]
+            return [.findQuery(search.query, insideFiles: search.insideFiles, ticket: search.ticket)]
         case .findBackspace:
             guard var search = find, !search.query.isEmpty else { return [] }
             search.query.removeLast()
             search.cursor = 0
             find = search
-            return [.findQuery(search.query, ticket: search.ticket)]
+            return [.findQuery(search.query, insideFiles: search.insideFiles, ticket: search.ticket)]
+        case .findToggleInside:
+            guard var search = find else { return [] }
+            search.insideFiles.toggle()
+            search.cursor = 0
+            search.report = nil
+            find = search
+            return [.findQuery(search.query, insideFiles: search.insideFiles, ticket: search.ticket)]
         case .findMove(let step):
             guard var search = find, let count = search.report?.best.count, count > 0 else { return [] }
             search.cursor = min(max(0, search.cursor + step), count - 1)

@@ -24,6 +24,7 @@ extension BrowserState {
             if key.isEnter { return .findAccept }
             if key == .escape { return .findCancel }
             if key.isBackspace { return .findBackspace }
+            if key == .character(9) { return .findToggleInside }  // Tab
             switch key {
             case .special(.down), .character(14): return .findMove(1)  // ↓, Ctrl-N
             case .special(.up), .character(16): return .findMove(-1)  // ↑, Ctrl-P

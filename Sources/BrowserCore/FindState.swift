@@ -10,6 +10,8 @@ public struct FindState: Sendable, Equatable {
     public internal(set) var report: FileFinder.Report?
     /// The match under the cursor.
     public internal(set) var cursor = 0
+    /// Looking inside the files (ripgrep) instead of at their names (Tab switches).
+    public internal(set) var insideFiles = false
     /// Numbers each search, so that a closed one's late reports are dropped.
     let ticket: Int
 

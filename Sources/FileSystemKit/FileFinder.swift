@@ -27,6 +27,16 @@ public final class FileFinder: Sendable {
         public let unreadable: Int
         /// With `streams`: the matches this report adds, in the order the walk found them.
         public let fresh: [String]
+
+        public init(query: String, best: [String], matched: Int, walked: Int, complete: Bool, unreadable: Int, fresh: [String] = []) {
+            self.query = query
+            self.best = best
+            self.matched = matched
+            self.walked = walked
+            self.complete = complete
+            self.unreadable = unreadable
+            self.fresh = fresh
+        }
     }
 
     /// A path's place: which chunk, which entry in it.

@@ -16,7 +16,7 @@ import Testing
         let started = state.apply(.key(.character(UInt32(UInt8(ascii: "F"))), .find))
         let ticket = state.find!.ticket
         #expect(started == [.find(root: "/home/me", showsHidden: false, ticket: ticket)] && state.mode == .finding)
-        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "q"))), .quit)) == [.findQuery("q", ticket: ticket)], "q is typed, it does not quit")
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "q"))), .quit)) == [.findQuery("q", insideFiles: false, ticket: ticket)], "q is typed, it does not quit")
         state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .cut))
         state.apply(.key(.character(127), .parent))
         #expect(state.find?.query == "q")
@@ -29,6 +29,19 @@ import Testing
         #expect(state.mode == .browsing && state.find == nil)
         state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "other.txt"), Entry(name: "quote.jpg")]), complete: true))
         #expect(state.selected?.name == "quote.jpg")
+    }
+
+    @Test func tabLooksInsideTheFilesAndBack() {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.apply(.startFind)
+        let ticket = state.find!.ticket
+        state.apply(.findInput("todo"))
+        #expect(state.apply(.key(.character(9), .mark)) == [.findQuery("todo", insideFiles: true, ticket: ticket)], "Tab, not a mark")
+        #expect(state.find?.insideFiles == true && state.find?.report == nil)
+        state.apply(.found(ticket: ticket, report(["notes/plan.md"], query: "todo")))
+        #expect(state.find?.chosen == "/home/me/notes/plan.md")
+        #expect(state.apply(.findToggleInside) == [.findQuery("todo", insideFiles: false, ticket: ticket)])
     }
 
     @Test func escStopsTheWalkAndLateReportsAreDropped() {

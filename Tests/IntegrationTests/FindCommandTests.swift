@@ -29,4 +29,27 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(TestEnvironment.passes(result.stdout) == 5, "\(result.stdout)")
     }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/rg"), "needs ripgrep"))
+    func tabLooksInsideTheFilesWithRipgrep() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-find-inside")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (path, text) in [("notes/plan.md", "buy milk\nTODO call the bank\n"), ("notes/done.md", "all done\n"), ("src/main.swift", "// todo: tests\n")] {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics none '\(folder.path)'", columns: 120, rows: 30)
+        #expect(session.waitFor { $0.contains("sort:name") })
+        session.type("F")
+        session.send("Tab")
+        #expect(session.waitFor { $0.contains("Files containing, below") }, "\(session.screen())")
+        session.type("todo")
+        #expect(session.waitFor(10) { $0.contains("2 files contain it") && $0.contains("notes/plan.md") && $0.contains("src/main.swift") && !$0.contains("done.md") },
+                "smart case: todo finds TODO and todo:\n\(session.screen())")
+        session.send("Enter")
+        #expect(session.waitFor { $0.contains("/notes") || $0.contains("/src") }, "Enter goes to the file:\n\(session.screen())")
+        session.type("q")
+    }
 }
+

@@ -48,7 +48,7 @@ final class EffectRunner {
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
-        case .findQuery(let query, let ticket): finding.search(query, ticket: ticket)
+        case .findQuery(let query, let insideFiles, let ticket): finding.search(query, insideFiles: insideFiles, ticket: ticket)
         case .stopFind: finding.stop()
         case .undo: undoing.undo(volumes: volumes)
         case .redo: undoing.redo(volumes: volumes)

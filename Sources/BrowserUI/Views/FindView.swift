@@ -15,10 +15,17 @@ struct FindView {
         let first = max(0, min(search.cursor - shown + 1, best.count - shown))
         lines += best.dropFirst(first).prefix(shown).map { "  " + TerminalText.escaped($0) }
         if best.isEmpty { lines.append(report == nil ? "  …" : "  nothing matches") }
-        lines += ["", Self.progress(report)]
+        lines += ["", search.insideFiles ? Self.contentProgress(report) : Self.progress(report)]
         let selected = best.isEmpty ? nil : search.cursor - first + 2
-        BoxView(context: context).draw(title: " Find below \(TerminalText.escaped(search.root))   type to narrow · ↑/↓ choose · Enter goes · Esc closes",
+        let what = search.insideFiles ? "Files containing, below" : "Find below"
+        BoxView(context: context).draw(title: " \(what) \(TerminalText.escaped(search.root))   ↑/↓ choose · Enter goes · Tab \(search.insideFiles ? "names" : "inside files") · Esc closes",
                                       lines: lines, selected: selected, layout: layout, minimumWidth: min(100, layout.columns - 4))
+    }
+
+    /// "12 files contain it · searching…".
+    static func contentProgress(_ report: FileFinder.Report?) -> String {
+        guard let report else { return "type what the files contain (ripgrep, smart case)" }
+        return "\(DisplayFormat.count(report.matched)) file\(report.matched == 1 ? "" : "s") contain\(report.matched == 1 ? "s" : "") it" + (report.complete ? "" : " · searching…")
     }
 
     /// "37 of 120,431 · walking…", and the folders that could not be read.
