@@ -66,7 +66,8 @@ extension BrowserState {
         case .bookmarkChecked(let bookmark, let problem):
             if let problem {
                 bookmarkProblems[bookmark.folder] = problem
-                message = "bookmark \(bookmark.key): \(bookmark.folder) is unavailable: \(problem)"
+                // What and why first: a long path is what a narrow status line cuts.
+                message = "bookmark \(bookmark.key) is unavailable: \(problem) · \(bookmark.folder)"
                 return []
             }
             bookmarkProblems[bookmark.folder] = nil

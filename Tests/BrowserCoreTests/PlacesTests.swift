@@ -68,7 +68,7 @@ import FileSystemKit
         _ = state.press("'", .jumpToBookmark)
         _ = state.press("s", nil)
         #expect(state.apply(.bookmarkChecked(stick, problem: "not there (is its volume mounted?)")).isEmpty)
-        #expect(state.folder == "/home/me" && state.message == "bookmark s: /media/stick/photos is unavailable: not there (is its volume mounted?)")
+        #expect(state.folder == "/home/me" && state.message == "bookmark s is unavailable: not there (is its volume mounted?) · /media/stick/photos")
         _ = state.press("'", .jumpToBookmark)
         _ = state.press("x", nil)
         #expect(state.message == "no bookmark under x" && state.mode == .browsing)
