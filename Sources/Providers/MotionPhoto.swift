@@ -1,4 +1,7 @@
 import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The movie inside a Google or Samsung Motion Photo: a JPEG (or HEIC) with a short MP4 appended,
 /// found from its XMP (`GCamera:MicroVideoOffset`, or the `Container:Directory` item whose
@@ -42,17 +45,37 @@ public enum MotionPhoto {
     /// The number the XMP gives `name`, written as an attribute (`name="1234"`) or an element
     /// (`<ns:name>1234</ns:name>`).
     private static func attribute(_ name: String, in bytes: [UInt8]) -> Int? {
-        guard let range = bytes.firstRange(of: Array((name + "=\"").utf8)) ?? bytes.firstRange(of: Array((name + ">").utf8)) else { return nil }
+        guard let range = find(name + "=\"", in: bytes) ?? find(name + ">", in: bytes) else { return nil }
         let digits = bytes[range.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }
         return Int(String(decoding: digits, as: UTF8.self))
     }
 
     /// The `Item:Length` of the container item whose semantic is `MotionPhoto`.
     private static func motionItemLength(in bytes: [UInt8]) -> Int? {
-        guard let semantic = bytes.firstRange(of: Array("Item:Semantic=\"MotionPhoto\"".utf8)) else { return nil }
+        guard let semantic = find("Item:Semantic=\"MotionPhoto\"", in: bytes) else { return nil }
         let start = bytes[..<semantic.lowerBound].lastRange(of: Array("<Container:Item".utf8))?.lowerBound ?? semantic.lowerBound
         let end = bytes[semantic.upperBound...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.endIndex
         return attribute("Item:Length", in: Array(bytes[start..<end]))
+    }
+
+    /// Where `text` first is in `bytes`: memchr to each candidate first byte, memcmp for the rest
+    /// (every camera JPEG's facts look here, so it must be quick; a generic search took ~15 ms).
+    private static func find(_ text: String, in bytes: [UInt8]) -> Range<Int>? {
+        let needle = Array(text.utf8)
+        guard let first = needle.first, needle.count <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { haystack -> Range<Int>? in
+            needle.withUnsafeBytes { pattern -> Range<Int>? in
+                guard let base = haystack.baseAddress else { return nil }
+                var offset = 0
+                let last = haystack.count - needle.count
+                while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
+                    let position = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + position, pattern.baseAddress!, needle.count) == 0 { return position..<(position + needle.count) }
+                    offset = position + 1
+                }
+                return nil
+            }
+        }
     }
 }
 
