@@ -8,8 +8,10 @@
 #   video  the corpus's video/ files plus the fixture videos: qlbrowse vs ffmpegthumbnailer -s 256
 #   pdf    the corpus's pdf/ files with expect=ok plus doc.pdf: qlbrowse vs
 #          pdftoppm -scale-to 256 -singlefile -png
-#   rss    peak resident memory of `qlbrowse thumbnail` on huge-100mp.jpg and huge-20000.png
-#          (Tests/Fixtures/make-large.sh), target <= 150 MB, with vipsthumbnail for reference.
+#   rss    peak resident memory of `qlbrowse thumbnail --no-service` (its own worker, so that the
+#          decoding is in the measured tree; the service's workers have the same limits) on
+#          huge-100mp.jpg and huge-20000.png (Tests/Fixtures/make-large.sh), target <= 150 MB, with
+#          vipsthumbnail for reference.
 #   single one call per file, as a script or a file manager's hook calls it: 20 camera JPEGs (the
 #          jpeg set), 20 PDFs (corpus pdf/ok), 20 videos (corpus video/ + fixtures), one
 #          `qlbrowse thumbnail -s 256 -o OUT FILE` each, one after another, cold thumbnail cache, vs
@@ -23,7 +25,9 @@
 #          `chafa` on the image; `pdftoppm -f 1 -l 1 -scale-to-x 1920 -scale-to-y -1 -singlefile
 #          -jpeg` then `chafa`; `ffmpegthumbnailer -s 0` then `chafa` (chafa --size 80x24
 #          --format symbols; chafa 1.12 cannot read a pipe, so through a file as those set-ups do).
-# Peers run with the same parallelism as qlbrowse's --jobs (JOBS, default 2). Each pair runs RUNS
+# The jpeg, video and pdf rows start qlbrowse's resident service afresh in each run (its start is
+# in the time); every service the script starts runs from a runtime folder of its own and is
+# stopped at the end. Peers run with the same parallelism as qlbrowse's --jobs (JOBS, default 2). Each pair runs RUNS
 # times (default 2), order alternating, each run with empty output and thumbnail-cache folders
 # (XDG_CACHE_HOME), and the best time counts. Prints a table: task, seconds for each, ratio
 # qlbrowse/peer (target <= 1.0), PASS/FAIL, and how many thumbnails each wrote.

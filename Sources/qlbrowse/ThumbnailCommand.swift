@@ -90,8 +90,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         var limits = WorkerLimits.standard
         limits.deadlineSeconds = timeout
-        let size = min(jobs, max(1, recursive ? jobs : files.count))
-        let ownPool: @Sendable () -> WorkerPool = { [limits] in WorkerPool(size: size, limits: limits, stderrPath: ProcessEnvironment.workerLog) }
+        let poolSize = min(jobs, max(1, recursive ? jobs : files.count))
+        let ownPool: @Sendable () -> WorkerPool = { [limits] in WorkerPool(size: poolSize, limits: limits, stderrPath: ProcessEnvironment.workerLog) }
         // A folder batch starts its workers once for many files and keeps --jobs to itself; single
         // calls go to the resident service, whose workers are already running.
         let pool = recursive ? ownPool() : WorkerChoice.backend(noService: noService, config: config, limits: limits, ownPool: ownPool)

@@ -19,6 +19,13 @@ import Testing
         return (line["status"] as? Int ?? -1, left)
     }
 
+    /// A thumbnail call that starts the sandbox's service; its pid.
+    private func startService(_ sandbox: ServiceSandbox) throws -> Int32 {
+        let call = sandbox.qlbrowse(["thumbnail", "-o", sandbox.folder.path, fixture("landscape.jpg")])
+        #expect(call.status == 0, "\(call.stderr)")
+        return try #require(sandbox.servicePID, "no service; log: \(sandbox.logText)")
+    }
+
     @Test func aCallStartsTheServiceOutsideItsGroupAndTheNextCallsReuseItsWorkers() throws {
         let sandbox = try ServiceSandbox()
         defer { sandbox.stop() }
@@ -52,8 +59,7 @@ import Testing
     @Test func aKilledServiceIsReplacedByTheNextCall() throws {
         let sandbox = try ServiceSandbox()
         defer { sandbox.stop() }
-        #expect(sandbox.qlbrowse(["thumbnail", "-o", sandbox.folder.path, fixture("landscape.jpg")]).status == 0)
-        let first = try #require(sandbox.servicePID)
+        let first = try startService(sandbox)
         kill(first, SIGKILL)
         #expect(ServiceSandbox.wait(upTo: 20) { !ServiceSandbox.isAlive(first) })
         let again = sandbox.qlbrowse(["thumbnail", "--json", "-o", sandbox.folder.path, fixture("doc.pdf")])
@@ -65,8 +71,7 @@ import Testing
     @Test func aHungServiceDoesNotHangTheNextCall() throws {
         let sandbox = try ServiceSandbox()
         defer { sandbox.stop() }
-        #expect(sandbox.qlbrowse(["thumbnail", "-o", sandbox.folder.path, fixture("landscape.jpg")]).status == 0)
-        let stopped = try #require(sandbox.servicePID)
+        let stopped = try startService(sandbox)
         kill(stopped, SIGSTOP)
         defer { kill(stopped, SIGKILL) }
         let call = sandbox.qlbrowse(["thumbnail", "--json", "-o", sandbox.folder.path, fixture("doc.pdf")])
@@ -78,8 +83,7 @@ import Testing
     @Test func aNewBuildReplacesTheService() throws {
         let sandbox = try ServiceSandbox()
         defer { sandbox.stop() }
-        #expect(sandbox.qlbrowse(["thumbnail", "-o", sandbox.folder.path, fixture("landscape.jpg")]).status == 0)
-        let old = try #require(sandbox.servicePID)
+        let old = try startService(sandbox)
         // Another program file (another inode and time): another build, as after an upgrade.
         let newer = sandbox.folder.appendingPathComponent("qlbrowse-newer").path
         try FileManager.default.copyItem(atPath: TestEnvironment.qlbrowse, toPath: newer)
@@ -97,8 +101,7 @@ import Testing
     func anotherUsersConnectionIsRefused() throws {
         let sandbox = try ServiceSandbox()
         defer { sandbox.stop() }
-        #expect(sandbox.qlbrowse(["thumbnail", "-o", sandbox.folder.path, fixture("landscape.jpg")]).status == 0)
-        _ = try #require(sandbox.servicePID)
+        _ = try startService(sandbox)
         // Open the folders so that the only thing left between `nobody` and the service is its peer check.
         for path in [sandbox.folder.path, sandbox.runtime.path, sandbox.serviceFolder.path] { chmod(path, 0o755) }
         chmod(sandbox.socket, 0o666)
@@ -129,8 +132,7 @@ import Testing
         let config = sandbox.folder.appendingPathComponent("config/qlbrowse")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "service_idle_seconds = 3\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        #expect(sandbox.qlbrowse(["thumbnail", "-o", sandbox.folder.path, fixture("landscape.jpg")]).status == 0)
-        let service = try #require(sandbox.servicePID)
+        let service = try startService(sandbox)
         #expect(ServiceSandbox.wait(upTo: 30) { !ServiceSandbox.isAlive(service) }, "still running; log: \(sandbox.logText)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.socket))
         #expect(sandbox.logText.contains("idle"))
