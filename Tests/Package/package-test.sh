@@ -34,7 +34,7 @@ cleanup() {
     tmux -L "$socket" kill-server 2>/dev/null || true
     # The resident thumbnail service the packaged qlbrowse started (it leads its own process group).
     local service
-    service=$(cat "$work/run/qlbrowse/service.pid" 2>/dev/null) && kill -KILL -- "-$service" 2>/dev/null
+    service=$(cat "$work/run/qlbrowse/service.pid" 2>/dev/null) && kill -KILL -- "-$service" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
