@@ -10,12 +10,17 @@ import Glibc
 /// skipped when a higher one is ready first, and every request that does not fail gets at least one.
 /// The icon is drawn here at once; everything that reads the file's content runs in worker processes.
 public final class ThumbnailGenerator: Sendable {
-    private let pool: WorkerPool
+    private let pool: any WorkerBackend
     private let cache: (any ThumbnailCaching)?
     private let running = Mutex<[UInt64: Task<Void, Never>]>([:])
 
-    public init(pool: WorkerPool, cache: (any ThumbnailCaching)? = nil) {
-        self.pool = pool
+    public convenience init(pool: WorkerPool, cache: (any ThumbnailCaching)? = nil) {
+        self.init(workers: pool, cache: cache)
+    }
+
+    /// A generator whose decoding goes to `workers`: this process's pool or the resident service.
+    package init(workers: any WorkerBackend, cache: (any ThumbnailCaching)? = nil) {
+        self.pool = workers
         self.cache = cache
     }
 

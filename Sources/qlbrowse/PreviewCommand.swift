@@ -36,6 +36,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(help: "Take down the kitty pictures earlier calls drew (lf's cleaner).")
     var clear = false
 
+    @Flag(help: "Decode in a worker of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
+    var noService = false
+
     func validate() throws {
         if clear { return }
         guard file != nil else { throw ValidationError("preview needs a FILE (or --clear)") }
@@ -71,7 +74,11 @@ struct PreviewCommand: AsyncParsableCommand {
             }
             output = Array(TextPreview.lines(from: bytes, maxLines: area.rows, maxColumns: area.columns).joined(separator: "\n").utf8) + [0x0A]
         } else {
-            let image = try await picture(of: file, area: area, cell: cell)
+            // Block art samples a few pixels per cell (chafa: 8x8, most of them for a 1:2 cell's
+            // shape): a picture of 6x12 per cell is enough, and a camera photo decodes and caches
+            // at 512 px instead of 1024 (a quarter of the pixels to decode, encode and read back).
+            let sampled = mode == .symbols || mode == .off ? CellSize(width: 6, height: 12) : cell
+            let image = try await picture(of: file, area: area, cell: sampled, config: config)
             let imageID = KittyDriver.imageID(serial: Int(getpid()) % 60_000)
             output = driver.inline(driver.render(image, columns: area.columns, rows: area.rows, imageID: imageID))
             if !driver.drawsIntoCells || mode == .symbols || mode == .kittyPlaceholders { output += [0x0A] }
@@ -84,18 +91,18 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 
     /// The best picture the engine has for `file` at the size the cells need (from the cache when it is there).
-    private func picture(of file: String, area: (columns: Int, rows: Int), cell: CellSize) async throws -> PixelImage {
+    private func picture(of file: String, area: (columns: Int, rows: Int), cell: CellSize, config: UserConfig) async throws -> PixelImage {
         let side = cell.thumbnailSide(columns: area.columns, rows: area.rows)
-        let pool = WorkerPool(size: 1, stderrPath: ProcessEnvironment.workerLog)
-        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
+        let pool = WorkerChoice.backend(noService: noService, config: config) { WorkerPool(size: 1, stderrPath: ProcessEnvironment.workerLog) }
+        let generator = ThumbnailGenerator(workers: pool, cache: ThumbnailCache())
         var request = ThumbnailRequest(path: file, size: Double(side), types: [.icon, .thumbnail])
         request.maximumIconSide = 256
         do {
             let best = try await generator.bestRepresentation(for: request)
-            await pool.shutdown()
+            await pool.shutdown(waitSeconds: 2)
             return best.image
         } catch {
-            await pool.shutdown()
+            await pool.shutdown(waitSeconds: 2)
             throw ValidationError("cannot preview \(TerminalText.escaped(file)): \((error as? ThumbnailError)?.reason ?? "\(error)")")
         }
     }
