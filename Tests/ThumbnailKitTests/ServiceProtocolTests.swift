@@ -87,6 +87,18 @@ import Glibc
         #expect(malformed.code == .crashed)
     }
 
+    @Test func theServiceRefusesEditsAndServesEverythingElse() {
+        var edit = WorkerMessage(kind: .request, id: 1)
+        edit.preview = .edit
+        edit.edit = .rotate(quarterTurns: 1, flip: false)
+        #expect(ServiceSession.refusal(of: edit)?.code == .unsupported)
+        var page = WorkerMessage(kind: .request, id: 2)
+        page.preview = .page
+        #expect(ServiceSession.refusal(of: page) == nil)
+        #expect(ServiceSession.refusal(of: .thumbnails(path: "/a.jpg", box: PixelSize(width: 256, height: 256), types: [.thumbnail],
+                                                       contentType: nil, wantsFacts: false)) == nil)
+    }
+
     /// The message and payload of one encoded frame.
     private func decode(_ frame: [UInt8]) throws -> (WorkerMessage, [UInt8])? {
         var fds: [Int32] = [0, 0]

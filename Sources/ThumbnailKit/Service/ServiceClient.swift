@@ -102,7 +102,7 @@ package actor ServiceClient: WorkerBackend {
             case .success(let connection):
                 return connection
             case .failure(let why):
-                await self.giveUp(why.reason)
+                self.giveUp(why.reason)
                 return nil
             }
         }

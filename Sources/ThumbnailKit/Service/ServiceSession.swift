@@ -49,6 +49,10 @@ final class ServiceSession: Sendable {
     /// Hands the request to the pool and its events back to the client.
     private func relay(_ request: WorkerMessage) {
         let id = request.id
+        if let refusal = Self.refusal(of: request) {
+            send(WorkerReply.endFrame(id: id, error: refusal))
+            return
+        }
         let pool = server.pool
         server.requestStarted()
         running.withLock { tasks in
@@ -81,5 +85,15 @@ final class ServiceSession: Sendable {
             closed.withLock { $0 = true }
             socket.close()
         }
+    }
+}
+
+extension ServiceSession {
+    /// Why the service will not run `request`, or nil. Edits (`PreviewKind.edit`) stay with
+    /// `qlbrowse edit`'s own worker: they need its long deadline and large memory and CPU limits,
+    /// which are set on a worker process when it starts, and the service's pool has the standard ones.
+    static func refusal(of request: WorkerMessage) -> ThumbnailError? {
+        guard request.preview == .edit else { return nil }
+        return ThumbnailError(.unsupported, "edits run in the editing command's own worker, not in the service")
     }
 }
