@@ -110,6 +110,23 @@ import Testing
         cache.store(representation(64), for: ThumbnailRequest(path: file), box: PixelSize(width: 128, height: 128))
         let found = try #require(cache.cachedRepresentation(for: ThumbnailRequest(path: file), box: PixelSize(width: 512, height: 512)))
         #expect(found.type == .lowQuality)
+        // A request that does not want low quality does not read other sizes at all.
+        #expect(cache.cachedRepresentation(for: ThumbnailRequest(path: file, types: [.thumbnail]), box: PixelSize(width: 512, height: 512)) == nil)
+    }
+
+    @Test func aHitAtItsStoredSizeCarriesTheFileItWasReadFrom() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/a.jpg"
+        makeFile(file)
+        let box = PixelSize(width: 256, height: 256)
+        ThumbnailCache(root: folder + "/thumbnails").store(representation(256), for: ThumbnailRequest(path: file), box: box)
+        let fresh = ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0)
+        let found = try #require(fresh.cachedRepresentation(for: ThumbnailRequest(path: file), box: box))
+        let stored = try #require(FileManager.default.contents(atPath: fresh.path(forFile: file, flavor: .large)))
+        #expect(found.encodedPNG == [UInt8](stored), "thumbnail -o writes the cache file as it is")
+        // Fitted to a smaller box it is another picture, to be encoded again.
+        #expect(fresh.cachedRepresentation(for: ThumbnailRequest(path: file), box: PixelSize(width: 200, height: 200))?.encodedPNG == nil)
     }
 
     @Test func failuresAreRememberedUntilTheFileChanges() throws {
