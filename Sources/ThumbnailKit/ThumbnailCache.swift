@@ -134,7 +134,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
                     ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
         let target = path(forFile: absolute, flavor: flavor)
-        let png = PNGEncoder.encode(representation.image, text: text)
+        let png = PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true)
         if ensureFolder("\(root)/\(flavor.rawValue)") {
             try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
         }
@@ -145,7 +145,7 @@ public final class ThumbnailCache: ThumbnailCaching {
             let shared = Self.sharedPath(forFile: absolute, flavor: flavor)
             text[0] = ("Thumb::URI", Self.sharedURI(forFile: absolute))
             if ensureFolder(String(shared[..<shared.lastIndex(of: "/")!]), mode: 0o755) {
-                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: shared, permissions: 0o644)
+                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), to: shared, permissions: 0o644)
             }
         }
         return png
