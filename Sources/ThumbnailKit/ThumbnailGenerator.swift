@@ -138,7 +138,8 @@ public final class ThumbnailGenerator: Sendable {
                 case .image(let type, let image, let source, let facts):
                     var representation = Representation(type: type, image: image, source: source, contentType: contentType)
                     representation.facts = facts
-                    let png = type == .thumbnail ? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) : nil
+                    let storesAfter = type == .thumbnail && request.deliversBeforeCaching
+                    let png = type == .thumbnail && !storesAfter ? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) : nil
                     let size = ThumbnailGeometry.fit(image.size, in: box)
                     representation.encodedPNG = png
                     var fitted = representation
@@ -147,6 +148,7 @@ public final class ThumbnailGenerator: Sendable {
                         fitted.facts = facts
                     }
                     deliver(fitted)
+                    if storesAfter { cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) }
                 case .preview:
                     break  // only preview requests get one
                 }
