@@ -30,12 +30,12 @@ extension BrowserState {
         case .clearMarks:
             marked = []
         case .copyMarked, .cutMarked:
-            let paths = chosenPaths
+            let (paths, movies) = withLiveMovies(chosenPaths)
             guard !paths.isEmpty else { return [] }
             let isCut = action == .cutMarked
             clipboard = Clipboard(paths: paths, isCut: isCut)
             marked = []
-            message = "\(Self.count(paths.count)) to \(isCut ? "move" : "copy") · p pastes"
+            message = "\(Self.count(paths.count - movies)) to \(isCut ? "move" : "copy")\(Self.movieNote(movies)) · p pastes"
         case .paste:
             guard let clipboard else {
                 message = "nothing to paste: y copies, x cuts"
@@ -49,15 +49,20 @@ extension BrowserState {
         case .startCreate:
             prompt = TextPrompt(purpose: .create)
         case .trashMarked:
-            let paths = chosenPaths
+            let (paths, movies) = withLiveMovies(chosenPaths)
             guard !paths.isEmpty else { return [] }
             marked = []
+            if movies > 0 { message = "trashing\(Self.movieNote(movies))" }
             return [.fileOperation(.trash, sources: paths, destination: nil)]
         case .deleteMarked:
-            let paths = chosenPaths
+            let paths = withLiveMovies(chosenPaths).paths
             guard !paths.isEmpty else { return [] }
             overlay = .confirmDelete(paths)
         case .restoreTrashed:
+            if let replaced = lastReplaced {
+                lastReplaced = nil
+                return [.restoreReplaced(original: replaced.original, edited: replaced.edited)]
+            }
             guard !lastTrashed.isEmpty else {
                 message = "nothing trashed in this session to restore"
                 return []
@@ -86,6 +91,15 @@ extension BrowserState {
         case (.confirmDelete, .closeOverlay), (.confirmDelete, .quit):
             mode = .browsing
             message = "nothing deleted"
+            return []
+        case (.bulkRenamePlan(let folder, let plan), .confirmBulkRename):
+            mode = .browsing
+            marked = []
+            message = "renaming \(plan.changes.count)…"
+            return [.applyBulkRename(folder: folder, plan.changes)]
+        case (.bulkRenamePlan, .closeOverlay), (.bulkRenamePlan, .quit):
+            mode = .browsing
+            message = "nothing renamed"
             return []
         default:
             return []
@@ -120,13 +134,19 @@ extension BrowserState {
         switch prompt.purpose {
         case .rename(let original):
             guard text != original else { return [] }
+            // A Live Photo's movie takes the still's new name, in one step (one undo).
+            if let movie = navigation.livePhotos.movie(ofStill: Array(original.utf8)).map({ String(decoding: $0, as: UTF8.self) }) {
+                message = "renaming\(Self.movieNote(1))…"
+                return [.applyBulkRename(folder: folder, [.init(from: original, to: text),
+                                                          .init(from: movie, to: LivePhotoPairs.movieName(movie, forStill: text))])]
+            }
             return [.rename(from: Self.join(folder, original), to: Self.join(folder, text))]
         case .create:
             return [.create(path: Self.join(folder, text), folder: wantsFolder)]
         }
     }
 
-    static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
+    public static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
 
     static func count(_ items: Int) -> String { items == 1 ? "1 item" : "\(items) items" }
 }

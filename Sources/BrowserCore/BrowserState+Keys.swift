@@ -20,13 +20,44 @@ extension BrowserState {
             if case .character = key { return nil }
         case .prompt:
             return promptIntention(for: key)
+        case .finding:
+            if key.isEnter { return .findAccept }
+            if key == .escape { return .findCancel }
+            if key.isBackspace { return .findBackspace }
+            if key == .character(9) { return .findToggleInside }  // Tab
+            switch key {
+            case .special(.down), .character(14): return .findMove(1)  // ↓, Ctrl-N
+            case .special(.up), .character(16): return .findMove(-1)  // ↑, Ctrl-P
+            case .special(.pageDown): return .findMove(10)
+            case .special(.pageUp): return .findMove(-10)
+            default: break
+            }
+            if let text = key.typedText { return .findInput(text) }
+            return nil
+        case .awaitingKey:
+            if key == .escape { return .cancelKeyQuestion }
+            if let text = key.typedText, text.count == 1, text != " " { return .keyAnswer(text) }
+            return nil
         case .overlay(let overlay) where overlay.isQuestion:
             return answer(to: overlay, key: key)
         case .overlay(.quickLook):
+            if let edit = quickLook.edit {
+                if let action = editIntention(for: key, command, edit) { return action }
+                if edit.step != .choosing { return nil }  // the question or the saving waits for its keys
+                // While editing, only Quick Look's own keys (paging, seeking, playing, a typed
+                // position) work: a file operation or another file would drop the edit.
+                let typed = key.typedText
+                let seeks: Set<Command> = [.down, .up, .pageDown, .pageUp, .top, .bottom, .left, .right]
+                guard command.map(seeks.contains) == true || typed == "p" || typed.map({ $0.count == 1 && $0.first!.isNumber && $0.first!.isASCII }) == true
+                        || key.isEnter else { return nil }
+            } else if key.typedText == "e" {
+                return .editStart
+            }
             if let text = key.typedText, text.count == 1, text.first!.isASCII, text.first!.isNumber { return .quickLookDigit(text) }
             if key.isEnter, !quickLook.jump.isEmpty { return .quickLookJump }
             if key.typedText == "w", quickLookContent == .text { return .quickLookToggleWrap }
             if key.typedText == "p", quickLookContent == .timeline { return .quickLookTogglePlay }
+            if key.typedText == "p", quickLookContent == .picture, hasMotion { return .quickLookPlayMotion }
             if key.typedText == "m", let entry = selected, QuickLookContent.isContainer(entry.name) { return .quickLookToggleMembers }
             if canZoom, let text = key.typedText {
                 switch text {
@@ -39,6 +70,9 @@ extension BrowserState {
                 default: break
                 }
             }
+        case .browsing:
+            // 1–9 show that tab, unless the key map gives the digit a command.
+            if command == nil, let text = key.typedText, let digit = Int(text), (1...9).contains(digit) { return .switchTab(digit - 1) }
         default:
             break
         }
@@ -98,10 +132,23 @@ extension BrowserState {
         case .paste: return .paste
         case .rename: return .startRename
         case .create: return .startCreate
-        case .trash: return .trashMarked
+        case .trash: return overlay == .bookmarks ? .deleteBookmark : .trashMarked
         case .delete: return .deleteMarked
         case .restore: return .restoreTrashed
         case .redraw: return .redraw
+        case .bookmark: return .startBookmark
+        case .jumpToBookmark: return .startJump
+        case .bookmarks: return overlay == .bookmarks ? .closeOverlay : .toggleBookmarks
+        case .back: return .historyBack
+        case .forward: return .historyForward
+        case .find: return .startFind
+        case .undo: return .undo
+        case .redo: return .redo
+        case .bulkRename: return .startBulkRename
+        case .newTab: return .newTab
+        case .nextTab: return .stepTab(1)
+        case .previousTab: return .stepTab(-1)
+        case .closeTab: return .closeTab
         }
     }
 
@@ -119,9 +166,15 @@ extension BrowserState {
         }
     }
 
-    /// o/s/k (capitals: for all the rest) for a taken name; y or Enter to delete for good.
+    /// o/s/k (capitals: for all the rest) for a taken name; y or Enter to delete for good, or to
+    /// do a bulk rename.
     private func answer(to question: Overlay, key: KeyPress) -> BrowserAction? {
         if key == .escape { return .closeOverlay }
+        if case .bulkRenamePlan(_, let plan) = question {
+            guard plan.problems.isEmpty else { return key.isEnter || key.typedText == "q" ? .closeOverlay : nil }
+            if key.isEnter || key.typedText == "y" { return .confirmBulkRename }
+            return key.typedText == "n" || key.typedText == "q" ? .closeOverlay : nil
+        }
         if case .confirmDelete = question {
             if key.isEnter { return .confirmDelete }
             switch key.typedText {

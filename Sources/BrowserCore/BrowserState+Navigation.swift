@@ -45,8 +45,13 @@ extension BrowserState {
         return enter(up, select: name)
     }
 
-    /// Goes to `path` and lists it; the cursor lands on `name` when it arrives.
-    mutating func enter(_ path: String, select name: [UInt8]?) -> [BrowserEffect] {
+    /// Goes to `path` and lists it; the cursor lands on `name` when it arrives. A new folder goes
+    /// into the history unless the history itself is being walked (`recordsHistory` false).
+    mutating func enter(_ path: String, select name: [UInt8]?, recordsHistory: Bool = true) -> [BrowserEffect] {
+        if recordsHistory {
+            history.leave(selecting: selected?.nameBytes)
+            history.visit(path)
+        }
         previousNavigation = navigation
         navigation = Navigation(folder: path, select: name)
         ticket += 1
@@ -116,7 +121,18 @@ extension BrowserState {
         let firstChunk = navigation.store.chunkCount
         let repacked = navigation.store.append(contentsOf: batch)
         navigation.listingComplete = complete
+        // A Live Photo's movie is shown through its still, whichever of the two came first.
+        var paired: [[UInt8]] = []
+        for name in batch.pictureAndVideoNames(inChunks: 0..<batch.chunkCount) {
+            if let movie = navigation.livePhotos.add(name) { paired.append(movie) }
+        }
         if repacked { refresh(keeping: selected?.nameBytes) } else { merge(chunks: firstChunk..<navigation.store.chunkCount) }
+        if !paired.isEmpty {
+            let keep = selected?.nameBytes
+            navigation.order.removeAll { handle in paired.contains { navigation.store.hasName(handle, $0) } }
+            if let keep, let index = navigation.store.position(of: keep, in: navigation.order) { navigation.cursor = index }
+            moveCursor(to: cursor)
+        }
         if let name = navigation.pendingSelection, let index = navigation.store.position(of: name, in: navigation.order) {
             moveCursor(to: index)
             navigation.pendingSelection = nil
@@ -128,7 +144,7 @@ extension BrowserState {
     /// Recomputes the shown order from the store, keeping the cursor on `name` when it is still there.
     mutating func refresh(keeping name: [UInt8]?) {
         let store = navigation.store
-        navigation.order = store.shownHandles(inChunks: 0..<store.chunkCount, showHidden: showHidden, needle: Array(filter.lowercased().utf8))
+        navigation.order = withoutLiveMovies(store.shownHandles(inChunks: 0..<store.chunkCount, showHidden: showHidden, needle: Array(filter.lowercased().utf8)))
         store.sort(&navigation.order, by: sort)
         if let name, let index = store.position(of: name, in: navigation.order) { navigation.cursor = index }
         moveCursor(to: cursor)
@@ -138,11 +154,17 @@ extension BrowserState {
     /// per batch), keeping the cursor on the entry it was on.
     private mutating func merge(chunks: Range<Int>) {
         let store = navigation.store
-        var incoming = store.shownHandles(inChunks: chunks, showHidden: showHidden, needle: Array(filter.lowercased().utf8))
+        var incoming = withoutLiveMovies(store.shownHandles(inChunks: chunks, showHidden: showHidden, needle: Array(filter.lowercased().utf8)))
         store.sort(&incoming, by: sort)
         let merged = store.merge(incoming, into: navigation.order, by: sort, cursor: cursor)
         navigation.order = merged.order
         moveCursor(to: navigation.cursorFollowsEnd ? navigation.order.count - 1 : navigation.cursorFollowsEntry ? merged.cursor : cursor)
+    }
+
+    /// `handles` without the movies of Live Photos (their stills stand for them).
+    private func withoutLiveMovies(_ handles: [EntryHandle]) -> [EntryHandle] {
+        guard navigation.livePhotos.count > 0 else { return handles }
+        return handles.filter { !navigation.livePhotos.isMovieOfAPair(navigation.store.name($0)) }
     }
 
     mutating func moveCursorBy(_ offset: Int) { moveCursor(to: cursor + offset) }

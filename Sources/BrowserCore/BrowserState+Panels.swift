@@ -9,21 +9,26 @@ extension BrowserState {
         switch overlay {
         case .volumes: return applyInVolumes(action)
         case .jobs: return applyInJobs(action)
+        case .bookmarks: return applyInBookmarks(action)
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
-        case .quickLook: if let effects = applyQuickLook(action) { return effects }
+        case .quickLook: if let effects = applyQuickLook(action) ?? applyQuickEdit(action) { return effects }
         case .help: break
-        case .confirmDelete, .conflict: return applyQuestion(overlay, action)
+        case .confirmDelete, .conflict, .bulkRenamePlan: return applyQuestion(overlay, action)
         }
         switch action {
         case .closeOverlay, .quickLook, .quit:
             mode = .browsing
-        case .moveLeft, .moveUp:
+        case .moveLeft, .moveUp, .moveRight, .moveDown:
             guard overlay == .quickLook else { return nil }
-            moveCursor(to: cursor - 1)
-            resetQuickLook()
-        case .moveRight, .moveDown:
-            guard overlay == .quickLook else { return nil }
-            moveCursor(to: cursor + 1)
+            // Another file would drop the edit unsaved.
+            guard quickLook.edit == nil else {
+                message = "Enter saves the edit, Esc leaves it"
+                return []
+            }
+            switch action {
+            case .moveRight, .moveDown: moveCursor(to: cursor + 1)
+            default: moveCursor(to: cursor - 1)
+            }
             resetQuickLook()
         case .help:
             mode = overlay == .help ? .browsing : .overlay(.help)
@@ -33,13 +38,24 @@ extension BrowserState {
         return []
     }
 
-    private mutating func applyInVolumes(_ action: BrowserAction) -> [BrowserEffect]? {
-        let last = max(0, volumes.count - 1)
+    /// Where a panel's cursor goes for a move (↓ → ↑ ← g G) among `count` lines; nil for other actions.
+    static func listCursor(_ cursor: Int, count: Int, after action: BrowserAction) -> Int? {
+        let last = max(0, count - 1)
         switch action {
-        case .moveDown, .moveRight: volumeCursor = min(volumeCursor + 1, last)
-        case .moveUp, .moveLeft: volumeCursor = max(volumeCursor - 1, 0)
-        case .home: volumeCursor = 0
-        case .end: volumeCursor = last
+        case .moveDown, .moveRight: return min(cursor + 1, last)
+        case .moveUp, .moveLeft: return max(cursor - 1, 0)
+        case .home: return 0
+        case .end: return last
+        default: return nil
+        }
+    }
+
+    private mutating func applyInVolumes(_ action: BrowserAction) -> [BrowserEffect]? {
+        if let moved = Self.listCursor(volumeCursor, count: volumes.count, after: action) {
+            volumeCursor = moved
+            return []
+        }
+        switch action {
         case .closeOverlay, .toggleVolumes, .quit, .parent: mode = .browsing
         case .open:
             guard volumes.indices.contains(volumeCursor) else { return [] }
@@ -54,9 +70,11 @@ extension BrowserState {
 
     private mutating func applyInJobs(_ action: BrowserAction) -> [BrowserEffect]? {
         let job = jobs.indices.contains(jobCursor) ? jobs[jobCursor] : nil
+        if let moved = Self.listCursor(jobCursor, count: jobs.count, after: action) {
+            jobCursor = moved
+            return []
+        }
         switch action {
-        case .moveDown, .moveRight: jobCursor = min(jobCursor + 1, max(0, jobs.count - 1))
-        case .moveUp, .moveLeft: jobCursor = max(jobCursor - 1, 0)
         case .closeOverlay, .toggleJobs, .quit, .parent: mode = .browsing
         case .cancelJob:
             guard let job, job.phase.isActive else { return [] }

@@ -8,7 +8,7 @@ extension BrowserState {
 
     /// Whether Quick Look can enlarge what it shows: a photo or a RAW file.
     public var canZoom: Bool {
-        guard let entry = selected, quickLookContent == .picture else { return false }
+        guard let entry = selected, quickLookContent == .picture, quickLook.edit == nil else { return false }
         return entry.kind == .image || entry.kind == .rawImage
     }
 
@@ -49,12 +49,16 @@ extension BrowserState {
             quickLook.showsMembers.toggle()
             quickLook.line = 0
             quickLook.lineCount = nil
+        case .quickLookPlayMotion:
+            guard hasMotion else { return [] }
+            (quickLook.showsMotion, quickLook.playing, quickLook.loops, quickLook.seconds, quickLook.duration) = (true, true, false, 0, nil)
+            quickLook.seekGeneration += 1
         case .quickLookTogglePlay:
             guard quickLookContent == .timeline else { return [] }
             quickLook.playing.toggle()
             if quickLook.playing, let duration = quickLook.duration, quickLook.seconds >= duration - 0.5 { quickLook.seconds = 0 }
         case .quickLookFacts(let path, let facts):
-            guard path == selectedPath else { return [] }
+            guard path == quickLookPath else { return [] }
             if let count = facts.pageCount { quickLook.pageCount = count }
             if let count = facts.lineCount { quickLook.lineCount = count }
             if let duration = facts.duration {
@@ -64,6 +68,8 @@ extension BrowserState {
                     quickLook.animates = true
                     quickLook.playing = true
                     quickLook.loops = true
+                } else if quickLookContent == .picture, let entry = selected, entry.kind == .image, QuickLookContent.mayHoldMotion(entry.name) {
+                    quickLook.motionLength = duration
                 }
             }
             if let custom = facts.custom {
@@ -103,8 +109,8 @@ extension BrowserState {
     /// The sound to play now (a path and where to start), or nil: Quick Look open on a playing
     /// song or video. Compared with what plays, it starts and stops the player.
     var wantedSound: Sound? {
-        guard overlay == .quickLook, quickLook.playing, !quickLook.loops, let path = selectedPath, let entry = selected,
-              entry.kind == .audio || entry.kind == .video else { return nil }
+        guard overlay == .quickLook, quickLook.playing, !quickLook.loops, let path = quickLookPath, let entry = selected,
+              entry.kind == .audio || entry.kind == .video || (quickLook.showsMotion && liveMovie(of: entry) != nil) else { return nil }
         return Sound(path: path, seekGeneration: quickLook.seekGeneration)
     }
 

@@ -38,6 +38,8 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var clipboard: Clipboard?
     /// What the last trash job moved away, for `U`.
     public internal(set) var lastTrashed: [TrashCan.Item] = []
+    /// The original an edit last replaced (in the Trash) and the edited file in its place, for `U`.
+    public internal(set) var lastReplaced: ReplacedOriginal?
     /// Background jobs, oldest first.
     public internal(set) var jobs: [JobStatus] = []
     /// The cursor in the jobs panel.
@@ -53,12 +55,31 @@ public struct BrowserState: Sendable, Equatable {
 
     /// Where Quick Look is inside the file it shows.
     public internal(set) var quickLook = QuickLookPosition()
+    /// The folders visited, for `H` and `L`.
+    public internal(set) var history: FolderHistory
+    /// Bookmarks by key, as last read or written.
+    public internal(set) var bookmarks: [Bookmark] = []
+    /// The cursor in the bookmarks list.
+    public internal(set) var bookmarkCursor = 0
+    /// What the last check found of each bookmarked folder: "" reachable, else why not.
+    public internal(set) var bookmarkProblems: [String: String] = [:]
+    /// `F`: the search under way, while finding.
+    public internal(set) var find: FindState?
+    /// Open tabs, in order (empty while there is one); the one shown is kept up to date only when left.
+    public internal(set) var tabs: [BrowserTab] = []
+    /// Which of `tabs` is shown.
+    public internal(set) var currentTab = 0
+    /// Whether the bookmarks file has been read (keys may come before it is).
+    var bookmarksRead = false
+    /// A bookmark key pressed before the file was read, gone to once it is.
+    var pendingJump: String?
 
     /// A listing silent this long shows "waiting for <volume>…".
     public static let stallNotice: Int64 = 300_000_000
 
     public init(folder: String, layout: ScreenLayout = ScreenLayout()) {
         self.navigation = Navigation(folder: folder)
+        self.history = FolderHistory(start: folder)
         self.layout = layout
     }
 
@@ -105,7 +126,7 @@ public struct BrowserState: Sendable, Equatable {
     // MARK: Changing
 
     /// Starts listing the folder; the shell calls this once at start.
-    public mutating func start() -> [BrowserEffect] { enter(folder, select: nil) }
+    public mutating func start() -> [BrowserEffect] { enter(folder, select: nil) + [.loadBookmarks] }
 
     @discardableResult
     public mutating func apply(_ action: BrowserAction) -> [BrowserEffect] {
@@ -122,6 +143,8 @@ public struct BrowserState: Sendable, Equatable {
         case .browsing: return applyBrowsing(action)
         case .filtering: return applyFiltering(action) ?? applyBrowsing(action)
         case .prompt: return applyPrompt(action) ?? applyBrowsing(action)
+        case .awaitingKey: return applyPlaces(action) ?? []
+        case .finding: return applyFinding(action) ?? []
         case .overlay(let overlay) where overlay.isQuestion: return applyQuestion(overlay, action)
         case .overlay(let overlay): return applyPanel(overlay, action) ?? applyBrowsing(action)
         }
@@ -186,13 +209,23 @@ public struct BrowserState: Sendable, Equatable {
         case .jobChanged(let job):
             if let index = jobs.firstIndex(where: { $0.id == job.id }) { jobs[index] = job } else { jobs.append(job) }
         case .conflictAsked(let job, let conflict): mode = .overlay(.conflict(job: job, conflict))
-        case .trashed(let items): lastTrashed = items
+        case .trashed(let items):
+            lastTrashed = items
+            lastReplaced = nil
         case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes)
         case .resize(let rows, let columns):
             layout = layout.resized(rows: rows, columns: columns)
             scrollToCursor()
         case .redraw: return [.redraw]
         case .quickLookFacts: return applyQuickLook(action)
+        case .editSaved, .editFailed, .editRestored: return applyQuickEdit(action)
+        case .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked: return applyBookmarkResult(action)
+        case .namesEdited: return applyRenamesAndUndo(action)
+        case .found(let ticket, let report):
+            guard mode == .finding, var search = find, search.ticket == ticket else { return [] }
+            search.report = report
+            search.cursor = min(search.cursor, max(0, report.best.count - 1))
+            find = search
         default: return nil
         }
         return []
@@ -213,6 +246,8 @@ public struct BrowserState: Sendable, Equatable {
     private mutating func applyBrowsing(_ action: BrowserAction) -> [BrowserEffect] {
         if let effects = applyFileOperation(action) { return effects }
         if let effects = applyMove(action) { return effects }
+        // Going elsewhere is for the browser itself, not from under Quick Look or a panel.
+        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) ?? applyFinding(action) ?? applyRenamesAndUndo(action) { return effects }
         switch action {
         case .toggleHidden:
             showHidden.toggle()
@@ -249,4 +284,10 @@ public struct BrowserState: Sendable, Equatable {
         }
         return []
     }
+}
+
+/// An original an edit replaced, kept in the Trash, and the edited file now in its place.
+public struct ReplacedOriginal: Sendable, Equatable {
+    public let original: TrashCan.Item
+    public let edited: String
 }

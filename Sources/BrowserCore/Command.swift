@@ -8,4 +8,7 @@ public enum Command: String, CaseIterable, Sendable {
     case batch = "thumbnail-folder", jobs, cancel
     case mark, invertMarks = "invert-marks", unmark = "clear-marks", copy, cut, paste, rename, create, trash
     case delete, restore, redraw
+    case bookmark, jumpToBookmark = "jump-to-bookmark", bookmarks, back, forward
+    case find, undo, redo, bulkRename = "bulk-rename"
+    case newTab = "new-tab", nextTab = "next-tab", previousTab = "previous-tab", closeTab = "close-tab"
 }

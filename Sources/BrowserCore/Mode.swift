@@ -8,10 +8,24 @@ public enum Mode: Sendable, Equatable {
     case browsing
     /// Typing the filter after `/`.
     case filtering
+    /// `F`: typing what to find below this folder, choosing among the matches.
+    case finding
     /// Typing a name for `r` or `a`.
     case prompt(TextPrompt)
     /// A screen drawn over the browser.
     case overlay(Overlay)
+    /// Waiting for the one key that names a bookmark (after `b`, `'`, or `r` in the bookmarks list).
+    case awaitingKey(KeyQuestion)
+}
+
+/// What the next key names.
+public enum KeyQuestion: Sendable, Equatable {
+    /// `b`: the key to keep this folder (and the entry under the cursor) under.
+    case setBookmark
+    /// `'`: the bookmark to go to.
+    case jumpToBookmark
+    /// `r` in the bookmarks list: the new key of the bookmark under this key.
+    case rekeyBookmark(String)
 }
 
 /// A screen drawn over the browser.
@@ -22,6 +36,10 @@ public enum Overlay: Sendable, Equatable {
     case volumes
     /// Running and finished jobs; `c` cancels one, Enter starts a stopped one again.
     case jobs
+    /// The bookmarks, each with whether its folder can be reached; Enter goes, d deletes, r rekeys.
+    case bookmarks
+    /// `R`: the renames the edited names make, checked; Enter or y does them all, Esc none.
+    case bulkRenamePlan(folder: String, BulkRenamePlan)
     /// `T` on a removable or network volume asks where thumbnails go.
     case confirmBatch(folder: String)
     /// `D` names what it will delete for good and waits for y.
@@ -32,7 +50,7 @@ public enum Overlay: Sendable, Equatable {
     /// Overlays that ask a question and take single-letter answers.
     public var isQuestion: Bool {
         switch self {
-        case .conflict, .confirmDelete: return true
+        case .conflict, .confirmDelete, .bulkRenamePlan: return true
         default: return false
         }
     }

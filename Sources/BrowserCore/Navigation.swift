@@ -16,6 +16,8 @@ public struct Navigation: Sendable, Equatable {
     public var filter = ""
     public var listingComplete = false
     public var listingError: String?
+    /// Live Photos found so far: their movies are shown through their stills.
+    public var livePhotos = LivePhotoPairs()
     /// Names marked in this folder (`m`).
     public var marked: Set<[UInt8]> = []
     /// The name to put the cursor on when the listing arrives (the folder we came up from).

@@ -29,6 +29,7 @@ extension QuickLookContent {
     public static func shown(_ entry: Entry, at position: QuickLookPosition) -> QuickLookContent {
         if entry.isDirectory { return .picture }
         if position.showsMembers { return .members }
+        if position.showsMotion { return .timeline }
         if let custom = position.custom { return custom }
         return position.animates ? .timeline : QuickLookContent(entry.kind, name: entry.name)
     }
@@ -40,6 +41,9 @@ extension QuickLookContent {
     /// Pictures whose format can hold an animation, though most are still: Quick Look asks the
     /// worker which this one is.
     public static func mayAnimate(_ name: String) -> Bool { ["png", "apng", "webp"].contains(suffix(of: name)) }
+
+    /// Pictures that can carry a movie inside (Google and Samsung Motion Photos): the worker says which do.
+    public static func mayHoldMotion(_ name: String) -> Bool { ["jpg", "jpeg", "heic", "heif"].contains(suffix(of: name)) }
 
     /// Documents that are archives inside (EPUB, OpenDocument, OOXML, comic books…): shown by
     /// their picture, with their members a key away.
@@ -83,6 +87,12 @@ public struct QuickLookPosition: Sendable, Equatable {
     public var animates = false
     /// Counts seeks, so that a sound playing is started again from the new place.
     public var seekGeneration = 0
+    /// A Live Photo's or a Motion Photo's movie plays instead of its still (`p`).
+    public var showsMotion = false
+    /// A Motion Photo's movie length, once the worker found one inside the picture.
+    public var motionLength: Double?
+    /// The edit under way (`e`), shown on the picture until it is saved or left.
+    public var edit: QuickEdit?
 
     public init() {}
 

@@ -88,5 +88,31 @@ static inline int CAV_set_stream_rotation(AVStream *stream, double degrees) {
     return 0;
 }
 
+/// Copies the chapters that overlap [start, end) (microseconds; end < 0: all of them), moved so
+/// that `start` is 0 and cut to the window, allocated as avformat_free_context frees them.
+static inline int CAV_copy_chapters(AVFormatContext *from, AVFormatContext *to, int64_t start, int64_t end) {
+    if (from->nb_chapters == 0) return 0;
+    AVChapter **list = av_calloc(from->nb_chapters, sizeof(*list));
+    if (!list) return -1;
+    unsigned count = 0;
+    for (unsigned i = 0; i < from->nb_chapters; i++) {
+        AVChapter *source = from->chapters[i];
+        int64_t first = av_rescale_q(source->start, source->time_base, AV_TIME_BASE_Q);
+        int64_t last = av_rescale_q(source->end, source->time_base, AV_TIME_BASE_Q);
+        if (end >= 0 && (last <= start || first >= end)) continue;
+        AVChapter *chapter = av_mallocz(sizeof(*chapter));
+        if (!chapter) break;
+        chapter->id = source->id;
+        chapter->time_base = AV_TIME_BASE_Q;
+        chapter->start = (first > start ? first : start) - start;
+        chapter->end = (end >= 0 && last > end ? end : last) - start;
+        av_dict_copy(&chapter->metadata, source->metadata, 0);
+        list[count++] = chapter;
+    }
+    to->chapters = list;
+    to->nb_chapters = count;
+    return 0;
+}
+
 static inline int CAV_packet_is_key(AVPacket *packet) { return (packet->flags & AV_PKT_FLAG_KEY) != 0; }
 static inline AVRational CAV_microseconds(void) { return AV_TIME_BASE_Q; }

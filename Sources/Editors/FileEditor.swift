@@ -8,6 +8,10 @@ public enum FileEditor {
     public static func edit(_ edit: FileEdit, input: String, output: String, cancellation: CancellationFlag) throws(ThumbnailError) -> FileEditResult {
         switch edit {
         case .rotate(let quarterTurns, let flip):
+            // The movie appended to a Motion Photo would not survive the picture being written again.
+            if MotionPhoto.isPictureName(input), MotionPhoto.movieOffset(path: input) != nil {
+                throw ThumbnailError(.unsupported, "this is a Motion Photo: turning the picture would lose the movie inside it")
+            }
             let turn = PictureTurn(quarterTurns: quarterTurns, flip: flip)
             switch try pictureFormat(of: input) {
             case .jpeg: return try JPEGRotator.rotate(turn, input: input, output: output)

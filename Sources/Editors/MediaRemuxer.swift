@@ -77,6 +77,12 @@ final class MediaRemuxer {
             av_dict_copy(&stream.pointee.metadata, source.pointee.metadata, 0)
         }
         av_dict_copy(&output.pointee.metadata, input.pointee.metadata, 0)
+        // Chapters follow the kept part (timed from the start asked for; a start snapped back to
+        // its keyframe puts them up to one keyframe interval late).
+        let microseconds = Double(CAV_time_base())
+        guard CAV_copy_chapters(input, output, Int64((window?.start ?? 0) * microseconds), window.map { Int64($0.end * microseconds) } ?? -1) >= 0 else {
+            throw ThumbnailError(.tooLarge, "out of memory")
+        }
         if let rotation, let index = videoIndex, let stream = output.pointee.streams[index] {
             // The display matrix turns the stored picture; players show a matrix set to +90° a
             // quarter turn clockwise from the stored picture (checked against ffmpeg's autorotate).

@@ -75,6 +75,25 @@ public struct EntryStore: Sendable, Equatable {
         return chunk.records[index].flags & EntryRecord.directory != 0
     }
 
+    /// The names of the pictures and videos in `chunks` (the halves a Live Photo can have).
+    public func pictureAndVideoNames(inChunks chunks: Range<Int>) -> [[UInt8]] {
+        var names: [[UInt8]] = []
+        for index in chunks {
+            let chunk = self.chunks[index]
+            for record in chunk.records {
+                let kind = EntryRecord.kinds[Int(record.kindCode)]
+                if kind == .image || kind == .video { names.append(Array(chunk.name(of: record))) }
+            }
+        }
+        return names
+    }
+
+    /// The entry's name.
+    public func name(_ handle: EntryHandle) -> [UInt8] {
+        let (chunk, index) = locate(handle)
+        return Array(chunk.name(of: chunk.records[index]))
+    }
+
     /// Whether the entry's name is exactly `name`.
     public func hasName(_ handle: EntryHandle, _ name: [UInt8]) -> Bool {
         let (chunk, index) = locate(handle)

@@ -24,6 +24,13 @@ extension FileOperation {
         public var current = ""
     }
 
+    /// An item copied or moved: from where, to where, and whether one rename did it.
+    public struct Placement: Sendable, Equatable {
+        public let source: String
+        public let target: String
+        public let sameVolume: Bool
+    }
+
     /// What happened, item by item (the items the user chose, not every file inside them).
     public struct Report: Sendable, Equatable {
         public var done: [String] = []
@@ -33,6 +40,8 @@ extension FileOperation {
         /// Temporaries that could not be removed (their volume went away): named so the user can.
         public var leftovers: [String] = []
         public var trashed: [TrashCan.Item] = []
+        /// Where each item copied or moved went (for undo).
+        public var placed: [Placement] = []
         public var cancelled = false
 
         public var summary: String {

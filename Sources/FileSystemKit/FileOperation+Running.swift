@@ -111,6 +111,7 @@ extension FileOperation {
                     }
                     progressState.withLock { $0.bytesDone += Self.walk(target).reduce(0) { $0 + $1.size } }
                     moved(source, target)
+                    report.placed.append(Placement(source: source, target: target, sameVolume: true))
                     return .done
                 } catch {
                     // Across volumes, onto a folder that merges, or where RENAME_NOREPLACE is missing: copy below.
@@ -139,6 +140,7 @@ extension FileOperation {
                 }
                 moved(source, target)
             }
+            report.placed.append(Placement(source: source, target: target, sameVolume: false))
             return .done
         }
     }

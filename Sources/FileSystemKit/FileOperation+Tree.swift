@@ -67,7 +67,7 @@ extension FileOperation {
         return lstat(path, &info) == 0 ? info.st_dev : nil
     }
 
-    static func name(_ path: String) -> String {
+    public static func name(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 

@@ -9,7 +9,7 @@ import Glibc
 /// manager's trash and can be restored there, and the other way round.
 public struct TrashCan: Sendable {
     /// Where one item went, to restore it.
-    public struct Item: Sendable, Equatable {
+    public struct Item: Sendable, Equatable, Codable {
         public let originalPath: String
         public let trashedPath: String
         public let infoPath: String
@@ -34,7 +34,9 @@ public struct TrashCan: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .system(errno, "cannot trash \(path)") }
         let (trash, relativeTo) = try trashFolder(for: path, device: info.st_dev)
-        for folder in [trash, trash + "/files", trash + "/info"] where mkdir(folder, 0o700) != 0 && errno != EEXIST {
+        // The home trash's parents ($XDG_DATA_HOME) are made too on a new account; a volume's top exists.
+        let parents = relativeTo == nil ? Self.missingParents(of: trash) : []
+        for folder in parents + [trash, trash + "/files", trash + "/info"] where mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw .system(errno, "cannot make the trash folder \(folder)")
         }
         let base = String(path[path.index(after: path.lastIndex(of: "/")!)...])
@@ -74,12 +76,27 @@ public struct TrashCan: Sendable {
         return destination
     }
 
+    /// The folders above `path` that do not exist yet, outermost first.
+    static func missingParents(of path: String) -> [String] {
+        var missing: [String] = []
+        var folder = path
+        var info = stat()
+        while let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
+            folder = String(folder[..<slash])
+            if stat(folder, &info) == 0 { break }
+            missing.insert(folder, at: 0)
+        }
+        return missing
+    }
+
     /// The trash for a file on `device`: the home trash when on the same volume, else the
     /// volume's own (`.Trash/$uid` if the admin made a sticky `.Trash`, else `.Trash-$uid`).
     /// Returns the folder and, for volume trashes, the top directory paths are relative to.
     func trashFolder(for path: String, device: dev_t) throws(Failure) -> (String, String?) {
-        let home = String(homeTrash[..<homeTrash.lastIndex(of: "/")!])
+        // The home trash's folder may not exist yet (a new account): its nearest existing parent tells the disk.
+        var home = String(homeTrash[..<homeTrash.lastIndex(of: "/")!])
         var homeInfo = stat()
+        while stat(home, &homeInfo) != 0, let slash = home.lastIndex(of: "/"), slash != home.startIndex { home = String(home[..<slash]) }
         if stat(home, &homeInfo) == 0 && homeInfo.st_dev == device { return (homeTrash, nil) }
         let top = mountPoints.filter { $0 == "/" || path.hasPrefix($0 + "/") }.max { $0.count < $1.count } ?? "/"
         let uid = getuid()

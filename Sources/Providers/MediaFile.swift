@@ -8,7 +8,12 @@ final class MediaFile {
     init(path: String) throws(ThumbnailError) {
         CAV_quiet()
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_open_input(&context, path, nil, nil)
+        // A Motion Photo's movie is read where it starts inside the picture.
+        let (url, isMotionPhoto) = MotionPhoto.mediaURL(path: path)
+        var options: OpaquePointer?
+        if isMotionPhoto { av_dict_set(&options, "protocol_whitelist", "file,subfile", 0) }
+        defer { av_dict_free(&options) }
+        let status = avformat_open_input(&context, url, nil, &options)
         guard status >= 0, let context else { throw MediaFile.error("cannot open the file", status) }
         self.context = context
         let found = avformat_find_stream_info(context, nil)

@@ -57,6 +57,8 @@ public final class VideoFrameSeeker {
         case .still: return MediaFacts(duration: nil, hasVideo: false)  // libav would call it a one-frame video
         case .neither: break
         }
+        // A picture moves only when it is a Motion Photo (libav would call any JPEG a one-frame video).
+        if MotionPhoto.isPictureName(path), MotionPhoto.movieOffset(path: path) == nil { return MediaFacts(duration: nil, hasVideo: false) }
         let media = try MediaFile(path: path)
         return MediaFacts(duration: media.duration, hasVideo: media.videoStream != nil)
     }

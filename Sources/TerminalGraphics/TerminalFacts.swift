@@ -1,3 +1,5 @@
+import ThumbnailKit
+
 /// What is known about the terminal the browser runs in: from the environment, from the
 /// terminal's own answers to queries, and, inside tmux, from tmux about the terminal around it.
 /// The graphics driver is a pure function of these (`GraphicsChoice`).
@@ -15,6 +17,8 @@ public struct TerminalFacts: Sendable, Equatable {
     public var tmux: TmuxFacts?
     /// Colours ncurses found in the terminfo entry (8, 16, 256).
     public var terminfoColors = 256
+    /// The largest sixel picture the terminal said it accepts (XTSMGRAPHICS), when it answered.
+    public var sixelGeometry: PixelSize?
 
     public init(environment: [String: String], deviceAttributes: [Int]? = nil, answersKittyGraphics: Bool = false,
                 terminalVersion: String? = nil, tmux: TmuxFacts? = nil, terminfoColors: Int = 256) {
@@ -55,6 +59,13 @@ public struct TerminalFacts: Sendable, Equatable {
         if tmux?.clientFeatures.contains("sixel") == true { return true }
         let term = outerTerm
         return term.hasPrefix("foot") || term.hasPrefix("mlterm") || version.hasPrefix("foot") || version.hasPrefix("mlterm")
+    }
+
+    /// The largest sixel picture to send: what the terminal said, else xterm's default when it is
+    /// xterm (1000×1000; xterm drops a larger sixel whole, leaving the cells blank), else no limit.
+    public var sixelLimit: PixelSize? {
+        if let sixelGeometry { return sixelGeometry }
+        return version.hasPrefix("xterm(") ? PixelSize(width: 1000, height: 1000) : nil
     }
 
     /// Colours block art may use: truecolor when COLORTERM says so (or tmux passes RGB on), else the terminfo count.

@@ -1,10 +1,12 @@
 import SystemKit
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Asks the terminal what it can do, before the screen is taken over. One write carries every
-/// question (XTVERSION, kitty's graphics query, then the primary device attributes, which every
+/// question (XTVERSION, kitty's graphics query, the sixel geometry — current, then the largest —
+/// then the primary device attributes, which every
 /// terminal answers), so the answers end with the device attributes and the probe returns as
 /// soon as they are in: one round trip, also over SSH. A terminal that answers nothing costs
 /// `timeoutMilliseconds`. Inside tmux the questions go through the passthrough to the outer
@@ -36,7 +38,7 @@ public enum TerminalProbe {
         if let tmuxFacts = facts.tmux {
             guard tmuxFacts.hasPassthrough, !tmuxFacts.clientTerm.isEmpty, !facts.showsKittyPlaceholders else { return facts }
         }
-        let questions = Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
+        let questions = Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[?2;4;0S\u{1B}[c".utf8)
         let reply = ask(facts.tmux == nil ? questions : TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds)
         apply(reply, to: &facts)
         return facts
@@ -52,6 +54,24 @@ public enum TerminalProbe {
         if let start = text.firstRange(of: "\u{1B}_Gi=31;"), let end = text[start.upperBound...].firstRange(of: "\u{1B}\\") {
             facts.answersKittyGraphics = text[start.upperBound..<end.lowerBound].hasPrefix("OK")
         }
+        if let geometry = sixelGeometry(in: text) { facts.sixelGeometry = geometry }
+    }
+
+    /// The last successful XTSMGRAPHICS geometry answer (`CSI ? 2 ; 0 ; width ; height S`): the
+    /// largest size when the terminal answers both questions, the current one when it knows only that.
+    static func sixelGeometry(in text: String) -> PixelSize? {
+        var found: PixelSize?
+        var rest = text[...]
+        while let start = rest.firstRange(of: "\u{1B}[?2;0;") {
+            let body = rest[start.upperBound...].prefix { $0.isNumber || $0 == ";" }
+            let end = rest.index(start.upperBound, offsetBy: body.count)
+            let numbers = body.split(separator: ";").compactMap { Int($0) }
+            if end < rest.endIndex, rest[end] == "S", numbers.count == 2, numbers[0] > 0, numbers[1] > 0 {
+                found = PixelSize(width: numbers[0], height: numbers[1])
+            }
+            rest = rest[end...]
+        }
+        return found
     }
 
     /// Writes `questions` to the terminal and reads until a device attributes answer ends, or time runs out.

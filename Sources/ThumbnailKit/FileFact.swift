@@ -6,6 +6,9 @@ public struct FileFact: Sendable, Equatable, Codable {
     public let label: String
     public let value: String
 
+    /// The fact a Motion Photo's picture carries (a movie inside): the browser shows a badge for it.
+    public static let motionPhoto = "motion photo"
+
     public init(_ label: String, _ value: String) {
         self.label = label
         self.value = value

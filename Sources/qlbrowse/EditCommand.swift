@@ -1,4 +1,5 @@
 import ArgumentParser
+import BrowserUI
 import SystemKit
 import ThumbnailKit
 #if canImport(FoundationEssentials)
@@ -88,15 +89,13 @@ struct EditCommand: AsyncParsableCommand {
 
     /// Edits each file in turn; a failure is reported and the others still go.
     static func run(_ edit: FileEdit, on files: [String], _ saving: Saving) async throws {
-        // Edits can take minutes on a large video: a longer deadline than a thumbnail's.
-        let limits = WorkerLimits(deadlineSeconds: 1800, memoryBytes: 4 << 30, cpuSeconds: 1800)
-        let pool = WorkerPool(size: 1, limits: limits, stderrPath: ProcessEnvironment.workerLog)
+        let pool = WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: ProcessEnvironment.workerLog)
         let saver = EditSaver(placement: saving.copy ? .copy : .replace, keepsModificationTime: saving.keepTime, generator: PreviewGenerator(pool: pool))
         var failed = 0
         for file in files {
             let path = PathNormalizer.absolute(file)
             do {
-                let outcome = try await saver.apply(edit, to: path)
+                let outcome = try await saver.apply([edit], to: path)
                 print(saving.json ? json(outcome) : describe(outcome))
             } catch {
                 failed += 1
@@ -110,13 +109,8 @@ struct EditCommand: AsyncParsableCommand {
 
     private static func describe(_ outcome: EditSaver.Outcome) -> String {
         var words = ["\(outcome.edit): \(TerminalText.escaped(outcome.output))"]
-        if let width = outcome.result.width, let height = outcome.result.height { words.append("\(width)×\(height)") }
-        if let pages = outcome.result.pages { words.append("\(pages) page\(pages == 1 ? "" : "s") turned") }
-        if outcome.edit == "trim", let start = outcome.result.start, let end = outcome.result.end {
-            words.append("\(FileEditResult.clock(start))–\(FileEditResult.clock(end)) of the original")
-        }
         if let trashed = outcome.trashed { words.append("the original is in the Trash (\(TerminalText.escaped(trashed)))") }
-        return (words + outcome.result.notes).joined(separator: " · ")
+        return (words + outcome.details).joined(separator: " · ")
     }
 
     private static func json(_ outcome: EditSaver.Outcome) -> String {

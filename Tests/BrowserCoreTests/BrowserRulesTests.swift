@@ -187,13 +187,7 @@ import ThumbnailKit
 }
 
 @Suite struct QuickLookPositionTests {
-    private func quickLook(_ name: String) -> BrowserState {
-        var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 23, columns: 80))
-        _ = state.start()
-        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: name), Entry(name: "z.txt")]), complete: true))
-        state.apply(.quickLook)
-        return state
-    }
+    private func quickLook(_ name: String) -> BrowserState { BrowserState.quickLook(on: name) }
 
     @Test func pagesStepJumpAndStayInside() {
         var state = quickLook("book.pdf")
@@ -287,5 +281,16 @@ import ThumbnailKit
         #expect(state.quickLook.seconds == 65)
         state.apply(.quickLookPage(-3))
         #expect(state.quickLook.seconds == 0)
+    }
+}
+
+extension BrowserState {
+    /// Quick Look open on `name` in /d (listed with z.txt after it), at 80×23.
+    static func quickLook(on name: String) -> BrowserState {
+        var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 23, columns: 80))
+        _ = state.start()
+        state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: name), Entry(name: "z.txt")]), complete: true))
+        state.apply(.quickLook)
+        return state
     }
 }

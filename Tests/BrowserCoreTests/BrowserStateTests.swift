@@ -8,7 +8,7 @@ import ThumbnailKit
     private func loaded(_ names: [String], folders: [String] = [], rows: Int = 10, columns: Int = 100) -> BrowserState {
         var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: rows, columns: columns))
         let effects = state.start()
-        #expect(effects == [.list(folder: "/home/me", ticket: 1)])
+        #expect(effects == [.list(folder: "/home/me", ticket: 1), .loadBookmarks], "the folder is listed and the bookmarks read")
         let entries = names.map { Entry(name: $0, size: $0.count) } + folders.map { Entry(name: $0, isDirectory: true) }
         state.apply(.listed(ticket: 1, entries: EntryStore(entries), complete: true))
         return state

@@ -114,6 +114,17 @@ import ThumbnailKit
         #expect(!FileManager.default.fileExists(atPath: item.infoPath))
     }
 
+    @Test func aNewAccountsHomeTrashIsMadeWithItsParents() throws {
+        let root = folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("photo", root + "/a.jpg")
+        // $XDG_DATA_HOME does not exist yet: the file goes to the home trash, made with its parents,
+        // not to a trash at the top of the disk.
+        let item = try TrashCan(dataHome: root + "/home/.local/share", mountPoints: ["/"]).trash(root + "/a.jpg")
+        #expect(item.trashedPath == root + "/home/.local/share/Trash/files/a.jpg")
+        #expect(read(item.trashedPath) == "photo")
+    }
+
     @Test func thumbnailsFollowAMovedFile() throws {
         let root = folder(), cacheRoot = root + "/cache"
         defer { try? FileManager.default.removeItem(atPath: root) }

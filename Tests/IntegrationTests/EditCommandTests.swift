@@ -73,8 +73,30 @@ import Testing
         let folder = try Folder()
         defer { try? FileManager.default.removeItem(at: folder.url) }
         let video = folder.path("minute.mp4")
-        // A keyframe every 2 s, as cameras write them.
-        _ = tool(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=60:size=320x240:rate=25", "-c:v", "libx264", "-g", "50", "-b:v", "300k", video])
+        // A keyframe every 2 s, as cameras write them; three chapters.
+        let chapters = folder.path("chapters.txt")
+        try Data("""
+            ;FFMETADATA1
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=15000
+            title=Intro
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=15000
+            END=40000
+            title=Middle
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=40000
+            END=60000
+            title=End
+
+            """.utf8).write(to: URL(fileURLWithPath: chapters))
+        _ = tool(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=60:size=320x240:rate=25", "-i", chapters, "-map_metadata", "1",
+                  "-map_chapters", "1", "-c:v", "libx264", "-g", "50", "-b:v", "300k", video])
+        try FileManager.default.removeItem(atPath: chapters)
         let copy = edit(folder, ["trim", "--start", "10.5", "--end", "0:20", "--copy", video])
         #expect(copy.status == 0, "\(copy.stderr)")
         #expect(copy.stdout.contains("starts at 0:10.0, the nearest keyframe"), "\(copy.stdout)")
@@ -86,6 +108,11 @@ import Testing
         let rates = [video, trimmed].map { Double(probe($0, "stream=bit_rate")) ?? 0 }
         #expect(rates[1] > rates[0] * 0.7 && rates[1] < rates[0] * 1.3, "bit rates \(rates)")
         #expect(TestEnvironment.run("/usr/bin/ffmpeg", ["-v", "error", "-i", trimmed, "-f", "null", "-"]).stderr.isEmpty, "it plays")
+        let kept = tool(["ffprobe", "-v", "error", "-show_entries", "chapter=start_time,end_time:chapter_tags=title", "-of", "csv=p=0", trimmed])
+        let keptChapters = kept.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(keptChapters.map { $0.last ?? "" } == ["Intro", "Middle"], "the chapters in the kept part: \(kept)")
+        #expect(keptChapters.count == 2 && abs((Double(keptChapters[1][0]) ?? 0) - 4.5) < 1 && abs((Double(keptChapters[1][1]) ?? 0) - 9.5) < 1,
+                "Middle from 15 s is 4.5 s into the part kept from 10.5 s: \(kept)")
         let turned = edit(folder, ["rotate-video", "--right", trimmed])
         #expect(turned.status == 0, "\(turned.stderr)")
         #expect(tool(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "csv=p=0", trimmed]).contains("90"))

@@ -128,11 +128,11 @@ enum TestEnvironment {
 
     /// Runs one of the Tests/Support scenario scripts against the real binary in a fresh folder;
     /// prints and returns its PASS/FAIL lines.
-    static func runScenario(_ script: String, folder name: String) -> Result {
+    static func runScenario(_ script: String, folder name: String, arguments: [String] = []) -> Result {
         let work = temporaryFolder(name)
         defer { try? FileManager.default.removeItem(at: work) }
         let path = root.appendingPathComponent("Tests/Support/\(script)").path
-        let result = run("/usr/bin/python3", [path, qlbrowse, work.appendingPathComponent("run").path])
+        let result = run("/usr/bin/python3", [path, qlbrowse, work.appendingPathComponent("run").path] + arguments)
         print(result.stdout)
         return result
     }

@@ -22,6 +22,18 @@ struct VolumeTests {
         #expect(TestEnvironment.passes(result.stdout) == 5, "\(result.stdout)")
     }
 
+    @Test func bookmarksLastAcrossRunsAndSayWhenTheirVolumeIsGoneOrHung() throws {
+        let result = TestEnvironment.runScenario("bookmarks.py", folder: "qlbrowse-bookmarks")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
+    }
+
+    @Test func anEditOnAVolumeThatVanishesLeavesTheOriginalWhole() throws {
+        let result = TestEnvironment.runScenario("edit-vanish.py", folder: "qlbrowse-edit-vanish")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
+    }
+
     @Test(.enabled(if: ["/usr/sbin/smbd", "/usr/bin/smbnetfs"].allSatisfy { FileManager.default.fileExists(atPath: $0) }, "needs samba and smbnetfs"))
     func theSMBServerStoppedMidBatch() throws {
         let result = TestEnvironment.runScenario("smb-batch.py", folder: "qlbrowse-smb")

@@ -38,16 +38,7 @@ def main():
         run = subprocess.Popen([qlbrowse, 'thumbnail', '-r', mount], stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         time.sleep(2.5)
-        # The daemon dies (ENOTCONN), then the mount goes (its paths give ENOENT).
-        faultfs_ctl.set_faults(mount, vanish=True)
-        time.sleep(0.3)
-        faultfs_ctl.unmount(mount)
-        try:
-            out, err = run.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            run.kill()
-            out, err = run.communicate()
-            err += '\n(killed after 60 s)'
+        out, err = faultfs_ctl.vanish_under(mount, run)
         lines = [line for line in err.splitlines() if line.strip()]
         report = next((line for line in lines if 'stopped (' in line), '')
         results.append(('the run ends with exit status 1', run.returncode == 1, 'status %d' % run.returncode))

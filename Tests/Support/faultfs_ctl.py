@@ -167,6 +167,21 @@ def unmount(mnt, control=None):
     return fuse_mount(mnt) is None
 
 
+def vanish_under(mnt, run, timeout=60):
+    """The volume goes while `run` (a Popen with pipes) uses it: the daemon dies (ENOTCONN), then
+    the mount goes (its paths give ENOENT). Returns run's (stdout, stderr), ending it after
+    `timeout` s with "(killed after N s)" in stderr."""
+    set_faults(mnt, vanish=True)
+    time.sleep(0.3)
+    unmount(mnt)
+    try:
+        return run.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        out, err = run.communicate()
+        return out, err + '\n(killed after %d s)' % timeout
+
+
 def read_int(path):
     try:
         with open(path) as f:

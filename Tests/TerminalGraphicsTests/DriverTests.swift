@@ -91,6 +91,20 @@ import ThumbnailKit
         #expect(bytes.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[4;65H\u{1B}\u{1B}P".utf8)))
     }
 
+    @Test func sixelStaysWithinTheTerminalsLimit() {
+        // xterm's default: a 1040x522 px Quick Look picture was dropped whole, leaving blank cells.
+        let driver = SixelDriver(cell: CellSize(width: 8, height: 16), limit: PixelSize(width: 1000, height: 1000))
+        let area = driver.cellsWithinLimit(columns: 130, rows: 70)
+        #expect(area.columns == 125 && area.rows == 62, "\(area)")
+        let picture = driver.render(quadrants, columns: 130, rows: 70, imageID: 0)
+        #expect(picture.columns <= 125 && picture.rows <= 62)
+        // Bands of six: 13 px rows, 1000 px: 76 rows are 988 px, 990 in bands; 77 would be 1001.
+        #expect(SixelDriver(cell: CellSize(width: 6, height: 13), limit: PixelSize(width: 1000, height: 1000))
+            .cellsWithinLimit(columns: 10, rows: 100).rows == 76)
+        let unlimited = SixelDriver(cell: cell).cellsWithinLimit(columns: 300, rows: 200)
+        #expect(unlimited.columns == 300 && unlimited.rows == 200, "no limit known, none applied")
+    }
+
     @Test func iTermGetsOnePNGSizedToItsCells() {
         let driver = ITermDriver(cell: cell)
         let picture = driver.render(quadrants, columns: 20, rows: 10, imageID: 0)

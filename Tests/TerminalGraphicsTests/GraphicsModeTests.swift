@@ -68,6 +68,21 @@ import ThumbnailKit
         #expect(!xterm.answersKittyGraphics && xterm.drawsSixel)
     }
 
+    @Test func sixelGeometryAnswersAreRead() {
+        var xterm = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?2;0;780;520S\u{1B}[?2;0;1000;1000S\u{1B}[?63;1;2;4c".utf8), to: &xterm)
+        #expect(xterm.sixelGeometry == PixelSize(width: 1000, height: 1000), "the largest size, asked second, wins")
+        var foot = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}[?2;0;10000;10000S\u{1B}[?2;3;0S\u{1B}[?62;4c".utf8), to: &foot)
+        #expect(foot.sixelGeometry == PixelSize(width: 10000, height: 10000), "a failed answer (status 3) is not a size")
+        var silent = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?63;4c".utf8), to: &silent)
+        #expect(silent.sixelGeometry == nil && silent.sixelLimit == PixelSize(width: 1000, height: 1000),
+                "an xterm that does not say gets xterm's default limit")
+        #expect(TerminalFacts(environment: [:], terminalVersion: "foot(1.13.1)").sixelLimit == nil)
+        #expect(TerminalProbe.sixelGeometry(in: "\u{1B}[?2;0;12") == nil, "a cut-off answer is no size")
+    }
+
     @Test func deviceAttributeRepliesAreParsed() {
         #expect(GraphicsMode.parseDeviceAttributes(Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8)) == [63, 1, 2, 4, 6, 9, 15, 22])
         #expect(GraphicsMode.parseDeviceAttributes(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;2c".utf8)) == [1, 2])

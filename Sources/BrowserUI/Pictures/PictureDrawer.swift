@@ -1,3 +1,4 @@
+import BrowserCore
 import SystemKit
 import TerminalGraphics
 import ThumbnailKit
@@ -53,6 +54,17 @@ final class PictureDrawer {
         lastDrawn.removeAll()
     }
 
+    /// Every encoding of the file at `path` goes, with the image ids it was kept under, so that a
+    /// terminal keeping pictures (kitty) gets the changed file's pictures, not the old ones.
+    func forget(path: String) {
+        let prefix = path + "|"
+        encoded = encoded.filter { !$0.key.hasPrefix(prefix) }
+        encodedBytes = encoded.values.reduce(0) { $0 + $1.byteCount }
+        pendingEncodings = pendingEncodings.filter { !$0.hasPrefix(prefix) }
+        lastDrawn = lastDrawn.filter { !$0.key.hasPrefix(prefix) }
+        imageIDs = imageIDs.filter { !$0.key.hasPrefix(prefix) }
+    }
+
     func beginFrame() {
         placements.beginFrame()
         wantedEncodings = []
@@ -75,16 +87,17 @@ final class PictureDrawer {
         pendingEncodings.remove(id)
     }
 
-    /// Draws `representation` fitted and centred in `rect`. Its encoding is asked of the encoder
-    /// the first time; until it comes, what this rectangle showed before stays.
-    func draw(_ representation: Representation, key: PictureKey, in rect: CellRect) {
+    /// Draws `representation` fitted and centred in `rect`, turned as an edit under way shows it.
+    /// Its encoding is asked of the encoder the first time; until it comes, what this rectangle
+    /// showed before stays.
+    func draw(_ representation: Representation, key: PictureKey, in rect: CellRect, turn: QuickEdit.Turn = .none) {
         guard rect.columns > 0, rect.rows > 0, let driver else { return }
         let slot = "\(key.path)|\(key.side)|\(rect.columns)x\(rect.rows)"
         // The slot shows what it showed until the new page or frame is encoded; the id names it exactly.
-        let id = "\(slot)|\(key.part)|\(representation.type.rawValue)"
+        let id = "\(slot)|\(key.part)|\(representation.type.rawValue)" + (turn == .none ? "" : "|\(turn)")
         wantedEncodings.insert(id)
         if encoded[id] == nil && pendingEncodings.insert(id).inserted {
-            encoder.request(.init(id: id, image: representation.image, driver: driver, columns: rect.columns, rows: rect.rows, imageID: imageID(for: id)))
+            encoder.request(.init(id: id, image: representation.image, driver: driver, columns: rect.columns, rows: rect.rows, imageID: imageID(for: id), turn: turn))
         }
         // What this place showed last stays until the new encoding is in (the same picture at
         // the same size elsewhere is another place: a storyboard's tiles do not stand in for each other).

@@ -1,3 +1,4 @@
+import BrowserCore
 import Dispatch
 import Synchronization
 import SystemKit
@@ -17,6 +18,8 @@ final class PictureEncoder: Sendable {
         let rows: Int
         /// The id the terminal keeps the picture under (kitty).
         let imageID: UInt32
+        /// An edit under way shows the picture turned.
+        var turn = QuickEdit.Turn.none
     }
 
     private let inbox: Inbox
@@ -41,7 +44,8 @@ final class PictureEncoder: Sendable {
                 return state.wanted.contains(job.id)
             }
             guard stillWanted else { return }
-            inbox.post(.encoded(id: job.id, job.driver.render(job.image, columns: job.columns, rows: job.rows, imageID: job.imageID)))
+            let image = job.turn.applied(to: job.image)
+            inbox.post(.encoded(id: job.id, job.driver.render(image, columns: job.columns, rows: job.rows, imageID: job.imageID)))
         }
     }
 

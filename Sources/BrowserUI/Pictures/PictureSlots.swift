@@ -5,10 +5,12 @@ import ThumbnailKit
 /// Where pictures go on the screen the state shows, and which are fetched ahead: one place for
 /// the geometry the drawing and the fetching share.
 struct PictureSlots {
-    /// A picture's place: the key of the picture and the cells it may use.
+    /// A picture's place: the key of the picture and the cells it may use, and how an edit
+    /// under way turns it.
     struct Slot: Equatable {
         let key: PictureKey
         let rect: CellRect
+        var turn = QuickEdit.Turn.none
     }
 
     let state: BrowserState
@@ -40,10 +42,19 @@ struct PictureSlots {
         case .timeline where entry.kind == .image:
             part = .frame(milliseconds: Self.frameTime(position.seconds))
             rect.rows -= 1
+            // A Live Photo's motion: the frames are its movie's.
+            if position.showsMotion, let movie = state.liveMovie(of: entry) {
+                guard var found = slot(index, rect, part: part, playing: position.playing) else { return nil }
+                found = Slot(key: PictureKey(path: BrowserState.join(state.folder, movie), side: found.key.side, iconOnly: false, part: part, box: found.key.box),
+                             rect: found.rect)
+                return found
+            }
         case .timeline: part = .whole; rect.rows -= 1
         default: part = .whole
         }
-        return slot(index, rect, part: part, playing: position.playing)
+        guard var found = slot(index, rect, part: part, playing: position.playing) else { return nil }
+        if let edit = position.edit { found.turn = edit.shownTurn(page: position.page) }
+        return found
     }
 
     /// Frames are asked for in twentieths of a second: up to twenty a second while playing (the
@@ -112,5 +123,12 @@ struct PictureSlots {
             key.box = PixelSize(width: rect.columns * cell.width / scale, height: rect.rows * cell.height / scale)
         }
         return Slot(key: key, rect: rect)
+    }
+}
+
+extension QuickEdit.Turn {
+    /// The picture as the edit shows it.
+    func applied(to image: PixelImage) -> PixelImage {
+        (mirrored ? image.mirrored() : image).rotatedClockwise(quarterTurns: quarterTurns)
     }
 }

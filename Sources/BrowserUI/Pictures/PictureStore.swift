@@ -13,12 +13,15 @@ final class PictureStore {
     private(set) var failures: [PictureKey: String] = [:]
     private var texts: [String: TextPage] = [:]
     private var textOrder: [String] = []
+    /// Pictures found to carry a movie inside (Motion Photos), by path: shown with a badge.
+    private(set) var motionPhotos: Set<String> = []
     /// The keys the last frame wanted: kept when over budget.
     private(set) var wanted: Set<PictureKey> = []
 
     /// Keeps a representation unless a better one is already there. True when it was kept.
     @discardableResult
     func store(_ representation: Representation, for key: PictureKey) -> Bool {
+        if representation.facts.contains(where: { $0.label == FileFact.motionPhoto }) { motionPhotos.insert(key.path) }
         if let old = pictures[key], old.type > representation.type { return false }
         // Pixels only: the PNG the engine may hand along (the cache file's bytes) is not counted
         // in the budget and the screen never needs it.
@@ -45,6 +48,14 @@ final class PictureStore {
     }
 
     func text(for path: String) -> TextPage? { texts[path] }
+
+    /// Drops everything of the file at `path`: it changed under its name.
+    func forget(path: String) {
+        pictures = pictures.filter { $0.key.path != path }
+        failures = failures.filter { $0.key.path != path }
+        forgetText(for: path)
+        members[path] = nil
+    }
 
     /// Drops a file's text (a custom previewer's output replaces what was read of the file).
     func forgetText(for path: String) { texts[path] = nil }

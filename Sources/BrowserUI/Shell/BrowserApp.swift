@@ -48,7 +48,9 @@ public final class BrowserApp {
         let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
-                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies))
+                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies,
+                                                            journal: UndoJournal(path: ProcessEnvironment.current.stateHome + "/qlbrowse/journal.json")),
+                                    edits: EditRunner(inbox: inbox, logFile: options.logFile))
         self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
@@ -104,12 +106,14 @@ public final class BrowserApp {
         if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
         screen.stop()
         graphics.restore()
-        let pool = self.pool, jobs = effects.jobs
-        // Quitting (q, Ctrl-C) cancels file jobs and gives them a moment to remove their
-        // temporaries before the process goes: nothing partial is left behind.
+        let pool = self.pool, jobs = effects.jobs, edits = effects.edits
+        // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
+        // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
+        edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
-        Task { await jobs.shutdown(); await pool.shutdown() }
+        edits.waitUntilIdle(seconds: 5)
+        Task { await jobs.shutdown(); await pool.shutdown(); await edits.shutdown() }
     }
 
     private func chooseGraphics(afterResize: Bool) {
@@ -178,6 +182,11 @@ public final class BrowserApp {
             case .playSound(let path, let seconds):
                 if !sound.play(path, from: seconds) { apply(.showMessage("no sound: install ffmpeg (ffplay) or mpv to hear it")) }
             case .stopSound: sound.stop()
+            case .editNames(let folder, let names): editNames(names, in: folder)
+            case .forgetPictures(let path):
+                // The file changed under its name: its pictures, encodings and facts are asked again.
+                view.forgetPictures(of: path)
+                contentAskedFor = nil
             default: effects.perform(effect, volumes: state.volumes.map(\.volume))
             }
         }
@@ -193,6 +202,18 @@ public final class BrowserApp {
         if status == 127 {
             apply(.showMessage("cannot open: \(command[0]) is not installed" + (command[0] == "xdg-open" ? " (Debian package xdg-utils)" : "")))
         }
+    }
+
+    /// `R`: the names in `$EDITOR` (vi without one), one per line, the screen given to it until it
+    /// exits; what it saved goes back to the state to be checked.
+    private func editNames(_ names: [String], in folder: String) {
+        let edited = NamesEditor.edit(names, environment: ProcessEnvironment.current.variables) { command in
+            view.placements.clearAll()
+            screen.suspend()
+            defer { screen.resume() }
+            return ChildProcess.run(command, quiet: false)
+        }
+        apply(.namesEdited(folder: folder, names: names, edited: edited))
     }
 
     /// Reads the lines Quick Look shows of a text file, and a few screens around them so that
@@ -218,7 +239,7 @@ public final class BrowserApp {
     /// What Quick Look shows besides pictures and text: whether a custom previewer takes over,
     /// an archive's members, a song's length.
     private func requestQuickLookContent() {
-        guard state.overlay == .quickLook, let path = state.selectedPath, let content = state.quickLookContent, let entry = state.selected else {
+        guard state.overlay == .quickLook, let path = state.quickLookPath, let content = state.quickLookContent, let entry = state.selected else {
             contentAskedFor = nil
             return
         }
@@ -233,9 +254,9 @@ public final class BrowserApp {
         switch content {
         case .members:
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
-        case .timeline where entry.kind != .video:
+        case .timeline where entry.kind != .video && !state.quickLook.showsMotion:
             if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
-        case .picture where entry.kind == .image && QuickLookContent.mayAnimate(entry.name):
+        case .picture where entry.kind == .image && (QuickLookContent.mayAnimate(entry.name) || QuickLookContent.mayHoldMotion(entry.name)):
             // Whether this PNG or WebP moves: a length comes back only for an animation.
             if contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
         default: break

@@ -10,11 +10,18 @@ final class EffectRunner {
     private var listing: DirectoryLister.Listing?
     let jobs: JobRunner
     let fileJobs: FileJobRunner
+    let edits: EditRunner
+    private let bookmarks: BookmarkFile
+    private lazy var finding = FindRunner(inbox: inbox)
+    private let undoing: UndoRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner) {
+    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
         self.inbox = inbox
         self.jobs = jobs
         self.fileJobs = fileJobs
+        self.edits = edits
+        self.bookmarks = bookmarks
+        self.undoing = UndoRunner(inbox: inbox, journal: fileJobs.journal)
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -37,7 +44,20 @@ final class EffectRunner {
         case .restore(let items): fileJobs.restore(items, volumes: volumes)
         case .resolveConflict(let job, let choice, let all): fileJobs.answer(job, choice, applyToAll: all)
         case .probeCapabilities(let volume): probe(volume)
-        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound: break  // the app's own
+        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
+        case .cancelEdit: edits.cancel()
+        case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
+        case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
+        case .findQuery(let query, let insideFiles, let ticket): finding.search(query, insideFiles: insideFiles, ticket: ticket)
+        case .stopFind: finding.stop()
+        case .undo: undoing.undo(volumes: volumes)
+        case .redo: undoing.redo(volumes: volumes)
+        case .applyBulkRename(let folder, let changes): undoing.rename(changes, in: folder, volumes: volumes)
+        case .loadBookmarks: bookmarks.load(inbox: inbox)
+        case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
+        case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)
+        case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, inbox: inbox)
+        case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures, .editNames: break  // the app's own
         }
     }
 

@@ -24,10 +24,13 @@ final class FileJobRunner: Sendable {
     private let jobs = Mutex<[Int: Job]>([:])
     private let cache = ThumbnailCache()
     private let verifiesCopies: Bool
+    /// Where each finished operation is written down, for `z`.
+    let journal: UndoJournal
 
-    init(inbox: Inbox, verifiesCopies: Bool) {
+    init(inbox: Inbox, verifiesCopies: Bool, journal: UndoJournal) {
         self.inbox = inbox
         self.verifiesCopies = verifiesCopies
+        self.journal = journal
     }
 
     /// Starts a copy, move, trash or delete; returns the job's id.
@@ -92,6 +95,7 @@ final class FileJobRunner: Sendable {
                 result.phase = .finished
             }
             if !report.trashed.isEmpty { inbox.post(.action(.trashed(report.trashed))) }
+            self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
             return result
         }, completion: { [self] outcome in
             _ = jobs.withLock { $0.removeValue(forKey: id) }
@@ -141,10 +145,13 @@ final class FileJobRunner: Sendable {
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
-        let inbox = self.inbox, cache = self.cache
+        let inbox = self.inbox, cache = self.cache, journal = self.journal
         VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
             do throws(FileSystemError) {
                 try FileRename.noReplaceOrLook(from, to: to)
+                if let stamp = PathStamp.of(to) {
+                    journal.record(UndoStep(title: "the rename of \(Self.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
+                }
                 return 0
             } catch {
                 return error.errno
@@ -164,12 +171,18 @@ final class FileJobRunner: Sendable {
 
     /// Makes an empty file or a folder; never over an existing name.
     func create(_ path: String, folder: Bool, volume: String) {
-        let inbox = self.inbox
+        let inbox = self.inbox, journal = self.journal
         VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
-            if folder { return mkdir(path, 0o755) == 0 ? 0 : errno }
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { return errno }
-            close(fd)
+            if folder {
+                guard mkdir(path, 0o755) == 0 else { return errno }
+            } else {
+                let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                guard fd >= 0 else { return errno }
+                close(fd)
+            }
+            if let stamp = PathStamp.of(path) {
+                journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(Self.escapedName(path))", actions: [.discard(path, expected: stamp)]))
+            }
             return 0
         }, completion: { outcome in
             let name = Array((path.split(separator: "/").last.map(String.init) ?? path).utf8)

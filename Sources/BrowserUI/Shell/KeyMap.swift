@@ -15,6 +15,8 @@ public struct KeyMap: Sendable, Equatable {
         "space": .quickLook, "?": .help, "q": .quit, "V": .volumes, "T": .batch, "J": .jobs, "c": .cancel,
         "m": .mark, "tab": .mark, "*": .invertMarks, "u": .unmark, "y": .copy, "x": .cut, "p": .paste,
         "r": .rename, "a": .create, "d": .trash, "D": .delete, "U": .restore, "ctrl-l": .redraw,
+        "b": .bookmark, "'": .jumpToBookmark, "B": .bookmarks, "H": .back, "L": .forward,
+        "F": .find, "z": .undo, "Z": .redo, "R": .bulkRename, "t": .newTab, "]": .nextTab, "[": .previousTab, "w": .closeTab,
     ])
 
     /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,

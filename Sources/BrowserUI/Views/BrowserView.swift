@@ -32,6 +32,13 @@ final class BrowserView {
         if store.evictIfNeeded() { drawer.forgetEncodings() }
     }
 
+    /// The file at `path` changed (an edit saved over it): what was fetched and encoded of it goes,
+    /// and terminals that keep pictures are sent the new ones.
+    func forgetPictures(of path: String) {
+        store.forget(path: path)
+        drawer.forget(path: path)
+    }
+
     func draw(_ state: BrowserState) {
         // Quick Look opening or closing repaints everything: its pictures and the browser's overlap.
         let quickLook = state.overlay == .quickLook
@@ -43,7 +50,7 @@ final class BrowserView {
         drawer.beginFrame()
         defer { drawer.endFrame() }
         let context = ViewContext(screen: screen, theme: theme, lsColors: lsColors, keys: keys, store: store, drawer: drawer,
-                                  hidesPictures: state.overlay?.coversPictures ?? false)
+                                  hidesPictures: state.overlay?.coversPictures ?? (state.mode == .finding))
         screen.erase()
         if quickLook {
             QuickLookView(context: context).draw(state)
@@ -52,6 +59,7 @@ final class BrowserView {
             if state.view == .grid { GridView(context: context).draw(state) } else { ListView(context: context).draw(state) }
             StatusLineView(context: context, graphics: (drawer.driver?.mode ?? .off).rawValue).draw(state)
             if let overlay = state.overlay { OverlayView(context: context).draw(overlay, state: state) }
+            if state.mode == .finding, let search = state.find { FindView(context: context).draw(search, layout: state.layout) }
         }
         screen.refresh()
         let removed = placements.removed

@@ -12,7 +12,8 @@ struct GridView {
             let origin = layout.tileOrigin(index: index, firstRow: state.top)
             context.drawPicture(slots.tile(index))
             let selected = index == state.cursor
-            let name = state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension
+            let moves = state.liveMovie(of: entry) != nil || context.store.motionPhotos.contains(entry.path(in: state.folder))
+            let name = (moves ? "◉ " : "") + (state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension)
             let clipped = DisplayFormat.clip(name, to: layout.tileWidth - 2)
             let pad = max(0, (layout.tileWidth - 2 - clipped.count) / 2)
             let style = selected ? context.style(.selection) : context.nameStyle(entry)

@@ -30,30 +30,35 @@ enum HelpText {
         (.mark, "mark"), (.invertMarks, "invert marks"), (.unmark, "clear marks"), (.copy, "copy marked (or this)"), (.cut, "cut marked (or this)"),
         (.paste, "paste here"), (.rename, "rename"), (.create, "new file, or folder with a trailing /"), (.trash, "move to the trash"),
         (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.redraw, "redraw the screen and pictures"),
+        (.back, "back to the folder before"), (.forward, "forward again"), (.bookmark, "bookmark this folder (then a key)"),
+        (.jumpToBookmark, "go to a bookmark (then its key)"), (.bookmarks, "bookmarks list (d deletes, r rekeys)"),
+        (.find, "find names below this folder"), (.undo, "undo the last file operation"), (.redo, "redo what was undone"),
+        (.bulkRename, "rename the marked (or all) in $EDITOR"), (.newTab, "new tab here (1–9 switch)"), (.nextTab, "next tab"), (.previousTab, "previous tab"), (.closeTab, "close this tab"),
         (.help, "this help"), (.quit, "quit"),
     ]
 
-    /// The help in two columns fitted to `width`×`height` cells: on a narrow screen the key column
-    /// narrows and long descriptions end in "…"; on a short one the closing hints go first.
+    /// The help in columns fitted to `width`×`height` cells: two, or more when the keys would not
+    /// fit the height otherwise; on a narrow screen the key column narrows and long descriptions
+    /// end in "…"; on a short one the closing hints go first.
     static func lines(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [String] {
-        let column = min(54, max(20, (width - 2) / 2))
-        let keyWidth = min(20, max(8, column - 30))
-        var cells: [String] = []
-        for (command, text) in descriptions {
+        let entries = descriptions.compactMap { command, text -> (keys: String, text: String)? in
             let names = keys.keys(for: command).map(displayName)
-            guard !names.isEmpty else { continue }
-            let left = DisplayFormat.clip(names.joined(separator: " "), to: keyWidth - 1)
-            cells.append(DisplayFormat.clip(DisplayFormat.pad(left, to: keyWidth) + text, to: column - 2))
+            return names.isEmpty ? nil : (names.joined(separator: " "), text)
         }
-        // Two columns, so that every key fits on a 24-line terminal.
-        let half = (cells.count + 1) / 2
+        // Every key on screen: as many columns as the height needs.
+        let rowsAvailable = max(1, height - 2)
+        let columnCount = max(2, (entries.count + rowsAvailable - 1) / rowsAvailable)
+        let column = min(54, max(20, (width - 2) / columnCount))
+        let keyWidth = min(20, max(8, column - 30))
+        let cells = entries.map { DisplayFormat.clip(DisplayFormat.pad(DisplayFormat.clip($0.keys, to: keyWidth - 1), to: keyWidth) + $0.text, to: column - 2) }
+        let perColumn = (cells.count + columnCount - 1) / columnCount
         var lines = ["qlbrowse keys", ""]
-        for row in 0..<half {
-            let right = row + half < cells.count ? cells[row + half] : ""
-            lines.append(DisplayFormat.pad(cells[row], to: column) + right)
+        for row in 0..<perColumn {
+            let parts = (0..<columnCount).compactMap { index in cells.indices.contains(row + index * perColumn) ? cells[row + index * perColumn] : nil }
+            lines.append(parts.dropLast().map { DisplayFormat.pad($0, to: column) }.joined() + (parts.last ?? ""))
         }
         let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "Quick Look: ← → other files, ↓ ↑ PgDn PgUp g G inside one, 12 Enter jumps,",
-                     "p plays and pauses, w wraps text, space or Esc closes.",
+                     "p plays and pauses, w wraps text, e edits (turn, mirror, trim), space or Esc closes.",
                      "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
         return lines + hints.prefix(max(0, height - lines.count))
     }

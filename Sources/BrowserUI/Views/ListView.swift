@@ -22,6 +22,7 @@ struct ListView {
             if state.marked.contains(entry.nameBytes) { screen.text("+", row: row, column: 0, width: 1, style: context.style(.message)) }
             screen.text(EntryLook.glyph(entry.kind), row: row, column: 1, width: 2, style: selected ? base : context.style(EntryLook.part(entry.kind)))
             let name = (state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension) + (entry.isDirectory ? "/" : "")
+                + (state.liveMovie(of: entry) != nil ? " ◉LIVE" : context.store.motionPhotos.contains(entry.path(in: state.folder)) ? " ◉MOTION" : "")
             screen.text(name, row: row, column: 3, width: width - 3 - sizeWidth - dateWidth - 2, style: base, ellipsis: true)
             let size = entry.isDirectory ? "" : DisplayFormat.bytes(Int64(entry.size))
             screen.text(String(repeating: " ", count: max(0, sizeWidth - size.count)) + size, row: row, column: width - sizeWidth - dateWidth - 1,

@@ -19,6 +19,24 @@ struct OverlayView {
             let lines = state.jobs.isEmpty ? ["No jobs yet: T on a folder thumbnails it in the background."] : state.jobs.map(JobText.line)
             box.draw(title: " Jobs   c cancels · space pauses a copy · Enter resumes stopped thumbnailing · Esc closes", lines: lines,
                      selected: state.jobs.isEmpty ? nil : state.jobCursor, layout: layout, minimumWidth: 70)
+        case .bookmarks:
+            let lines = state.bookmarks.isEmpty ? ["No bookmarks yet: b then a key keeps the folder you are in."] : state.bookmarks.map { bookmark in
+                let place = TerminalText.escaped(bookmark.folder) + (bookmark.file.map { "  (" + TerminalText.escaped($0) + ")" } ?? "")
+                let problem = state.bookmarkProblems[bookmark.folder]
+                let status = problem == nil ? "  …" : problem!.isEmpty ? "" : "  unavailable: " + TerminalText.escaped(problem!)
+                return "\(bookmark.key)  " + place + status
+            }
+            box.draw(title: " Bookmarks   Enter goes · d deletes · r gives another key · Esc closes", lines: lines,
+                     selected: state.bookmarks.isEmpty ? nil : state.bookmarkCursor, layout: layout, minimumWidth: 60)
+        case .bulkRenamePlan(_, let plan):
+            if plan.problems.isEmpty {
+                let width = min(40, plan.changes.map(\.from.count).max() ?? 10)
+                let lines = plan.changes.prefix(max(1, layout.rows - 8)).map { DisplayFormat.pad(TerminalText.escaped($0.from), to: width) + "  →  " + TerminalText.escaped($0.to) }
+                    + (plan.changes.count > layout.rows - 8 ? ["… and \(plan.changes.count - (layout.rows - 8)) more"] : [])
+                box.draw(title: " Rename \(plan.changes.count)?   Enter or y renames all (z undoes) · Esc renames none", lines: lines, selected: nil, layout: layout)
+            } else {
+                box.draw(title: " Nothing renamed: the list has problems   Esc closes", lines: plan.problems.map(TerminalText.escaped), selected: nil, layout: layout)
+            }
         case .confirmBatch(let folder):
             box.draw(title: " Thumbnail this folder?", lines: [
                 TerminalText.escaped(folder), "",

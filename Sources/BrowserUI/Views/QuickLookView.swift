@@ -31,6 +31,7 @@ struct QuickLookView {
         if !unreadable, let place = Self.place(content, position, page: context.store.text(for: path), lastLine: lastLine) { title += "   " + place }
         if !position.jump.isEmpty { title += "   go to \(position.jump)…" }
         if position.zoom > 1 { title += "   zoom \(position.zoom)×" }
+        if let edit = position.edit { title += "   editing: " + edit.summary(duration: position.duration) }
         screen.text(title, row: 0, column: 0, width: layout.columns, style: context.style(.header), fill: true)
         // The file's type and facts come with its thumbnail, whatever part is shown.
         let picture = context.store.pictures[slot.key.whole] ?? context.store.pictures[slot.key]
@@ -38,9 +39,18 @@ struct QuickLookView {
         if let picture, picture.type != .icon { info += "  from \(picture.source)" }
         for fact in picture?.facts ?? [] { info += "  \(fact.label) \(TerminalText.escaped(fact.value))" }
         if let failure = context.store.failures[slot.key] ?? context.store.failures[slot.key.whole] { info += "  " + TerminalText.escaped(failure) }
-        screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: context.style(.status), fill: true)
+        // A message (an edit saved, a key that does nothing here) stands in for the facts until the next key.
+        if let message = state.message { info = TerminalText.escaped(message) }
+        screen.text(" " + info, row: layout.rows - 2, column: 0, width: layout.columns, style: context.style(state.message == nil ? .status : .message), fill: true)
+        if let edit = position.edit {
+            let style = context.style(edit.step == .choosing ? .hidden : .header)
+            screen.text(" " + QuickEditKeys.footer(edit, name: entry.displayName), row: layout.rows - 1, column: 0, width: layout.columns, style: style, fill: true)
+            return
+        }
         var members = QuickLookContent.isContainer(entry.name) ? (content == .members ? "m picture   " : "m members   ") : ""
         if state.canZoom { members += position.zoom > 1 ? "+/- zoom   hjkl move   " : "+ zoom in   " }
+        if QuickEdit.target(for: entry, showing: content) != nil, position.custom == nil { members += "e edit   " }
+        if content == .picture, state.hasMotion { members += state.liveMovie(of: entry) != nil ? "p plays the Live Photo   " : "p plays the Motion Photo   " }
         screen.text(" " + members + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
     }
 

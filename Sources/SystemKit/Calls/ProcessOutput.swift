@@ -54,5 +54,43 @@ public enum ProcessOutput {
         return finished && status == 0 ? result : nil
     }
 
+    /// Runs a program and hands each line it prints to `line` as it comes, until it ends, `line`
+    /// returns false, or `seconds` pass (then it is killed). Returns false when it could not start.
+    @discardableResult
+    public static func lines(_ command: [String], seconds: Double = 60, _ line: (String) -> Bool) -> Bool {
+        guard let output = try? SystemPipe.make() else { return false }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0
+        close(output.writeEnd)
+        defer { close(output.readEnd) }
+        guard spawned else { return false }
+        var pending: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536), going = true
+        let deadline = now() + seconds
+        while going && now() < deadline {
+            var fds = [pollfd(fd: output.readEnd, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 1, 100) >= 0 || errno == EINTR else { break }
+            guard fds[0].revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(output.readEnd, $0.baseAddress, $0.count) }
+            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { break }
+            guard count > 0 else { continue }
+            pending += buffer[0..<count]
+            while going, let newline = pending.firstIndex(of: 0x0A) {
+                going = line(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+            }
+        }
+        kill(pid, SIGKILL)  // gone already, or no longer wanted
+        _ = SystemCall.waitForExit(pid)
+        return true
+    }
+
     private static func now() -> Double { Double(SystemTime.now()) / 1e9 }
 }

@@ -7,17 +7,30 @@ public struct SixelDriver: CursorSequenceDriver {
     public let cell: CellSize
     /// Inside tmux: where the pane is, so the picture lands on it (tmux does not move the outer cursor for passthrough).
     public var tmux: TmuxPane?
+    /// The largest picture the terminal accepts: xterm drops a bigger sixel whole.
+    public var limit: PixelSize?
 
-    public init(cell: CellSize, tmux: TmuxPane? = nil) {
+    public init(cell: CellSize, tmux: TmuxPane? = nil, limit: PixelSize? = nil) {
         self.cell = cell
         self.tmux = tmux
+        self.limit = limit
     }
 
     public var mode: GraphicsMode { .sixel }
 
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
-        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: .sixel)
+        let area = cellsWithinLimit(columns: columns, rows: rows)
+        let canvas = ChafaCanvas(image, columns: area.columns, rows: area.rows, cell: cell, kind: .sixel)
         return TerminalPicture(columns: canvas.columns, rows: canvas.rows, body: canvas.printed())
+    }
+
+    /// The part of a `columns`×`rows` area whose pixels stay within `limit`; sixel rows come in
+    /// bands of six pixels, so the height is counted rounded up to the band.
+    func cellsWithinLimit(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        guard let limit else { return (columns, rows) }
+        var rows = min(rows, max(1, limit.height / cell.height))
+        while rows > 1, (rows * cell.height + 5) / 6 * 6 > limit.height { rows -= 1 }
+        return (min(columns, max(1, limit.width / cell.width)), rows)
     }
 }
 

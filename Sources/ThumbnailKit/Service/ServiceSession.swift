@@ -89,9 +89,10 @@ final class ServiceSession: Sendable {
 }
 
 extension ServiceSession {
-    /// Why the service will not run `request`, or nil. Edits (`PreviewKind.edit`) stay with
-    /// `qlbrowse edit`'s own worker: they need its long deadline and large memory and CPU limits,
-    /// which are set on a worker process when it starts, and the service's pool has the standard ones.
+    /// Why the service will not run `request`, or nil. Edits (`PreviewKind.edit`) stay with the
+    /// editing code's own worker (`qlbrowse edit`, Quick Look's): they need its long deadline and
+    /// large memory and CPU limits, which are set on a worker process when it starts, and the
+    /// service's pool has the standard ones.
     static func refusal(of request: WorkerMessage) -> ThumbnailError? {
         guard request.preview == .edit else { return nil }
         return ThumbnailError(.unsupported, "edits run in the editing command's own worker, not in the service")

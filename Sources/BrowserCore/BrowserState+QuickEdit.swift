@@ -1,0 +1,106 @@
+import FileSystemKit
+import ThumbnailKit
+
+/// Quick Look's edits (`e`): turn a picture or PDF pages, mirror a picture, trim a video or song
+/// at the position bar, turn a video. The picture shows the result at once; nothing is written
+/// until Enter asks how to save and the user answers.
+extension BrowserState {
+    /// The edit under way in Quick Look.
+    public var quickEdit: QuickEdit? { overlay == .quickLook ? quickLook.edit : nil }
+
+    /// What a key means while editing; nil leaves it to Quick Look (playing, seeking, paging).
+    func editIntention(for key: KeyPress, _ command: Command?, _ edit: QuickEdit) -> BrowserAction? {
+        let text = key.typedText
+        switch edit.step {
+        case .saving:
+            return key == .escape ? .editLeave : nil
+        case .askingHowToSave:
+            if key == .escape || text == "n" || text == "q" { return .editLeave }
+            if key.isEnter || text == "c" { return .editSave(copy: true) }
+            if text == "r" { return .editSave(copy: false) }
+            return nil
+        case .choosing:
+            if key == .escape || command == .quickLook || command == .quit { return .editLeave }
+            if key.isEnter, quickLook.jump.isEmpty { return .editAskSave }
+            switch (text, edit.target) {
+            case ("r", .picture), ("r", .document), ("r", .video), ("R", .picture), ("R", .video): return .editTurn(1, everyPage: false)
+            case ("l", .picture), ("l", .document), ("l", .video), ("L", .picture), ("L", .video): return .editTurn(-1, everyPage: false)
+            case ("R", .document): return .editTurn(1, everyPage: true)
+            case ("L", .document): return .editTurn(-1, everyPage: true)
+            case ("f", .picture): return .editMirror
+            case ("i", .video), ("i", .song): return .editTrimPoint(start: true)
+            case ("o", .video), ("o", .song): return .editTrimPoint(start: false)
+            case ("x", .video), ("x", .song): return .editClearTrim
+            default: return nil
+            }
+        }
+    }
+
+    mutating func applyQuickEdit(_ action: BrowserAction) -> [BrowserEffect]? {
+        switch action {
+        case .editStart:
+            guard let entry = selected else { return [] }
+            if quickLook.motionLength != nil, liveMovie(of: entry) == nil {
+                message = "this is a Motion Photo: turning the picture would lose the movie inside it, so it is not edited"
+                return []
+            }
+            guard quickLook.custom == nil, let target = QuickEdit.target(for: entry, showing: quickLookContent) else {
+                message = "Quick Look edits photos (JPEG, PNG, WebP, TIFF, HEIC, AVIF), PDFs, videos and songs; not this file"
+                return []
+            }
+            quickLook.edit = QuickEdit(target: target)
+            (quickLook.zoom, quickLook.centerX, quickLook.centerY) = (1, 0.5, 0.5)
+        case .editTurn(let quarterTurns, let everyPage):
+            quickLook.edit?.turn(by: quarterTurns, page: everyPage ? nil : quickLook.page)
+        case .editMirror: quickLook.edit?.mirror()
+        case .editTrimPoint(let start):
+            quickLook.edit?.setTrim(start: start, at: quickLook.seconds)
+            if start, quickLook.edit?.target == .video {
+                message = "starts at \(FileEditResult.clock(quickLook.seconds)), or at the keyframe just before it: streams are copied, not encoded again"
+            }
+        case .editClearTrim: quickLook.edit?.clearTrim()
+        case .editAskSave:
+            guard let edit = quickLook.edit else { return [] }
+            if edit.trimStart != nil || edit.trimEnd != nil, edit.trimmed(duration: quickLook.duration) == nil {
+                message = "the end must come after the start (x clears both)"
+                return []
+            }
+            guard !edit.edits(duration: quickLook.duration).isEmpty else {
+                message = "nothing to save yet"
+                return []
+            }
+            quickLook.edit?.moveTo(.askingHowToSave)
+        case .editSave(let copy):
+            guard let edit = quickLook.edit, edit.step == .askingHowToSave, let path = selectedPath else { return [] }
+            quickLook.edit?.moveTo(.saving)
+            quickLook.playing = false
+            return [.saveEdit(path: path, edits: edit.edits(duration: quickLook.duration), copy: copy)]
+        case .editLeave:
+            switch quickLook.edit?.step {
+            case .saving?: return [.cancelEdit]
+            case .askingHowToSave?: quickLook.edit?.moveTo(.choosing)
+            case .choosing?: quickLook.edit = nil
+            case nil: break
+            }
+        case .editSaved(let outcome):
+            message = outcome.summary
+            if let original = outcome.trashed {
+                lastReplaced = ReplacedOriginal(original: original, edited: outcome.output)
+                lastTrashed = []
+            }
+            let name = outcome.output.split(separator: "/").last.map { Array($0.utf8) }
+            // The file shown is another now: Quick Look starts over on it (a copy is shown too).
+            if selectedPath == outcome.path { resetQuickLook() }
+            return [.forgetPictures(path: outcome.path), .forgetPictures(path: outcome.output)] + reloadFolder(select: name)
+        case .editFailed(let path, let reason):
+            // The edit stays, to try again or change; the original is as it was.
+            if selectedPath == path, quickLook.edit?.step == .saving { quickLook.edit?.moveTo(.choosing) }
+            message = "not saved: \(reason)"
+        case .editRestored(let path):
+            if selectedPath == path { resetQuickLook() }
+            return [.forgetPictures(path: path)] + reloadFolder(select: selected?.nameBytes)
+        default: return nil
+        }
+        return []
+    }
+}

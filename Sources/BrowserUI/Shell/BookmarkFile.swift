@@ -1,0 +1,107 @@
+import BrowserCore
+import Dispatch
+import FileSystemKit
+import SystemKit
+import ThumbnailKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bookmarks on disk, `$XDG_STATE_HOME/qlbrowse/bookmarks` (JSON, written whole to a
+/// temporary and renamed, so a crash never leaves half a file), and the checks of bookmarked
+/// folders, each through its volume's I/O with a deadline: a dead share answers "not responding",
+/// never a hang. Answers come back through the inbox.
+final class BookmarkFile: Sendable {
+    let path: String
+    private let queue = DispatchQueue(label: "qlbrowse.bookmarks")
+    /// How long a bookmarked folder may take to answer.
+    static let deadline = 2.0
+
+    init(path: String = ProcessEnvironment.current.stateHome + "/qlbrowse/bookmarks") {
+        self.path = path
+    }
+
+    func load(inbox: Inbox) {
+        let path = self.path
+        queue.async {
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                inbox.post(.action(.bookmarksLoaded([], problem: nil)))
+                return
+            }
+            do {
+                guard status.st_size < 4 << 20 else { throw EditError("too large") }
+                let list = try JSONDecoder().decode([Bookmark].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                inbox.post(.action(.bookmarksLoaded(list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }, problem: nil)))
+            } catch {
+                inbox.post(.action(.bookmarksLoaded([], problem: "the bookmarks in \(TerminalText.escaped(path)) cannot be read; b sets new ones (the file is kept until then)")))
+            }
+        }
+    }
+
+    func save(_ list: [Bookmark], inbox: Inbox) {
+        let path = self.path
+        queue.async {
+            do {
+                let folder = String(path[..<path.lastIndex(of: "/")!])
+                for parent in Self.parents(of: folder) { mkdir(parent, 0o700) }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                try AtomicFileWriter.write(Array(try encoder.encode(list)), to: path, permissions: 0o600, durable: true)
+            } catch {
+                inbox.post(.action(.showMessage("cannot keep the bookmarks in \(TerminalText.escaped(path)): \((error as? ThumbnailError)?.reason ?? "\(error)")")))
+            }
+        }
+    }
+
+    /// Checks `bookmark`'s folder; the state goes there if it answers.
+    func check(_ bookmark: Bookmark, volumes: [Volume], inbox: Inbox) {
+        Self.probe(bookmark.folder, volumes: volumes) { problem in inbox.post(.action(.bookmarkChecked(bookmark, problem: problem))) }
+    }
+
+    /// Checks every folder of the bookmarks list.
+    func check(_ folders: [String], volumes: [Volume], inbox: Inbox) {
+        for folder in Set(folders) {
+            Self.probe(folder, volumes: volumes) { problem in inbox.post(.action(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
+        }
+    }
+
+    /// Why `folder` cannot be listed now, or nil when it can.
+    private static func probe(_ folder: String, volumes: [Volume], answer: @escaping @Sendable (String?) -> Void) {
+        let volume = Volume.containing(folder, in: volumes)
+        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: deadline, { () -> String? in
+            var status = stat()
+            guard stat(folder, &status) == 0 else {
+                let error = FileSystemError(errno: errno, call: "stat", path: folder)
+                // Gone without its volume: most often a stick or share not mounted now.
+                if error.code == .notFound, volume == nil || volume?.mountPoint == "/" {
+                    return "not there (is its volume mounted?)"
+                }
+                return error.message
+            }
+            return status.st_mode & S_IFMT == S_IFDIR ? nil : "not a folder any more"
+        }, completion: { outcome in
+            switch outcome {
+            case .done(let problem): answer(problem)
+            case .timedOut: answer("its volume is not responding")
+            case .refused: answer("its volume is not responding (earlier calls are still stuck)")
+            }
+        })
+    }
+
+    private static func parents(of folder: String) -> [String] {
+        var result: [String] = []
+        var current = folder
+        while !current.isEmpty, current != "/" {
+            result.insert(current, at: 0)
+            guard let slash = current.lastIndex(of: "/") else { break }
+            current = String(current[..<slash])
+        }
+        return result
+    }
+}

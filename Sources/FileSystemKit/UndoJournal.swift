@@ -1,0 +1,225 @@
+import Synchronization
+import SystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the user did to files, to undo (`z`) and redo (`Z`): kept in a file (rewritten whole and
+/// renamed into place after each change) so that it survives a crash. An undo first checks every
+/// file it would touch is as the operation left it, and refuses with the reason when not (undoing
+/// then would lose someone's change); a part that fails midway is rolled back.
+public final class UndoJournal: Sendable {
+    /// What an undo or redo did, for the user.
+    public struct Outcome: Sendable, Equatable {
+        public let message: String
+        /// Folders whose listing changed.
+        public let folders: [String]
+        public let succeeded: Bool
+    }
+
+    private struct Stacks: Codable {
+        var undo: [UndoStep] = []
+        var redo: [UndoStep] = []
+    }
+
+    public let path: String
+    private let stacks = Mutex(Stacks())
+    /// Steps kept at most; the oldest go first.
+    static let limit = 100
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the journal a run before left. A damaged file is set aside (".damaged") and a new one started.
+    public func load() {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return }
+        if let loaded = try? JSONDecoder().decode(Stacks.self, from: data) {
+            stacks.withLock { $0 = loaded }
+        } else {
+            rename(path, path + ".damaged")
+        }
+    }
+
+    public var canUndo: Bool { stacks.withLock { !$0.undo.isEmpty } }
+    public var canRedo: Bool { stacks.withLock { !$0.redo.isEmpty } }
+
+    /// A new step: what was ahead to redo goes.
+    public func record(_ step: UndoStep) {
+        guard !step.actions.isEmpty else { return }
+        save { stacks in
+            stacks.undo.append(step)
+            if stacks.undo.count > Self.limit { stacks.undo.removeFirst(stacks.undo.count - Self.limit) }
+            stacks.redo = []
+        }
+    }
+
+    /// Undoes the last step; `moved` and `removed` let thumbnails follow.
+    public func undo(trash: TrashCan, moved: (String, String) -> Void = { _, _ in }, removed: (String) -> Void = { _ in }) -> Outcome {
+        replay(fromUndo: true, trash: trash, moved: moved, removed: removed)
+    }
+
+    /// Does again the last step undone.
+    public func redo(trash: TrashCan, moved: (String, String) -> Void = { _, _ in }, removed: (String) -> Void = { _ in }) -> Outcome {
+        replay(fromUndo: false, trash: trash, moved: moved, removed: removed)
+    }
+
+    /// Does `actions` together: all, or (after a failure) none. Returns what undoes them, or why not.
+    public static func perform(_ actions: [UndoAction], trash: TrashCan, moved: (String, String) -> Void = { _, _ in },
+                               removed: (String) -> Void = { _ in }) -> Result<[UndoAction], UndoRefusal> {
+        if let problem = actions.lazy.compactMap({ Self.problem($0) }).first { return .failure(UndoRefusal(problem)) }
+        var inverses: [UndoAction] = []
+        for action in actions {
+            switch run(action, trash: trash, moved: moved, removed: removed) {
+            case .success(let inverse): inverses.append(inverse)
+            case .failure(let failure):
+                // What was done of this step is taken back, newest first.
+                for inverse in inverses.reversed() { _ = run(inverse, trash: trash, moved: moved, removed: removed) }
+                return .failure(failure)
+            }
+        }
+        return .success(inverses.reversed())
+    }
+
+    private func replay(fromUndo: Bool, trash: TrashCan, moved: (String, String) -> Void, removed: (String) -> Void) -> Outcome {
+        guard let step = stacks.withLock({ fromUndo ? $0.undo.last : $0.redo.last }) else {
+            return Outcome(message: fromUndo ? "nothing to undo" : "nothing to redo", folders: [], succeeded: false)
+        }
+        let verb = fromUndo ? "undone" : "redone"
+        switch Self.perform(step.actions, trash: trash, moved: moved, removed: removed) {
+        case .failure(let refusal):
+            return Outcome(message: "cannot \(fromUndo ? "undo" : "redo") \(step.title): \(refusal.reason)", folders: [], succeeded: false)
+        case .success(let inverses):
+            save { stacks in
+                if fromUndo {
+                    stacks.undo.removeLast()
+                    stacks.redo.append(UndoStep(title: step.title, actions: inverses))
+                } else {
+                    stacks.redo.removeLast()
+                    stacks.undo.append(UndoStep(title: step.title, actions: inverses))
+                }
+            }
+            return Outcome(message: "\(verb): \(step.title)" + (fromUndo ? " (Z redoes)" : ""), folders: Self.folders(step.actions), succeeded: true)
+        }
+    }
+
+    /// Why `action` cannot be done now, or nil.
+    static func problem(_ action: UndoAction) -> String? {
+        switch action {
+        case .rename(let from, let to, let expected), .move(let from, let to, let expected):
+            if let problem = PathStamp.problem(from, expected: expected) { return problem }
+            return PathStamp.of(to) == nil ? nil : "\(name(to)) is taken by another file"
+        case .discard(let path, let expected):
+            return PathStamp.problem(path, expected: expected)
+        case .restore(let item):
+            if PathStamp.of(item.trashedPath) == nil { return "\(name(item.originalPath)) is no longer in the Trash" }
+            return PathStamp.of(item.originalPath) == nil ? nil : "\(name(item.originalPath)) is taken by another file"
+        case .renames(let renames):
+            let sources = Set(renames.map(\.from))
+            for rename in renames {
+                if let problem = PathStamp.problem(rename.from, expected: rename.expected) { return problem }
+                if !sources.contains(rename.to), PathStamp.of(rename.to) != nil { return "\(name(rename.to)) is taken by another file" }
+            }
+            return nil
+        }
+    }
+
+    private static func run(_ action: UndoAction, trash: TrashCan, moved: (String, String) -> Void, removed: (String) -> Void) -> Result<UndoAction, UndoRefusal> {
+        do throws(FileSystemError) {
+            switch action {
+            case .rename(let from, let to, _):
+                try FileRename.noReplaceOrLook(from, to: to)
+                moved(from, to)
+                return .success(.rename(from: to, to: from, expected: PathStamp.of(to)!))
+            case .move(let from, let to, _):
+                let folder = String(to[..<to.lastIndex(of: "/")!])
+                let operation = FileOperation(kind: .move, sources: [from], destination: folder.isEmpty ? "/" : folder)
+                let report = operation.run(trash: nil, resolve: { _ in (.skip, false) }, progress: { _ in }, moved: moved, removed: removed)
+                guard let placed = report.placed.first else { return .failure(UndoRefusal(report.failures.first ?? "\(name(from)) could not be moved back")) }
+                if placed.target != to {
+                    try FileRename.noReplaceOrLook(placed.target, to: to)
+                    moved(placed.target, to)
+                }
+                return .success(.move(from: to, to: from, expected: PathStamp.of(to)!))
+            case .discard(let path, _):
+                let item = try trash.trash(path)
+                removed(path)
+                return .success(.restore(item))
+            case .restore(let item):
+                let back = try trash.restore(item)
+                return .success(.discard(back, expected: PathStamp.of(back)!))
+            case .renames(let renames):
+                return try renameTogether(renames, moved: moved).map { .renames($0) }
+            }
+        } catch {
+            return .failure(UndoRefusal(error.message))
+        }
+    }
+
+    /// Renames in two passes through hidden temporary names, so that swaps and cycles (a→b, b→a)
+    /// work; on a failure every name goes back.
+    private static func renameTogether(_ renames: [UndoAction.Rename], moved: (String, String) -> Void) throws(FileSystemError) -> Result<[UndoAction.Rename], UndoRefusal> {
+        var parked: [(rename: UndoAction.Rename, temporary: String)] = []
+        var placed: [(rename: UndoAction.Rename, temporary: String)] = []
+        func rollBack() {
+            for (rename, temporary) in placed.reversed() { try? FileRename.noReplaceOrLook(rename.to, to: temporary) }
+            for (rename, temporary) in parked.reversed() { try? FileRename.noReplaceOrLook(temporary, to: rename.from) }
+        }
+        for (index, rename) in renames.enumerated() {
+            let folder = String(rename.from[..<rename.from.lastIndex(of: "/")!])
+            let temporary = folder + "/.qlbrowse-rename-\(getpid())-\(index)"
+            do { try FileRename.noReplaceOrLook(rename.from, to: temporary) } catch {
+                rollBack()
+                return .failure(UndoRefusal("\(name(rename.from)): \(error.message); every name is as it was"))
+            }
+            parked.append((rename, temporary))
+        }
+        for entry in parked {
+            do { try FileRename.noReplaceOrLook(entry.temporary, to: entry.rename.to) } catch {
+                rollBack()
+                return .failure(UndoRefusal("\(name(entry.rename.to)): \(error.message); every name is as it was"))
+            }
+            placed.append(entry)
+        }
+        for rename in renames { moved(rename.from, rename.to) }
+        return .success(renames.map { UndoAction.Rename(from: $0.to, to: $0.from, expected: PathStamp.of($0.to)!) })
+    }
+
+    private func save(_ change: (inout Stacks) -> Void) {
+        let data = stacks.withLock { stacks -> Data? in
+            change(&stacks)
+            return try? JSONEncoder().encode(stacks)
+        }
+        guard let data else { return }
+        let folder = String(path[..<path.lastIndex(of: "/")!])
+        for parent in TrashCan.missingParents(of: folder + "/x") { mkdir(parent, 0o700) }
+        let temporary = path + ".new"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        rename(temporary, path)
+    }
+
+    private static func folders(_ actions: [UndoAction]) -> [String] {
+        let paths = actions.flatMap { action -> [String] in
+            switch action {
+            case .rename(let from, let to, _), .move(let from, let to, _): return [from, to]
+            case .discard(let path, _): return [path]
+            case .restore(let item): return [item.originalPath]
+            case .renames(let renames): return renames.flatMap { [$0.from, $0.to] }
+            }
+        }
+        return Array(Set(paths.map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) }))
+    }
+
+    private static func name(_ path: String) -> String { TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path) }
+}
+
+/// Why an undo (or a bulk rename) was not done; nothing was changed.
+public struct UndoRefusal: Error, Sendable, Equatable {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+}

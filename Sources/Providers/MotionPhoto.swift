@@ -1,0 +1,69 @@
+import ThumbnailKit
+
+/// The movie inside a Google or Samsung Motion Photo: a JPEG (or HEIC) with a short MP4 appended,
+/// found from its XMP (`GCamera:MicroVideoOffset`, or the `Container:Directory` item whose
+/// semantic is `MotionPhoto` with its length) or from Samsung's `MotionPhoto_Data` marker, and
+/// checked to start with an MP4 `ftyp` box. libav then reads the movie from that offset.
+public enum MotionPhoto {
+
+    /// Where the movie starts in the file at `path`, or nil for an ordinary picture.
+    public static func movieOffset(path: String) -> Int? {
+        guard let file = try? FileBytes(path: path), file.size > 64 else { return nil }
+        // The XMP sits in the first segments, after the EXIF (at most 64 KB).
+        let head = file.read(at: 0, count: min(file.size, 160 << 10))
+        guard head.starts(with: [0xFF, 0xD8]) || head[4..<8].elementsEqual(Array("ftyp".utf8)) else { return nil }
+        var candidates: [Int] = []
+        if let offset = attribute("MicroVideoOffset", in: head) { candidates.append(file.size - offset) }
+        if let length = motionItemLength(in: head) { candidates.append(file.size - length) }
+        // Samsung: a trailer ending in "SEFT" names its parts; the movie follows a marker near the end.
+        if candidates.isEmpty, file.read(at: file.size - 4, count: 4).elementsEqual(Array("SEFT".utf8)) {
+            let tailStart = max(0, file.size - (32 << 20))
+            let tail = file.read(at: tailStart, count: file.size - tailStart)
+            if let marker = tail.lastRange(of: Array("MotionPhoto_Data".utf8)) { candidates.append(tailStart + marker.upperBound) }
+        }
+        return candidates.first { offset in
+            offset > 0 && offset + 12 < file.size && file.read(at: offset + 4, count: 4).elementsEqual(Array("ftyp".utf8))
+        }
+    }
+
+    /// libav's name for the movie inside the file (its `subfile` protocol), or the path itself for
+    /// an ordinary file.
+    public static func mediaURL(path: String) -> (url: String, isMotionPhoto: Bool) {
+        guard isPictureName(path), let offset = movieOffset(path: path) else { return (path, false) }
+        return ("subfile,,start,\(offset),end,0,,:\(path)", true)
+    }
+
+    /// Names that can hold a Motion Photo.
+    public static func isPictureName(_ path: String) -> Bool {
+        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return ["jpg", "jpeg", "heic", "heif"].contains(suffix)
+    }
+
+    /// The number the XMP gives `name`, written as an attribute (`name="1234"`) or an element
+    /// (`<ns:name>1234</ns:name>`).
+    private static func attribute(_ name: String, in bytes: [UInt8]) -> Int? {
+        guard let range = bytes.firstRange(of: Array((name + "=\"").utf8)) ?? bytes.firstRange(of: Array((name + ">").utf8)) else { return nil }
+        let digits = bytes[range.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
+    /// The `Item:Length` of the container item whose semantic is `MotionPhoto`.
+    private static func motionItemLength(in bytes: [UInt8]) -> Int? {
+        guard let semantic = bytes.firstRange(of: Array("Item:Semantic=\"MotionPhoto\"".utf8)) else { return nil }
+        let start = bytes[..<semantic.lowerBound].lastRange(of: Array("<Container:Item".utf8))?.lowerBound ?? semantic.lowerBound
+        let end = bytes[semantic.upperBound...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.endIndex
+        return attribute("Item:Length", in: Array(bytes[start..<end]))
+    }
+}
+
+private extension Collection where Element: Equatable, Index == Int {
+    func lastRange(of needle: [Element]) -> Range<Int>? {
+        guard needle.count <= count else { return nil }
+        var index = endIndex - needle.count
+        while index >= startIndex {
+            if self[index..<(index + needle.count)].elementsEqual(needle) { return index..<(index + needle.count) }
+            index -= 1
+        }
+        return nil
+    }
+}
