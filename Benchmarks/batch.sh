@@ -5,7 +5,7 @@
 #   1. 240 camera-sized JPEGs (4000x3000): `qlbrowse thumbnail -r DIR --jobs 2` into an empty cache
 #      vs `vipsthumbnail -s 256` over the same files with 2 processes. Target: ratio <= 1.0.
 #   2. The same batch again, every file a cache hit, on 10,000 files. Target: >= 5,000 files/s.
-#   3. What the worker processes cost: `qlbrowse thumbnail --no-cache --jobs 1` vs the same
+#   3. What the worker processes cost: `qlbrowse thumbnail --no-service --no-cache --jobs 1` vs the same
 #      decoding and PNG encoding in one process (`qlbrowse-thumbnailer --in-process`). Target: <= 10 %.
 # Inputs are made once under $BENCH_DIR (default /tmp/qlbrowse-bench); the camera JPEGs come from
 # Benchmarks/thumbnails.sh's generator (run it first, or this script runs it for the JPEGs).
@@ -61,7 +61,7 @@ printf '%-44s %8.3f s  %8.0f files/s  target >= 5000  %s   (%s)\n' "batch -r aga
 out=$(mktemp -d)
 bestq=""; besti=""
 for run in 1 2 3; do
-    t0=$(now); "$QLBROWSE" thumbnail --no-cache -t thumbnail --jobs 1 -o "$out" "${JPEGS[@]}" >/dev/null 2>&1 || true; t1=$(now)
+    t0=$(now); "$QLBROWSE" thumbnail --no-service --no-cache -t thumbnail --jobs 1 -o "$out" "${JPEGS[@]}" >/dev/null 2>&1 || true; t1=$(now)
     t2=$(now); "$WORKER" --in-process 256 "${JPEGS[@]}" >/dev/null 2>&1 || true; t3=$(now)
     q=$(elapsed "$t0" "$t1"); i=$(elapsed "$t2" "$t3")
     if [[ -z $bestq ]] || (( $(echo "$q < $bestq" | bc -l) )); then bestq=$q; fi

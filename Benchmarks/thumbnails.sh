@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: Benchmarks/thumbnails.sh [jpeg] [video] [pdf] [rss]      (default: all four)
+# Usage: Benchmarks/thumbnails.sh [jpeg] [video] [pdf] [rss] [single] [preview]   (default: all)
 #
 # Side by side, in one run, on the same files, qlbrowse against the tools users would otherwise use:
 #   jpeg   48 camera-sized JPEGs (4000x3000, ~5.5 MB, generated once into $BENCH_DIR/jpeg)
@@ -8,9 +8,26 @@
 #   video  the corpus's video/ files plus the fixture videos: qlbrowse vs ffmpegthumbnailer -s 256
 #   pdf    the corpus's pdf/ files with expect=ok plus doc.pdf: qlbrowse vs
 #          pdftoppm -scale-to 256 -singlefile -png
-#   rss    peak resident memory of `qlbrowse thumbnail` on huge-100mp.jpg and huge-20000.png
-#          (Tests/Fixtures/make-large.sh), target <= 150 MB, with vipsthumbnail for reference.
-# Peers run with the same parallelism as qlbrowse's --jobs (JOBS, default 2). Each pair runs RUNS
+#   rss    peak resident memory of `qlbrowse thumbnail --no-service` (its own worker, so that the
+#          decoding is in the measured tree; the service's workers have the same limits) on
+#          huge-100mp.jpg and huge-20000.png (Tests/Fixtures/make-large.sh), target <= 150 MB, with
+#          vipsthumbnail for reference.
+#   single one call per file, as a script or a file manager's hook calls it: 20 camera JPEGs (the
+#          jpeg set), 20 PDFs (corpus pdf/ok), 20 videos (corpus video/ + fixtures), one
+#          `qlbrowse thumbnail -s 256 -o OUT FILE` each, one after another, cold thumbnail cache, vs
+#          `vipsthumbnail -s 256`, `pdftoppm -scale-to 256 -singlefile -png`, `ffmpegthumbnailer -s 256`
+#          called the same way. Three qlbrowse rows per kind: "service cold" (no service running:
+#          the first call starts it, every run), "service warm" (running before the first call),
+#          and "--no-service" (workers of each call's own, as before the service). Then "cached":
+#          the same 20 calls again with the thumbnails cached (target <= 10 ms a call, wall).
+#   preview a previewer session: 20 calls of `qlbrowse preview FILE --size 80x24 --graphics symbols`
+#          per kind (service cold) vs the pipelines previewers use (ranger's scope.sh, lf's wiki):
+#          `chafa` on the image; `pdftoppm -f 1 -l 1 -scale-to-x 1920 -scale-to-y -1 -singlefile
+#          -jpeg` then `chafa`; `ffmpegthumbnailer -s 0` then `chafa` (chafa --size 80x24
+#          --format symbols; chafa 1.12 cannot read a pipe, so through a file as those set-ups do).
+# The jpeg, video and pdf rows start qlbrowse's resident service afresh in each run (its start is
+# in the time); every service the script starts runs from a runtime folder of its own and is
+# stopped at the end. Peers run with the same parallelism as qlbrowse's --jobs (JOBS, default 2). Each pair runs RUNS
 # times (default 2), order alternating, each run with empty output and thumbnail-cache folders
 # (XDG_CACHE_HOME), and the best time counts. Prints a table: task, seconds for each, ratio
 # qlbrowse/peer (target <= 1.0), PASS/FAIL, and how many thumbnails each wrote.
@@ -39,10 +56,10 @@ SIZE=256
 RSS_TARGET_MB=150
 
 TASKS=("$@")
-[[ ${#TASKS[@]} -gt 0 ]] || TASKS=(jpeg video pdf rss)
+[[ ${#TASKS[@]} -gt 0 ]] || TASKS=(jpeg video pdf rss single preview)
 for t in "${TASKS[@]}"; do
     case $t in
-    jpeg | video | pdf | rss) ;;
+    jpeg | video | pdf | rss | single | preview) ;;
     *)
         sed -n '2,/^set -euo/{/^set -euo/d;/^# shellcheck/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}" >&2
         exit 2
@@ -65,13 +82,25 @@ need vips libvips-tools
 need vipsthumbnail libvips-tools
 need ffmpegthumbnailer ffmpegthumbnailer
 need pdftoppm poppler-utils
+need chafa chafa
 [[ $QLBROWSE == /* ]] || QLBROWSE=$PWD/$QLBROWSE
 [[ -x $QLBROWSE ]] || { say "qlbrowse not found at $QLBROWSE (build with swift build -c release, or set QLBROWSE)"; exit 2; }
 PY=/usr/bin/python3
 [[ -x $PY ]] || PY=$(command -v python3)
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/qlb-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+# qlbrowse's resident service runs from a runtime folder of this script's own, so that every
+# service it starts is known and stopped (with its workers: it leads its own process group).
+SVC=$W/run
+service_stop() {
+    local pid
+    pid=$(cat "$SVC/qlbrowse/service.pid" 2>/dev/null) || return 0
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    rm -rf "$SVC"
+}
+service_fresh() { service_stop; mkdir -p "$SVC" && chmod 700 "$SVC"; }
+ql() { XDG_RUNTIME_DIR=$SVC XDG_STATE_HOME=$W/state "$QLBROWSE" "$@"; }
+trap 'service_stop; rm -rf "$W"' EXIT
 LOG=$W/stderr.log
 mkdir -p "$BENCH_DIR"
 
@@ -118,12 +147,14 @@ need_fixtures() { "$ROOT/Tests/Fixtures/make-fixtures.sh" "$FIXTURES" >/dev/null
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
-count_png() { find "$1" -type f -name '*.png' | wc -l; }
+OUT_GLOB='*.png' # what counts as one result in an output folder
+count_png() { find "$1" -type f -name "$OUT_GLOB" -size +0 | wc -l; }
 
-run_qlbrowse() { # OUT FILES...
+run_qlbrowse() { # OUT FILES...   (a fresh service each run: its start is part of the time)
     local out=$1
     shift
-    XDG_CACHE_HOME=$out.cache "$QLBROWSE" thumbnail -s "$SIZE" -o "$out" --jobs "$JOBS" "$@"
+    service_fresh
+    XDG_CACHE_HOME=$out.cache ql thumbnail -s "$SIZE" -o "$out" --jobs "$JOBS" "$@"
 }
 run_vipsthumbnail() {
     local out=$1
@@ -159,16 +190,18 @@ timed() {
 
 ROWS=()
 FAILED=0
+QL_RUN=run_qlbrowse # the qlbrowse side of `pair`
+QL_PREPARE=:        # run before each timed qlbrowse run, not timed
 pair() { # TASK PEER_NAME PEER_FUNCTION   (files in FILES)
     local task=$1 peer=$2 fn=$3 r ql="" pe="" nql=0 npe=0
     say "$task: ${#FILES[@]} files, $RUNS runs"
     for ((r = 1; r <= RUNS; r++)); do
         if ((r % 2)); then
-            timed "$W/ql" run_qlbrowse && ql=$(min "$ql" "$T") nql=$N
+            $QL_PREPARE && timed "$W/ql" "$QL_RUN" && ql=$(min "$ql" "$T") nql=$N
             timed "$W/peer" "$fn" && pe=$(min "$pe" "$T") npe=$N
         else
             timed "$W/peer" "$fn" && pe=$(min "$pe" "$T") npe=$N
-            timed "$W/ql" run_qlbrowse && ql=$(min "$ql" "$T") nql=$N
+            $QL_PREPARE && timed "$W/ql" "$QL_RUN" && ql=$(min "$ql" "$T") nql=$N
         fi
     done
     local ratio verdict
@@ -177,6 +210,89 @@ pair() { # TASK PEER_NAME PEER_FUNCTION   (files in FILES)
     [[ $verdict == PASS ]] || FAILED=1
     ROWS+=("$(printf '%-34s %5d %10.3f %10.3f %6s %7s %6s   %d/%d (%s)' "$task" "${#FILES[@]}" "$ql" "$pe" \
         "$ratio" "<=1.0" "$verdict" "$nql" "$npe" "$peer")")
+}
+
+# ---- one call per file, previewer sessions --------------------------------------------------------
+each_qlbrowse() { # OUT FILES...: one call each; the caller chose the state of the service
+    local out=$1 f
+    shift
+    for f in "$@"; do XDG_CACHE_HOME=$out.cache ql thumbnail -s "$SIZE" -o "$out" "$f"; done
+}
+each_qlbrowse_cold() { service_fresh && each_qlbrowse "$@"; }
+each_qlbrowse_own() {
+    local out=$1 f
+    shift
+    for f in "$@"; do XDG_CACHE_HOME=$out.cache ql thumbnail --no-service -s "$SIZE" -o "$out" "$f"; done
+}
+service_warm() { # a running service whose workers have decoded a file, and nothing of FILES cached
+    service_fresh
+    XDG_CACHE_HOME=$W/warm.cache ql thumbnail -s "$SIZE" -o "$W" "$FIXTURES/landscape.jpg" >/dev/null 2>>"$LOG"
+    rm -rf "$W/warm.cache" "$W/landscape.jpg.png"
+}
+each_vipsthumbnail() {
+    local out=$1 f
+    shift
+    for f in "$@"; do vipsthumbnail -s "$SIZE" -o "$out/%s.png" "$f"; done
+}
+each_pdftoppm() {
+    local out=$1 f
+    shift
+    for f in "$@"; do pdftoppm -scale-to "$SIZE" -singlefile -png "$f" "$out/$(basename "$f")"; done
+}
+each_ffmpegthumbnailer() {
+    local out=$1 f
+    shift
+    for f in "$@"; do ffmpegthumbnailer -s "$SIZE" -i "$f" -o "$out/$(basename "$f").png"; done
+}
+single_kind() { # LABEL PEER PEER_FUNCTION   (files in FILES)
+    local label=$1 peer=$2 fn=$3
+    QL_RUN=each_qlbrowse_cold pair "$label, 1 call each, service cold" "$peer" "$fn"
+    QL_PREPARE=service_warm QL_RUN=each_qlbrowse pair "$label, 1 call each, service warm" "$peer" "$fn"
+    QL_RUN=each_qlbrowse_own pair "$label, 1 call each, --no-service" "$peer" "$fn"
+    # Cached: the same calls again, every thumbnail in the cache (made by the last run above).
+    local out=$W/cached s e ms verdict
+    service_warm
+    rm -rf "$out" "$out.cache" && mkdir -p "$out" "$out.cache"
+    each_qlbrowse "$out" "${FILES[@]}" >/dev/null 2>>"$LOG" || true
+    s=$(now)
+    each_qlbrowse "$out" "${FILES[@]}" >/dev/null 2>>"$LOG" || true
+    e=$(now)
+    ms=$(awk -v a="$s" -v b="$e" -v n="${#FILES[@]}" 'BEGIN { printf "%.1f", (b - a) * 1000 / n }')
+    verdict=$(awk -v m="$ms" 'BEGIN { print (m <= 10) ? "PASS" : "FAIL" }')
+    [[ $verdict == PASS ]] || FAILED=1
+    CACHED_ROWS+=("$(printf '%-34s %5d calls   %6s ms a call (wall)   target <= 10 ms   %s' "$label, cached" "${#FILES[@]}" "$ms" "$verdict")")
+}
+CACHED_ROWS=()
+
+PREVIEW_SIZE=80x24
+preview_qlbrowse() { # a session: the first call finds no service
+    local out=$1 f
+    shift
+    service_fresh
+    for f in "$@"; do
+        XDG_CACHE_HOME=$out.cache ql preview "$f" --size "$PREVIEW_SIZE" --graphics symbols >"$out/$(basename "$f").txt"
+    done
+}
+preview_chafa() {
+    local out=$1 f
+    shift
+    for f in "$@"; do chafa --size "$PREVIEW_SIZE" --format symbols "$f" >"$out/$(basename "$f").txt"; done
+}
+preview_pdftoppm_chafa() { # ranger's scope.sh: page 1 at 1920 wide as JPEG, then the viewer
+    local out=$1 f
+    shift
+    for f in "$@"; do
+        pdftoppm -f 1 -l 1 -scale-to-x 1920 -scale-to-y -1 -singlefile -jpeg "$f" "$out/page" &&
+            chafa --size "$PREVIEW_SIZE" --format symbols "$out/page.jpg" >"$out/$(basename "$f").txt"
+    done
+}
+preview_ffmpegthumbnailer_chafa() { # ranger's scope.sh: a full-size frame, then the viewer
+    local out=$1 f
+    shift
+    for f in "$@"; do
+        ffmpegthumbnailer -i "$f" -o "$out/frame.png" -s 0 &&
+            chafa --size "$PREVIEW_SIZE" --format symbols "$out/frame.png" >"$out/$(basename "$f").txt"
+    done
 }
 
 # ---- memory ----------------------------------------------------------------------------------------
@@ -278,7 +394,7 @@ rss_line() { # LABEL FILE
     rm -rf "$out" "$out.cache" && mkdir -p "$out" "$out.cache"
     tk=0 lk=0 ln=- tp=0 left=0
     read -r tk lk ln tp left < <(XDG_CACHE_HOME=$out.cache "$PY" "$W/rss.py" "$W/time.txt" \
-        "$QLBROWSE" thumbnail -s "$SIZE" -o "$out" "$file") || true
+        "$QLBROWSE" thumbnail --no-service -s "$SIZE" -o "$out" "$file") || true
     peak_mb=$(((tk > lk ? tk : lk) / 1024))
     verdict=$([[ $peak_mb -le $RSS_TARGET_MB ]] && echo PASS || echo FAIL)
     [[ $verdict == PASS ]] || FAILED=1
@@ -315,6 +431,36 @@ if want pdf; then
     FILES+=("$FIXTURES/doc.pdf")
     pair "PDF page 1 (corpus ok + fixture)" pdftoppm run_pdftoppm
 fi
+if want single || want preview; then
+    make_jpegs
+    need_fixtures
+    JPEG20=("$BENCH_DIR"/jpeg/cam-*.jpg)
+    JPEG20=("${JPEG20[@]:0:20}")
+    PDF20=()
+    if [[ -f $CORPUS/MANIFEST.tsv ]]; then
+        while IFS= read -r rel; do PDF20+=("$CORPUS/$rel"); done < <(awk -F'\t' 'NR > 1 && $7 == "pdf" && $8 == "ok" { print $1 }' "$CORPUS/MANIFEST.tsv")
+    fi
+    PDF20+=("$FIXTURES/doc.pdf")
+    PDF20=("${PDF20[@]:0:20}")
+    VIDEO20=()
+    if [[ -f $CORPUS/MANIFEST.tsv ]]; then
+        while IFS= read -r rel; do VIDEO20+=("$CORPUS/$rel"); done < <(awk -F'\t' 'NR > 1 && $7 == "video" && $8 == "ok" { print $1 }' "$CORPUS/MANIFEST.tsv")
+    fi
+    for f in clip.mp4 clip.mkv clip.mov clip.avi clip.webm rotated.mp4 anamorphic.mkv; do VIDEO20+=("$FIXTURES/$f"); done
+    VIDEO20=("${VIDEO20[@]:0:20}")
+fi
+if want single; then
+    FILES=("${JPEG20[@]}") && single_kind "camera JPEG" vipsthumbnail each_vipsthumbnail
+    FILES=("${PDF20[@]}") && single_kind "PDF" pdftoppm each_pdftoppm
+    FILES=("${VIDEO20[@]}") && single_kind "video" ffmpegthumbnailer each_ffmpegthumbnailer
+fi
+if want preview; then
+    OUT_GLOB='*.txt'
+    FILES=("${JPEG20[@]}") && QL_RUN=preview_qlbrowse pair "preview session, camera JPEG" chafa preview_chafa
+    FILES=("${PDF20[@]}") && QL_RUN=preview_qlbrowse pair "preview session, PDF" "pdftoppm+chafa" preview_pdftoppm_chafa
+    FILES=("${VIDEO20[@]}") && QL_RUN=preview_qlbrowse pair "preview session, video" "ffmpegthumbnailer+chafa" preview_ffmpegthumbnailer_chafa
+    OUT_GLOB='*.png'
+fi
 if want rss; then
     "$ROOT/Tests/Fixtures/make-large.sh" "$BENCH_DIR/large" >/dev/null 2>>"$LOG"
     rss_line huge-100mp.jpg "$BENCH_DIR/large/huge-100mp.jpg"
@@ -327,6 +473,7 @@ if [[ ${#ROWS[@]} -gt 0 ]]; then
     printf '%-34s %5s %10s %10s %6s %7s %6s   %s\n' task files "qlbrowse s" "peer s" ratio target result "thumbnails ql/peer"
     printf '%s\n' "${ROWS[@]}"
 fi
+[[ ${#CACHED_ROWS[@]} -eq 0 ]] || printf '%s\n' "" "${CACHED_ROWS[@]}"
 [[ ${#RSS_ROWS[@]} -eq 0 ]] || printf '%s\n' "" "${RSS_ROWS[@]}"
 echo
 echo "total $(elapsed "$START" "$(now)") s; stderr of all runs: $BENCH_DIR/last-stderr.log"

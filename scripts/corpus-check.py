@@ -229,8 +229,10 @@ def run_qlbrowse(args, rows, work):
         cmd += [r.path for r in group]
         # A fresh thumbnail cache per invocation: no hits from earlier runs, no remembered failures
         # (which would hide a crash when a file is run again alone), nothing left in ~/.cache.
+        # Workers of each invocation's own (no resident service): every batch is judged alone,
+        # and no service outlives the check.
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache", label),
-                   XDG_STATE_HOME=os.path.join(work, "state"))
+                   XDG_STATE_HOME=os.path.join(work, "state"), QLBROWSE_NO_SERVICE="1")
         res = run(cmd, timeout, env)
         rc, secs = res.rc, res.seconds
         stats.append(res)

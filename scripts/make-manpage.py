@@ -201,6 +201,9 @@ def main():
         ("/usr/share/qlbrowse/themes/", "The installed themes: default, light, high-contrast."),
         ("$XDG_CACHE_HOME/thumbnails/", "The freedesktop thumbnail cache shared with other file managers (default ~/.cache/thumbnails)."),
         ("$XDG_STATE_HOME/qlbrowse/qlbrowse.log", "Library warnings (default ~/.local/state/qlbrowse/qlbrowse.log)."),
+        ("$XDG_RUNTIME_DIR/qlbrowse/service.sock", "The socket of the resident thumbnail service that thumbnail and preview start on demand "
+         "(/tmp/qlbrowse-UID/ when XDG_RUNTIME_DIR is unset; the folder is 0700); service.pid beside it names the running service."),
+        ("$XDG_STATE_HOME/qlbrowse/service.log", "What the service did: started, refused another user's connection, replaced, idle."),
         ("$XDG_DATA_HOME/Trash/", "The freedesktop trash (default ~/.local/share/Trash), shared with other file managers and trash-cli."),
         ("/usr/libexec/qlbrowse/qlbrowse-thumbnailer", "The worker process that decodes files; found beside qlbrowse or in ../libexec/qlbrowse/ from it."),
     ]
@@ -209,6 +212,8 @@ def main():
         lines += [".TP", "\\fI" + roff(name) + "\\fR", roff(description)]
     environment = [
         ("QLBROWSE_THUMBNAILER", "The worker executable to use instead of the installed one."),
+        ("QLBROWSE_NO_SERVICE", "Set to 1: thumbnail and preview decode in workers of their own, as with --no-service or service = false in config.toml."),
+        ("XDG_RUNTIME_DIR", "Where the service's socket lives."),
         ("LS_COLORS", "Colours file names as ls(1) does."),
         ("NO_COLOR", "Turns colour off."),
         ("TERM, COLORTERM", "The terminal: a TERM with no terminfo entry falls back to xterm-256color or xterm; COLORTERM=truecolor draws block art in 24-bit colour."),

@@ -1,4 +1,5 @@
-// Linux calls Swift cannot make directly (the mutable `environ` global, pipe2, a crash-safe terminal restore).
+// Linux calls Swift cannot make directly (the mutable `environ` global, pipe2, a crash-safe terminal restore,
+// Unix sockets and their peer's credentials, spawning into a session of its own).
 // Imported only by SystemKit, Providers and the graphics drivers: the rest of the program uses SystemKit's Swift wrappers.
 #pragma once
 #include <signal.h>
@@ -75,3 +76,64 @@ static inline long CSystem_copy_file_range(int in, int out, unsigned long length
 /// `flags` (O_CLOEXEC) from the start.
 extern int mkostemps(char *template, int suffixlen, int flags);
 static inline int CSystem_mkostemps(char *template, int suffixlen, int flags) { return mkostemps(template, suffixlen, flags); }
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/file.h>
+#include <errno.h>
+#ifndef SO_PEERCRED
+#define SO_PEERCRED 17
+#endif
+/// A Unix stream socket, close-on-exec from the start.
+static inline int CSystem_unix_socket(void) { return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0); }
+
+/// Fills `address` with `path`; -1 with ENAMETOOLONG when the path does not fit (107 bytes).
+static inline int CSystem_unix_address(struct sockaddr_un *address, const char *path) {
+    size_t length = strlen(path);
+    if (length >= sizeof address->sun_path) { errno = ENAMETOOLONG; return -1; }
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    memcpy(address->sun_path, path, length + 1);
+    return 0;
+}
+
+/// bind(2) of a Unix socket to `path` (the file must not exist).
+static inline int CSystem_unix_bind(int fd, const char *path) {
+    struct sockaddr_un address;
+    if (CSystem_unix_address(&address, path) != 0) return -1;
+    return bind(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+/// connect(2) of a Unix socket to `path`.
+static inline int CSystem_unix_connect(int fd, const char *path) {
+    struct sockaddr_un address;
+    if (CSystem_unix_address(&address, path) != 0) return -1;
+    return connect(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+/// accept4(2) with SOCK_CLOEXEC (declared by glibc only under _GNU_SOURCE).
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+static inline int CSystem_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+
+/// The process at the other end of a connected Unix socket, as the kernel saw it connect
+/// (SO_PEERCRED; `struct ucred` is declared by glibc only under _GNU_SOURCE, so the same layout here).
+struct CSystem_peer { int pid; unsigned int uid; unsigned int gid; };
+static inline int CSystem_peer_credentials(int fd, struct CSystem_peer *peer) {
+    socklen_t length = sizeof *peer;
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, peer, &length);
+}
+
+/// send(2) that never raises SIGPIPE on a closed connection (EPIPE instead).
+static inline long CSystem_send(int fd, const void *bytes, unsigned long length) {
+    return (long)send(fd, bytes, length, MSG_NOSIGNAL);
+}
+
+/// POSIX_SPAWN_SETSID (glibc 2.26+, declared only under _GNU_SOURCE): the child starts a session
+/// of its own, outside the caller's process group and terminal.
+static inline short CSystem_spawn_setsid_flag(void) { return 0x80; }
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+): the child closes every descriptor from `from` up.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+static inline int CSystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}

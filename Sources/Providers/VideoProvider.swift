@@ -107,9 +107,13 @@ public struct VideoProvider: ThumbnailProvider {
         let displayed = turns % 2 == 1 ? PixelSize(width: height, height: displayWidth) : PixelSize(width: displayWidth, height: height)
         let fitted = ThumbnailGeometry.fit(displayed, in: box)
         let target = turns % 2 == 1 ? PixelSize(width: fitted.height, height: fitted.width) : fitted
-        var pixels = [UInt8](repeating: 255, count: target.width * target.height * 4)
+        // swscale's vector code may write past the last row's end (seen with VP6F frames scaled to
+        // their own size: a heap overrun in the worker), so the buffer has a spare row, cut after.
+        let size = target.width * target.height * 4, spare = target.width * 4 + 64
+        var pixels = [UInt8](repeating: 255, count: size + spare)
         let status = pixels.withUnsafeMutableBufferPointer { CAV_scale_to_rgba(frame, $0.baseAddress, Int32(target.width), Int32(target.height)) }
         guard status == 0 else { throw ThumbnailError(.unsupported, "cannot convert the video frame's pixel format") }
+        pixels.removeLast(spare)
         var image = PixelImage(width: target.width, height: target.height, pixels: pixels)
         if mirrored { image = image.mirrored() }
         return image.rotatedClockwise(quarterTurns: turns)

@@ -45,6 +45,13 @@ package enum FrameCodec {
         guard FileDescriptorWriter.writeAll(frame, to: fd) else { throw .closed }
     }
 
+    /// Reads one frame like `read(from:)`, but gives up (`.closed`) when none starts within
+    /// `milliseconds`: for a handshake with a process that may be hung.
+    package static func read(from socket: LocalSocket, waitingUpTo milliseconds: Int32) throws(FrameError) -> (WorkerMessage, [UInt8])? {
+        guard socket.waitReadable(milliseconds: milliseconds) else { throw .closed }
+        return try read(from: socket.fd)
+    }
+
     private static func readExactly(_ fd: Int32, into buffer: inout [UInt8], allowEOF: Bool) throws(FrameError) -> Bool {
         var done = 0
         let count = buffer.count

@@ -6,7 +6,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
     public func encode(_ image: PixelImage) -> [UInt8] {
         switch self {
-        case .png: return PNGEncoder.encode(image)
+        case .png: return PNGEncoder.encode(image, opaqueAsRGB: true)
         case .jpeg: return JPEGEncoder.encode(image)
         }
     }

@@ -1,5 +1,6 @@
-/// MD5 (RFC 1321), only for the freedesktop thumbnail cache, whose file names are the MD5 of
-/// the file's URI. Not for anything that needs a secure hash.
+/// MD5 (RFC 1321), for the freedesktop thumbnail cache, whose file names are the MD5 of the
+/// file's URI, and for telling settings apart (`ServiceIdentity`). Not for anything that needs a
+/// secure hash.
 public enum MD5 {
     public static func hex(_ text: String) -> String {
         digest(Array(text.utf8)).map { byte in

@@ -15,10 +15,15 @@ import Foundation
 /// throws `CancellationError` at once. Other failures throw `ThumbnailError` (`.encrypted`,
 /// `.corrupt`, `.unsupported`, `.timedOut`, …) with a reason a user understands. Nothing is cached.
 public final class PreviewGenerator: Sendable {
-    private let pool: WorkerPool
+    private let pool: any WorkerBackend
 
-    public init(pool: WorkerPool) {
-        self.pool = pool
+    public convenience init(pool: WorkerPool) {
+        self.init(workers: pool)
+    }
+
+    /// A generator whose requests go to `workers`: this process's pool or the resident service.
+    package init(workers: any WorkerBackend) {
+        self.pool = workers
     }
 
     /// Page `index` (from 0) of a PDF, rendered sharp at the size that fits `box` (poppler draws the

@@ -10,7 +10,8 @@ public struct Representation: Sendable {
     public let source: String
     /// The file's content type as the engine determined it.
     public let contentType: ContentType
-    /// The picture already encoded as PNG (with the cache's text keys), when the cache wrote it.
+    /// The picture already encoded as PNG (with the cache's text keys), when the cache wrote it or
+    /// it was read from a cache file at this size.
     public var encodedPNG: [UInt8]?
     /// What the decoder learned about the file (empty for icons and cached pictures).
     public var facts: [FileFact] = []

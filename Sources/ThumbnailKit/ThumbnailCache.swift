@@ -98,10 +98,17 @@ public final class ThumbnailCache: ThumbnailCaching {
         guard !ignoresStored, let stamp = FileStamp(path: request.path), !contains(request.path) else { return nil }
         let wanted = Flavor.smallest(covering: box)
         if let flavor = wanted, let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
-            return Representation(type: .thumbnail, image: fitted(image.image, in: box), source: image.source,
-                                  contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+            let shown = fitted(image.image, in: box)
+            var representation = Representation(type: .thumbnail, image: shown, source: image.source,
+                                                 contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+            // Shown at its stored size, the file read is that picture's PNG already: `thumbnail -o`
+            // writes it as it is instead of encoding the pixels again.
+            if shown.size == image.image.size { representation.encodedPNG = image.png }
+            return representation
         }
-        // Another size will do as the low-quality picture while the right one is made.
+        // Another size will do as the low-quality picture while the right one is made; a request
+        // without low quality would not use it, so its files are not even read.
+        guard request.types.contains(.lowQuality) else { return nil }
         for flavor in Flavor.allCases.reversed() where flavor != wanted {
             if let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
                 return Representation(type: .lowQuality, image: fitted(image.image, in: box), source: "cache",
@@ -127,7 +134,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
                     ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
         let target = path(forFile: absolute, flavor: flavor)
-        let png = PNGEncoder.encode(representation.image, text: text)
+        let png = PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true)
         if ensureFolder("\(root)/\(flavor.rawValue)") {
             try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
         }
@@ -138,7 +145,7 @@ public final class ThumbnailCache: ThumbnailCaching {
             let shared = Self.sharedPath(forFile: absolute, flavor: flavor)
             text[0] = ("Thumb::URI", Self.sharedURI(forFile: absolute))
             if ensureFolder(String(shared[..<shared.lastIndex(of: "/")!]), mode: 0o755) {
-                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text), to: shared, permissions: 0o644)
+                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), to: shared, permissions: 0o644)
             }
         }
         return png
@@ -174,6 +181,8 @@ public final class ThumbnailCache: ThumbnailCaching {
         let image: PixelImage
         let source: String
         let contentType: ContentType?
+        /// The file the picture was read from (nil when it came from memory).
+        var png: [UInt8]?
     }
 
     private struct Candidate {
@@ -205,7 +214,7 @@ public final class ThumbnailCache: ThumbnailCaching {
                   let image = PNGDecoder.decode(png) else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
             memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type)) }
-            return Found(image: image, source: candidate.source, contentType: type)
+            return Found(image: image, source: candidate.source, contentType: type, png: png)
         }
         return nil
     }

@@ -4,7 +4,8 @@ public protocol ThumbnailCaching: Sendable {
     /// The box to decode at so the result can be stored (the cache's size class covering `box`).
     func generationBox(for box: PixelSize) -> PixelSize
     /// A stored picture for the request, fitted to `box`: `.thumbnail` when it is valid for this
-    /// box's size class, `.lowQuality` when it is of another size; nil when there is none.
+    /// box's size class, `.lowQuality` when it is of another size (only when the request asks for
+    /// low quality); nil when there is none.
     func cachedRepresentation(for request: ThumbnailRequest, box: PixelSize) -> Representation?
     /// The remembered failure for the file, while the file has not changed since.
     func knownFailure(for request: ThumbnailRequest) -> ThumbnailError?

@@ -10,12 +10,17 @@ import Glibc
 /// skipped when a higher one is ready first, and every request that does not fail gets at least one.
 /// The icon is drawn here at once; everything that reads the file's content runs in worker processes.
 public final class ThumbnailGenerator: Sendable {
-    private let pool: WorkerPool
+    private let pool: any WorkerBackend
     private let cache: (any ThumbnailCaching)?
     private let running = Mutex<[UInt64: Task<Void, Never>]>([:])
 
-    public init(pool: WorkerPool, cache: (any ThumbnailCaching)? = nil) {
-        self.pool = pool
+    public convenience init(pool: WorkerPool, cache: (any ThumbnailCaching)? = nil) {
+        self.init(workers: pool, cache: cache)
+    }
+
+    /// A generator whose decoding goes to `workers`: this process's pool or the resident service.
+    package init(workers: any WorkerBackend, cache: (any ThumbnailCaching)? = nil) {
+        self.pool = workers
         self.cache = cache
     }
 
@@ -133,7 +138,8 @@ public final class ThumbnailGenerator: Sendable {
                 case .image(let type, let image, let source, let facts):
                     var representation = Representation(type: type, image: image, source: source, contentType: contentType)
                     representation.facts = facts
-                    let png = type == .thumbnail ? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) : nil
+                    let storesAfter = type == .thumbnail && request.deliversBeforeCaching
+                    let png = type == .thumbnail && !storesAfter ? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) : nil
                     let size = ThumbnailGeometry.fit(image.size, in: box)
                     representation.encodedPNG = png
                     var fitted = representation
@@ -142,6 +148,7 @@ public final class ThumbnailGenerator: Sendable {
                         fitted.facts = facts
                     }
                     deliver(fitted)
+                    if storesAfter { cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) }
                 case .preview:
                     break  // only preview requests get one
                 }

@@ -23,6 +23,10 @@ public struct ThumbnailRequest: Sendable, Hashable {
     /// Caps the icon's side in pixels: a placeholder that the screen scales anyway need not cost
     /// megabytes (a 1024 px icon is 4 MB of pixels). Nil: the icon fills the box like any other.
     public var maximumIconSide: Int?
+    /// Hands a freshly made thumbnail out before writing it to the cache (the stream still ends
+    /// only once it is written), so the caller can use it meanwhile; its `encodedPNG` is then nil.
+    /// For a caller that shows the picture at once (`qlbrowse preview`), not one that saves it.
+    public var deliversBeforeCaching = false
 
     public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
                 minimumDimension: Double? = nil, contentType: ContentType? = nil) {

@@ -21,6 +21,10 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
         /// media facts (no payload), or a custom previewer's text or picture (`previewer` set;
         /// nil with no payload when none applies). Ends the request.
         case preview
+        /// Client → service, then service → client: the first message on a service connection.
+        /// The client's carries its `identity`; the service answers `hello` when it is the same
+        /// build, else `failure` with `failureKind` "replaced" and goes away.
+        case hello
     }
 
     package var kind: Kind
@@ -76,6 +80,11 @@ package struct WorkerMessage: Codable, Sendable, Equatable {
     package var fullHeight: Int?
     /// With a custom text reply: the previewer printed more than the limit and was stopped.
     package var truncated: Bool?
+    /// With a hello: the build and settings of the sender (`ServiceIdentity`).
+    package var identity: String?
+    /// With a request sent to a service: the caller's own deadline in seconds (`--timeout`),
+    /// which the service's pool uses instead of its standard one.
+    package var deadlineSeconds: Double?
 
     /// An edit request (`preview == .edit`): what to do, and the new file to write it to.
     package var edit: FileEdit?

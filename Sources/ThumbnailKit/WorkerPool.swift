@@ -7,7 +7,7 @@ import Glibc
 ///
 /// All decoding of file content happens in these processes. A worker that crashes, hangs past its
 /// deadline or runs out of memory is killed and replaced; only the request it was working on fails.
-public actor WorkerPool {
+public actor WorkerPool: WorkerBackend {
     private struct Job {
         let id: UInt64
         let message: WorkerMessage
@@ -45,14 +45,7 @@ public actor WorkerPool {
     /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
     public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
                                 wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        var message = WorkerMessage(kind: .request, id: 0)
-        message.path = path
-        message.maxWidth = box.width
-        message.maxHeight = box.height
-        message.types = types.sorted()
-        message.contentType = contentType?.identifier
-        message.wantsFacts = wantsFacts ? nil : false
-        return submit(message)
+        submit(WorkerMessage.thumbnails(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts))
     }
 
     /// Sends any request (its `id` is assigned here) under the same deadline, limits and
@@ -71,9 +64,10 @@ public actor WorkerPool {
         return stream
     }
 
-    /// Starts every worker now, so their start-up overlaps the caller's own (walking folders, parsing options).
-    public func warmUp() {
-        for index in slots.indices where slots[index].process == nil && !shutDown {
+    /// Starts every worker now (or the first `count`), so their start-up overlaps the caller's own
+    /// (walking folders, parsing options); the others start when requests need them.
+    public func warmUp(count: Int = .max) {
+        for index in slots.indices.prefix(count) where slots[index].process == nil && !shutDown {
             guard (try? spawn(slot: index)) != nil else { return }  // the first real request reports why
         }
     }
@@ -124,7 +118,8 @@ public actor WorkerPool {
             slots[index].job = job
             // The worker learns when the pool gives up, so it can stop an external command just before.
             var message = job.message
-            message.deadlineNanos = SystemTime.now() + Int64(limits.deadlineSeconds * 1e9)
+            let deadline = job.message.deadlineSeconds ?? limits.deadlineSeconds
+            message.deadlineNanos = SystemTime.now() + Int64(deadline * 1e9)
             if !process.send(message) {
                 // The worker died between jobs: replace it once; a worker that cannot even start fails the job.
                 retire(index, process: process)
@@ -136,7 +131,6 @@ public actor WorkerPool {
                     continue
                 }
             }
-            let deadline = limits.deadlineSeconds
             Task { [weak self] in
                 try? await Task.sleep(nanoseconds: UInt64(deadline * 1_000_000_000))
                 await self?.deadlinePassed(slot: index, job: job.id)
@@ -196,25 +190,15 @@ public actor WorkerPool {
             return
         }
         guard let job = slots[index].job, job.id == message.id else { return }
-        switch message.kind {
-        case .contentType:
-            if let type = message.contentType { job.continuation.yield(.contentType(ContentType(type))) }
-        case .image:
-            guard let width = message.width, let height = message.height, let type = message.representation,
-                  width > 0, height > 0, payload.count == width * height * 4 else {
-                finish(slot: index, throwing: ThumbnailError(.crashed, "the worker sent a malformed image"))
-                return
-            }
-            job.continuation.yield(.image(type, PixelImage(width: width, height: height, pixels: payload), source: message.source ?? "worker", facts: message.facts ?? []))
-        case .failure:
-            let code = message.failureKind.flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
-            finish(slot: index, throwing: ThumbnailError(code, message.reason ?? "unknown error", contentType: message.contentType.map(ContentType.init)))
-        case .done:
+        switch WorkerReply.meaning(of: message, payload: payload) {
+        case .event(let event):
+            job.continuation.yield(event)
+        case .last(let event):
+            job.continuation.yield(event)
             finish(slot: index, throwing: nil)
-        case .preview:
-            job.continuation.yield(.preview(PreviewReply(message: message, payload: payload)))
-            finish(slot: index, throwing: nil)
-        case .request, .cancel:
+        case .end(let error):
+            finish(slot: index, throwing: error)
+        case .none:
             break
         }
     }
@@ -230,7 +214,7 @@ public actor WorkerPool {
         guard let job = slots[index].job, job.id == id, let process = slots[index].process else { return }
         retire(index, process: process)
         slots[index].job = nil
-        let seconds = limits.deadlineSeconds
+        let seconds = job.message.deadlineSeconds ?? limits.deadlineSeconds
         job.continuation.finish(throwing: ThumbnailError(.timedOut, "gave up after \(seconds.formatted1) s (the decoder did not finish)"))
         dispatch()
     }

@@ -95,7 +95,9 @@ final class Decoder: @unchecked Sendable {
     init(cpuSeconds: Int, memoryBytes: Int) {
         self.cpuSeconds = cpuSeconds
         self.memoryBytes = memoryBytes
-        VipsDecoder.start()
+        // libvips is started by its first use (`VipsDecoder` calls `start()`), not here: PDFs,
+        // videos and baseline JPEGs never need it, and its start (its loader modules, their
+        // libraries, ~8 ms) delayed the first answer of every new worker.
     }
 
     func accept(_ message: WorkerMessage) {

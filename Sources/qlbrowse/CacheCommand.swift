@@ -13,7 +13,7 @@ struct CacheCommand: ParsableCommand {
         subcommands: [Stats.self, Clean.self])
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count the cached thumbnails and their size, per size folder.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count the cached thumbnails and their size, per size folder.")
 
         func run() throws {
             let cache = ThumbnailCache()
@@ -32,6 +32,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clean: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clean",
             abstract: "Remove thumbnails whose original is gone, and remembered failures.",
             discussion: "With --older-than, also remove thumbnails not used (accessed) for that many days.")
 

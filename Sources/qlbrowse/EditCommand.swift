@@ -41,7 +41,7 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     struct Rotate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn or mirror pictures (JPEG losslessly in the DCT domain; PNG, WebP, TIFF, HEIC re-encoded without loss).")
+        static let configuration = CommandConfiguration(commandName: "rotate", abstract: "Turn or mirror pictures (JPEG losslessly in the DCT domain; PNG, WebP, TIFF, HEIC re-encoded without loss).")
         @OptionGroup var turn: Turn
         @Flag(help: "Mirror left to right (before the turn, if any).") var flip = false
         @OptionGroup var saving: Saving
@@ -65,7 +65,7 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     struct Trim: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Keep part of a video or song, streams copied (the start snaps back to a keyframe).")
+        static let configuration = CommandConfiguration(commandName: "trim", abstract: "Keep part of a video or song, streams copied (the start snaps back to a keyframe).")
         @Option(help: "Start: seconds or [H:]M:S (0 when not given).") var start: String?
         @Option(help: "End: seconds or [H:]M:S.") var end: String
         @OptionGroup var saving: Saving

@@ -36,19 +36,19 @@ struct FileCommand: ParsableCommand {
     }
 
     struct Copy: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy files and folders into FOLDER.")
+        static let configuration = CommandConfiguration(commandName: "copy", abstract: "Copy files and folders into FOLDER.")
         @OptionGroup var options: TransferOptions
         func run() throws { try FileCommand.transfer(.copy, options) }
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move files and folders into FOLDER (a rename on one volume; across volumes a copy, flushed to disk, then the original removed).")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move files and folders into FOLDER (a rename on one volume; across volumes a copy, flushed to disk, then the original removed).")
         @OptionGroup var options: TransferOptions
         func run() throws { try FileCommand.transfer(.move, options) }
     }
 
     struct Trash: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move files to the freedesktop trash (other file managers see and restore them).")
+        static let configuration = CommandConfiguration(commandName: "trash", abstract: "Move files to the freedesktop trash (other file managers see and restore them).")
         @Argument(help: "Files or folders.") var paths: [String]
         func run() throws {
             let sources = paths.map(PathNormalizer.absolute)

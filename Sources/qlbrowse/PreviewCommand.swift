@@ -36,6 +36,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(help: "Take down the kitty pictures earlier calls drew (lf's cleaner).")
     var clear = false
 
+    @Flag(help: "Decode in a worker of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
+    var noService = false
+
     func validate() throws {
         if clear { return }
         guard file != nil else { throw ValidationError("preview needs a FILE (or --clear)") }
@@ -53,7 +56,10 @@ struct PreviewCommand: AsyncParsableCommand {
         facts.terminfoColors = ["256", "kitty", "ghostty", "alacritty", "foot", "wezterm", "direct"].contains { term.contains($0) } ? 256 : 16
         let mode = GraphicsChoice.mode(requested: chosen, facts: facts)
         let cell = TerminalProbe.cellSize(fd: Self.terminalDescriptor())
-        guard let driver = GraphicsChoice.driver(mode == .off ? .symbols : mode, facts: facts, cell: cell) else { return }
+        guard let chosenDriver = GraphicsChoice.driver(mode == .off ? .symbols : mode, facts: facts, cell: cell) else { return }
+        // Block art at chafa's own default effort, as the previewer set-ups this replaces draw it
+        // (the browser spends more per cell, off its UI thread).
+        let driver = (chosenDriver as? SymbolsDriver).map { SymbolsDriver(cell: $0.cell, colors: $0.colors, workFactor: SymbolsDriver.chafaDefaultWork) } ?? chosenDriver
         if clear {
             try Self.toTerminal(driver.eraseAll(freeing: true))
             return
@@ -71,9 +77,15 @@ struct PreviewCommand: AsyncParsableCommand {
             }
             output = Array(TextPreview.lines(from: bytes, maxLines: area.rows, maxColumns: area.columns).joined(separator: "\n").utf8) + [0x0A]
         } else {
-            let image = try await picture(of: file, area: area, cell: cell)
+            // Block art samples a few pixels per cell (chafa: 8x8, most of them for a 1:2 cell's
+            // shape): a picture of 6x12 per cell is enough, and a camera photo decodes and caches
+            // at 512 px instead of 1024 (a quarter of the pixels to decode, encode and read back).
+            let sampled = mode == .symbols || mode == .off ? CellSize(width: 6, height: 12) : cell
             let imageID = KittyDriver.imageID(serial: Int(getpid()) % 60_000)
-            output = driver.inline(driver.render(image, columns: area.columns, rows: area.rows, imageID: imageID))
+            let picture = try await picture(of: file, isFolder: (status.st_mode & S_IFMT) == S_IFDIR, area: area, cell: sampled, config: config) { image in
+                driver.render(image, columns: area.columns, rows: area.rows, imageID: imageID)
+            }
+            output = driver.inline(picture)
             if !driver.drawsIntoCells || mode == .symbols || mode == .kittyPlaceholders { output += [0x0A] }
         }
         if let place, let at = Self.cells(place, allowsZero: true) {
@@ -83,19 +95,34 @@ struct PreviewCommand: AsyncParsableCommand {
         }
     }
 
-    /// The best picture the engine has for `file` at the size the cells need (from the cache when it is there).
-    private func picture(of file: String, area: (columns: Int, rows: Int), cell: CellSize) async throws -> PixelImage {
+    /// The best picture the engine has for `file` at the size the cells need (from the cache when
+    /// it is there; a folder's icon), drawn for the terminal by `render` as soon as it comes, while
+    /// the engine writes it to the cache. A file's icon is not drawn: a file the engine cannot
+    /// picture is an error here, so the icon would only be thrown away (drawing it cost 3–4 ms a call).
+    private func picture(of file: String, isFolder: Bool, area: (columns: Int, rows: Int), cell: CellSize, config: UserConfig,
+                         render: @escaping @Sendable (PixelImage) -> TerminalPicture) async throws -> TerminalPicture {
         let side = cell.thumbnailSide(columns: area.columns, rows: area.rows)
-        let pool = WorkerPool(size: 1, stderrPath: ProcessEnvironment.workerLog)
-        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
-        var request = ThumbnailRequest(path: file, size: Double(side), types: [.icon, .thumbnail])
+        let pool = WorkerChoice.backend(noService: noService, config: config) { WorkerPool(size: 1, stderrPath: ProcessEnvironment.workerLog) }
+        let generator = ThumbnailGenerator(workers: pool, cache: ThumbnailCache())
+        var request = ThumbnailRequest(path: file, size: Double(side), types: isFolder ? [.icon] : [.thumbnail])
         request.maximumIconSide = 256
+        request.deliversBeforeCaching = true
+        // A preview shows no file facts: the worker need not gather them (a JPEG's cost a header
+        // read through libvips and a Motion Photo search of its first 160 KB, ~15 ms a camera photo).
+        request.wantsFacts = false
         do {
-            let best = try await generator.bestRepresentation(for: request)
-            await pool.shutdown()
-            return best.image
+            // One representation comes (the thumbnail, or a folder's icon); the stream ends once
+            // the cache has it, and the picture is drawn meanwhile.
+            var drawing: Task<TerminalPicture, Never>?
+            for try await representation in generator.representations(for: request) {
+                let image = representation.image
+                drawing = Task { render(image) }
+            }
+            await pool.shutdown(waitSeconds: 2)
+            guard let drawing else { throw ThumbnailError(.noPreview, "no picture could be made") }
+            return await drawing.value
         } catch {
-            await pool.shutdown()
+            await pool.shutdown(waitSeconds: 2)
             throw ValidationError("cannot preview \(TerminalText.escaped(file)): \((error as? ThumbnailError)?.reason ?? "\(error)")")
         }
     }

@@ -63,6 +63,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "Seconds one file may take before its decoder is stopped.")
     var timeout: Double = WorkerLimits.standard.deadlineSeconds
 
+    @Flag(help: "Decode in workers of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
+    var noService = false
+
     func validate() throws {
         guard size > 0, size <= 4096 else { throw ValidationError("--size must be between 1 and 4096") }
         guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be between 0 and 8") }
@@ -76,7 +79,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
-        for problem in UserConfig.load().problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
+        let config = UserConfig.load()
+        for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         if !recursive {
             var status = stat()
             guard stat(output, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -86,16 +90,21 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         var limits = WorkerLimits.standard
         limits.deadlineSeconds = timeout
-        let pool = WorkerPool(size: min(jobs, max(1, recursive ? jobs : files.count)), limits: limits, stderrPath: ProcessEnvironment.workerLog)
+        let poolSize = min(jobs, max(1, recursive ? jobs : files.count))
+        let ownPool: @Sendable () -> WorkerPool = { [limits] in WorkerPool(size: poolSize, limits: limits, stderrPath: ProcessEnvironment.workerLog) }
+        // A folder batch starts its workers once for many files and keeps --jobs to itself; single
+        // calls go to the resident service, whose workers are already running.
+        let pool = recursive ? ownPool() : WorkerChoice.backend(noService: noService, config: config, limits: limits, ownPool: ownPool)
         let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
-        let generator = ThumbnailGenerator(pool: pool, cache: cache)
-        // No warm-up: workers start with the first request that needs decoding, so cache hits and
-        // icons start none. The pool is shut down (workers reaped) on every way out.
+        let generator = ThumbnailGenerator(workers: pool, cache: cache)
+        // No warm-up: workers start (or the service is reached) with the first request that needs
+        // decoding, so cache hits and icons start none. The pool is shut down (workers reaped, the
+        // connection closed) on every way out.
         if recursive, let cache {
             let batch = ThumbnailBatch(generator: generator, cache: cache, box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale),
                                        jobs: jobs, shard: shard.flatMap(ThumbnailBatch.Shard.init))
             let summary = await BatchRunner(batch: batch, json: json).run(files)
-            await pool.shutdown()
+            await pool.shutdown(waitSeconds: 2)
             if summary.interrupted { throw ExitCode(130) }
             if summary.failed > 0 || summary.stopReason != nil { throw ExitCode(1) }
             return
@@ -121,7 +130,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             }
             return failed
         }
-        await pool.shutdown()
+        await pool.shutdown(waitSeconds: 2)
         if failures > 0 { throw ExitCode(1) }
     }
 

@@ -27,7 +27,7 @@ import Testing
             """, [folder.appendingPathComponent(names[0]).path])
         #expect(check.status == 0, "\(check.stderr)")
         let lines = check.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "RGBA 128 96 0")
+        #expect(lines.first == "RGB 128 96 0", "an opaque picture is stored without an alpha channel")
         let modified = try #require((try FileManager.default.attributesOfItem(atPath: file))[.modificationDate] as? Date)
         #expect(lines.contains("Thumb::URI file://\(file)"))
         #expect(lines.contains("Thumb::MTime \(Int(modified.timeIntervalSince1970))"))

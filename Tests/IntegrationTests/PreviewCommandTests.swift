@@ -38,6 +38,25 @@ import ThumbnailKit
         #expect(indexed.contains("5;196") && indexed.contains("5;21") && !indexed.contains(";2;"))
     }
 
+    @Test func aPreviewIsCachedSoTheNextCallDecodesNothingAndAFolderGetsItsIcon() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-preview")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try quadrants(in: folder)
+        let cache = folder.appendingPathComponent("cache").path
+        let arguments = [file, "--size", "40x12", "--graphics", "symbols"]
+        let first = TestEnvironment.run(TestEnvironment.qlbrowse, ["preview"] + arguments, environment: ["XDG_CACHE_HOME": cache])
+        #expect(first.status == 0, "\(first.stderr)")
+        // The picture is drawn while the cache is written; the call ends only once it is written.
+        let stored = (try? FileManager.default.subpathsOfDirectory(atPath: cache + "/thumbnails")) ?? []
+        #expect(stored.contains { $0.hasSuffix(".png") && !$0.hasPrefix("fail") }, "\(stored)")
+        // No worker can start now: the second call is served from the cache, the same picture.
+        let second = TestEnvironment.run(TestEnvironment.qlbrowse, ["preview"] + arguments,
+                                         environment: ["XDG_CACHE_HOME": cache, "QLBROWSE_THUMBNAILER": "/nonexistent/worker"])
+        #expect(second.status == 0 && second.stdout == first.stdout, "\(second.stderr)")
+        let icon = preview([folder.path, "--size", "20x8", "--graphics", "symbols"])
+        #expect(icon.status == 0 && icon.stdout.contains("\u{1B}["), "a folder shows its icon: \(icon.stderr)")
+    }
+
     @Test func kittyAndSixelAreSequencesForTheTerminal() throws {
         let folder = TestEnvironment.temporaryFolder("qlbrowse-preview")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -66,6 +66,9 @@ enum TestEnvironment {
         var env = ProcessInfo.processInfo.environment
         // Never touch the user's own thumbnail cache, nor another test's: a fresh one per run unless a test says where.
         env["XDG_CACHE_HOME"] = isolatedCache.appendingPathComponent(UUID().uuidString).path
+        // Calls decode in workers of their own unless a test is about the resident service
+        // (ServiceTests): a service would outlive the test run.
+        env["QLBROWSE_NO_SERVICE"] = "1"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }

@@ -9,7 +9,8 @@ final class TmuxSession {
     /// Starts `command` (run by /bin/sh) in a `columns`×`rows` terminal.
     init(command: String, columns: Int = 120, rows: Int = 35, environment: [String: String] = [:]) throws {
         socket = FileManager.default.temporaryDirectory.appendingPathComponent("qlb-tmux-\(UUID().uuidString.prefix(8))").path
-        var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_CACHE_HOME": TestEnvironment.isolatedCache.path]
+        var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_CACHE_HOME": TestEnvironment.isolatedCache.path,
+                   "QLBROWSE_NO_SERVICE": "1"]
         for (key, value) in environment { env[key] = value }
         let exports = env.map { "export \($0.key)='\($0.value)';" }.joined(separator: " ")
         let result = tmux(detached: true, ["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows), "\(exports) \(command); echo EXITED:$?; sleep 600"])

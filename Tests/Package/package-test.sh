@@ -32,6 +32,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/qlbrowse-package-test.XXXXXX")
 socket=qlbrowse-package-test-$$
 cleanup() {
     tmux -L "$socket" kill-server 2>/dev/null || true
+    # The resident thumbnail service the packaged qlbrowse started (it leads its own process group).
+    local service
+    service=$(cat "$work/run/qlbrowse/service.pid" 2>/dev/null) && kill -KILL -- "-$service" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -85,8 +88,9 @@ pass "unpacked: both programs find their libraries, none of them Swift"
 ! env -i PATH=/usr/bin:/bin sh -c 'command -v qlbrowse-thumbnailer' >/dev/null ||
     fail "a qlbrowse-thumbnailer on /usr/bin:/bin would hide whether the packaged one is found"
 home=$work/home
-mkdir -p "$home" "$work/out" "$work/browse"
-run() { env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"; }
+mkdir -p "$home" "$work/out" "$work/browse" "$work/run"
+chmod 700 "$work/run"
+run() { env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 XDG_RUNTIME_DIR="$work/run" "$@"; }
 
 commit=unknown
 git rev-parse --git-dir >/dev/null 2>&1 && commit=$(git rev-parse --short=12 HEAD)
@@ -103,6 +107,11 @@ for pair in landscape.jpg:libjpeg progressive.jpg:vips doc.pdf:poppler; do
         fail "thumbnail $file: $work/out/$file.png is not a PNG"
 done
 pass "thumbnails of a baseline JPEG, a progressive JPEG and a PDF through the packaged worker"
+[[ -S $work/run/qlbrowse/service.sock ]] || fail "the thumbnails did not go through the resident service"
+grep -q "listening" "$home/.local/state/qlbrowse/service.log" || fail "the service's log says nothing: $(cat "$home/.local/state/qlbrowse/service.log")"
+line=$(run "$qlbrowse" thumbnail --no-service --json -s 128 -o "$work/out" "$fixtures/doc.pdf" 2>"$work/stderr") ||
+    fail "thumbnail --no-service: $(cat "$work/stderr") $line"
+pass "the resident service (started by the packaged qlbrowse, found its worker) and --no-service"
 
 run "$qlbrowse" types --tsv >"$work/types" || fail "qlbrowse types failed"
 grep -q "^application/pdf" "$work/types" || fail "qlbrowse types lists no application/pdf"

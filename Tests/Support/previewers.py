@@ -105,7 +105,9 @@ def try_program(name, setup, qlbrowse, work, pictures):
            'TERM': 'xterm-256color', 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'XDG_CACHE_HOME': os.path.join(work, name, 'cache'),
            'XDG_STATE_HOME': os.path.join(work, name, 'state'), 'XDG_CONFIG_HOME': os.path.join(home, '.config'),
            'XDG_DATA_HOME': os.path.join(home, '.local', 'share'),
-           'TMUX_TMPDIR': os.path.join(work, name)}
+           'TMUX_TMPDIR': os.path.join(work, name),
+           # As every test but ServiceTests: no resident service, which would outlive the test.
+           'QLBROWSE_NO_SERVICE': '1'}
     if path:
         target = path.replace('~', home, 1)
         os.makedirs(os.path.dirname(target), exist_ok=True)

@@ -58,7 +58,7 @@ import Testing
         #expect(info.text["Thumb::Size"] == "5")
         #expect(info.text["Thumb::Mimetype"] == "image/png")
         #expect(info.text["Software"]?.hasPrefix("qlbrowse") == true)
-        #expect(info.colorType == 6 && info.bitDepth == 8 && !info.interlaced)
+        #expect(info.colorType == 2 && info.bitDepth == 8 && !info.interlaced, "an opaque picture is stored as RGB")
         let attributes = try FileManager.default.attributesOfItem(atPath: stored)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder + "/thumbnails/large")
@@ -67,6 +67,13 @@ import Testing
         let found = ThumbnailCache(root: folder + "/thumbnails").cachedRepresentation(for: request, box: PixelSize(width: 256, height: 256))
         #expect(found?.type == .thumbnail)
         #expect(found?.image == representation().image)
+        // A picture with transparency keeps its alpha channel.
+        let clear = Representation(type: .thumbnail, image: PixelImage(width: 4, height: 2, filledWith: .clear), source: "vips", contentType: ContentType("image/png"))
+        let other = folder + "/clear.png"
+        makeFile(other)
+        cache.store(clear, for: ThumbnailRequest(path: other), box: PixelSize(width: 256, height: 256))
+        let clearPNG = try #require(FileManager.default.contents(atPath: cache.path(forFile: other, flavor: .large)))
+        #expect(PNGDecoder.info([UInt8](clearPNG))?.colorType == 6)
     }
 
     @Test func aChangedFileMakesItsThumbnailStaleEvenWhenTheTimeGoesBack() throws {
@@ -110,6 +117,23 @@ import Testing
         cache.store(representation(64), for: ThumbnailRequest(path: file), box: PixelSize(width: 128, height: 128))
         let found = try #require(cache.cachedRepresentation(for: ThumbnailRequest(path: file), box: PixelSize(width: 512, height: 512)))
         #expect(found.type == .lowQuality)
+        // A request that does not want low quality does not read other sizes at all.
+        #expect(cache.cachedRepresentation(for: ThumbnailRequest(path: file, types: [.thumbnail]), box: PixelSize(width: 512, height: 512)) == nil)
+    }
+
+    @Test func aHitAtItsStoredSizeCarriesTheFileItWasReadFrom() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/a.jpg"
+        makeFile(file)
+        let box = PixelSize(width: 256, height: 256)
+        ThumbnailCache(root: folder + "/thumbnails").store(representation(256), for: ThumbnailRequest(path: file), box: box)
+        let fresh = ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0)
+        let found = try #require(fresh.cachedRepresentation(for: ThumbnailRequest(path: file), box: box))
+        let stored = try #require(FileManager.default.contents(atPath: fresh.path(forFile: file, flavor: .large)))
+        #expect(found.encodedPNG == [UInt8](stored), "thumbnail -o writes the cache file as it is")
+        // Fitted to a smaller box it is another picture, to be encoded again.
+        #expect(fresh.cachedRepresentation(for: ThumbnailRequest(path: file), box: PixelSize(width: 200, height: 200))?.encodedPNG == nil)
     }
 
     @Test func failuresAreRememberedUntilTheFileChanges() throws {

@@ -23,7 +23,11 @@ final class PictureStore {
     func store(_ representation: Representation, for key: PictureKey) -> Bool {
         if representation.facts.contains(where: { $0.label == FileFact.motionPhoto }) { motionPhotos.insert(key.path) }
         if let old = pictures[key], old.type > representation.type { return false }
-        pictures[key] = representation
+        // Pixels only: the PNG the engine may hand along (the cache file's bytes) is not counted
+        // in the budget and the screen never needs it.
+        var kept = representation
+        kept.encodedPNG = nil
+        pictures[key] = kept
         failures[key] = nil
         return true
     }

@@ -6,8 +6,9 @@ import ThumbnailKit
 final class ChafaCanvas {
     /// How a canvas turns pixels into cells or pixels.
     enum Kind {
-        /// Block and border characters; `colors` is 8, 16, 256 or 16,777,216 (truecolor).
-        case symbols(colors: Int)
+        /// Block and border characters; `colors` is 8, 16, 256 or 16,777,216 (truecolor); `work`
+        /// is chafa's work factor (0…1).
+        case symbols(colors: Int, work: Double)
         case sixel
     }
 
@@ -30,18 +31,17 @@ final class ChafaCanvas {
         chafa_canvas_config_set_geometry(config, Int32(fitted.columns), Int32(fitted.rows))
         chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
         switch kind {
-        case .symbols(let colors):
+        case .symbols(let colors, let work):
             chafa_canvas_config_set_canvas_mode(config, Self.canvasMode(colors: colors))
             chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
             // chafa's own default for its command line (block+border+space, no inverted
-            // symbols), with more work spent per cell: these pictures are small and encoded off
-            // the UI thread.
+            // symbols), with the effort the driver was made with.
             let map = chafa_symbol_map_new()
             chafa_symbol_map_add_by_tags(map, ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue))
             chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_INVERTED)
             chafa_canvas_config_set_symbol_map(config, map)
             chafa_symbol_map_unref(map)
-            chafa_canvas_config_set_work_factor(config, 0.8)
+            chafa_canvas_config_set_work_factor(config, Float(work))
             if colors <= 16 { chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_ORDERED) }
         case .sixel:
             chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
@@ -81,7 +81,7 @@ final class ChafaCanvas {
     func cell(x: Int, y: Int) -> Cell {
         guard let canvas else { return Cell(character: 0x20, foreground: -1, background: -1) }
         var foreground: Int32 = -1, background: Int32 = -1
-        if case .symbols(let colors) = kind, colors <= 256 {
+        if case .symbols(let colors, _) = kind, colors <= 256 {
             chafa_canvas_get_raw_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
             if foreground > 255 { foreground = -1 }
             if background > 255 { background = -1 }

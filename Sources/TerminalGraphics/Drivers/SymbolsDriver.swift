@@ -7,19 +7,26 @@ public struct SymbolsDriver: GraphicsDriver {
     public let cell: CellSize
     /// 8, 16, 256, or `SymbolsDriver.truecolor`.
     public let colors: Int
+    /// How hard chafa works on each cell, 0…1 (its command line's `-w 1…9` is 0, 0.125 … 1).
+    public let workFactor: Double
 
     public static let truecolor = 1 << 24
+    /// The browser's effort: its pictures are small and encoded off the UI thread.
+    public static let browserWork = 0.8
+    /// chafa's own default (its command line's `-w 5`).
+    public static let chafaDefaultWork = 0.5
 
-    public init(cell: CellSize, colors: Int) {
+    public init(cell: CellSize, colors: Int, workFactor: Double = SymbolsDriver.browserWork) {
         self.cell = cell
         self.colors = colors
+        self.workFactor = workFactor
     }
 
     public var mode: GraphicsMode { .symbols }
     public var drawsIntoCells: Bool { true }
 
     public func render(_ image: PixelImage, columns: Int, rows: Int, imageID: UInt32) -> TerminalPicture {
-        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: .symbols(colors: colors))
+        let canvas = ChafaCanvas(image, columns: columns, rows: rows, cell: cell, kind: .symbols(colors: colors, work: workFactor))
         var lines: [[UInt8]] = []
         lines.reserveCapacity(canvas.rows)
         for y in 0..<canvas.rows {

@@ -27,15 +27,21 @@ public enum PNGEncoder {
     private static func filteredScanlines(_ image: PixelImage, channels: Int) -> [UInt8] {
         let stride = image.width * channels
         var out = [UInt8](repeating: 0, count: (stride + 1) * image.height)
+        // Unchecked pointers: the sizes are fixed above, and this loop runs for every byte of
+        // every thumbnail the cache stores (bounds checks made it a third of the encode).
         image.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<image.height {
-                let row = y * image.width * 4
-                let target = y * (stride + 1)
-                out[target] = 1
-                for x in 0..<image.width {
-                    for channel in 0..<channels {
-                        let left: UInt8 = x > 0 ? source[row + (x - 1) * 4 + channel] : 0
-                        out[target + 1 + x * channels + channel] = source[row + x * 4 + channel] &- left
+            out.withUnsafeMutableBufferPointer { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                for y in 0..<image.height {
+                    let row = from + y * image.width * 4
+                    let line = to + y * (stride + 1)
+                    line[0] = 1
+                    guard image.width > 0 else { continue }
+                    for channel in 0..<channels { line[1 + channel] = row[channel] }
+                    for x in 1..<image.width {
+                        for channel in 0..<channels {
+                            line[1 + x * channels + channel] = row[x * 4 + channel] &- row[(x - 1) * 4 + channel]
+                        }
                     }
                 }
             }
