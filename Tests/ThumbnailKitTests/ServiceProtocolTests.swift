@@ -24,8 +24,9 @@ import Glibc
         let identity = ServiceIdentity.describe(files: files, environment: base)
         #expect(identity == ServiceIdentity.describe(files: files, environment: base))
         #expect(identity.hasPrefix("v\(ServiceIdentity.protocolVersion) "))
-        // An unrelated variable (fzf's, lf's) does not make another service.
+        // An unrelated variable (fzf's, lf's) does not make another service, nor another PATH (a pyenv shell).
         #expect(identity == ServiceIdentity.describe(files: files, environment: ProcessEnvironment(base.variables.merging(["FZF_PREVIEW_LINES": "20"]) { $1 })))
+        #expect(identity == ServiceIdentity.describe(files: files, environment: ProcessEnvironment(base.variables.merging(["PATH": "/home/ann/.pyenv/shims:/usr/bin"]) { $1 })))
         #expect(identity != ServiceIdentity.describe(files: files, environment: ProcessEnvironment(base.variables.merging(["QLBROWSE_PREFER_EXTERNAL": "all"]) { $1 })))
         var rebuilt = files
         rebuilt[1].stamp = "/usr/libexec/w@1:10:3:4.6"

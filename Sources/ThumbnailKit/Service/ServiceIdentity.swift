@@ -11,10 +11,12 @@ package enum ServiceIdentity {
     /// Bumped when the messages between client and service change shape.
     package static let protocolVersion = 1
 
-    /// The variables the workers read (preferred external thumbnailers, where `.thumbnailer` and
-    /// `.previewer` files are found, what external commands run with). Other variables of a
+    /// The variables that decide what the workers do (preferred external thumbnailers, where
+    /// `.thumbnailer` and `.previewer` files are found). `PATH` and `TMPDIR` are not among them:
+    /// they change from shell to shell (pyenv, virtual environments, perf) and callers that
+    /// differ only there replaced each other's service at every call. Other variables of a
     /// service are those of the call that started it.
-    package static let variables = ["QLBROWSE_PREFER_EXTERNAL", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS", "HOME", "PATH", "TMPDIR"]
+    package static let variables = ["QLBROWSE_PREFER_EXTERNAL", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS", "HOME"]
 
     /// This process's identity: its own program, `workerExecutable`, and `environment`.
     package static func current(workerExecutable: String, environment: ProcessEnvironment) -> String {
