@@ -34,9 +34,8 @@ public struct TrashCan: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .system(errno, "cannot trash \(path)") }
         let (trash, relativeTo) = try trashFolder(for: path, device: info.st_dev)
-        // The home trash's parents ($XDG_DATA_HOME) are made too on a new account; a volume's top exists.
-        let parents = relativeTo == nil ? Self.missingParents(of: trash) : []
-        for folder in parents + [trash, trash + "/files", trash + "/info"] where mkdir(folder, 0o700) != 0 && errno != EEXIST {
+        // The home trash's parents ($XDG_DATA_HOME) are made too on a new account.
+        for folder in [trash + "/files", trash + "/info"] where !FolderMaker.make(folder) {
             throw .system(errno, "cannot make the trash folder \(folder)")
         }
         let base = String(path[path.index(after: path.lastIndex(of: "/")!)...])
@@ -74,19 +73,6 @@ public struct TrashCan: Sendable {
         guard rename(item.trashedPath, destination) == 0 else { throw .system(errno, "cannot restore \(item.originalPath)") }
         unlink(item.infoPath)
         return destination
-    }
-
-    /// The folders above `path` that do not exist yet, outermost first.
-    static func missingParents(of path: String) -> [String] {
-        var missing: [String] = []
-        var folder = path
-        var info = stat()
-        while let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
-            folder = String(folder[..<slash])
-            if stat(folder, &info) == 0 { break }
-            missing.insert(folder, at: 0)
-        }
-        return missing
     }
 
     /// The trash for a file on `device`: the home trash when on the same volume, else the

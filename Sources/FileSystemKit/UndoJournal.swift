@@ -9,16 +9,15 @@ import Foundation
 import Glibc
 #endif
 
-/// What the user did to files, to undo (`z`) and redo (`Z`): kept in a file (rewritten whole and
-/// renamed into place after each change) so that it survives a crash. An undo first checks every
+/// What the user did to files, to undo (`z`) and redo (`Z`): kept in a file, written whole after
+/// each change by the writer the caller gives (atomically and durably, so that it survives a
+/// crash), one change at a time. An undo first checks every
 /// file it would touch is as the operation left it, and refuses with the reason when not (undoing
 /// then would lose someone's change); a part that fails midway is rolled back.
 public final class UndoJournal: Sendable {
     /// What an undo or redo did, for the user.
     public struct Outcome: Sendable, Equatable {
         public let message: String
-        /// Folders whose listing changed.
-        public let folders: [String]
         public let succeeded: Bool
     }
 
@@ -28,12 +27,15 @@ public final class UndoJournal: Sendable {
     }
 
     public let path: String
+    /// Writes the journal's bytes to its path, replacing what was there at once.
+    private let write: @Sendable ([UInt8], String) -> Void
     private let stacks = Mutex(Stacks())
     /// Steps kept at most; the oldest go first.
     static let limit = 100
 
-    public init(path: String) {
+    public init(path: String, write: @escaping @Sendable (_ bytes: [UInt8], _ path: String) -> Void) {
         self.path = path
+        self.write = write
     }
 
     /// Reads the journal a run before left. A damaged file is set aside (".damaged") and a new one started.
@@ -88,12 +90,12 @@ public final class UndoJournal: Sendable {
 
     private func replay(fromUndo: Bool, trash: TrashCan, moved: (String, String) -> Void, removed: (String) -> Void) -> Outcome {
         guard let step = stacks.withLock({ fromUndo ? $0.undo.last : $0.redo.last }) else {
-            return Outcome(message: fromUndo ? "nothing to undo" : "nothing to redo", folders: [], succeeded: false)
+            return Outcome(message: fromUndo ? "nothing to undo" : "nothing to redo", succeeded: false)
         }
         let verb = fromUndo ? "undone" : "redone"
         switch Self.perform(step.actions, trash: trash, moved: moved, removed: removed) {
         case .failure(let refusal):
-            return Outcome(message: "cannot \(fromUndo ? "undo" : "redo") \(step.title): \(refusal.reason)", folders: [], succeeded: false)
+            return Outcome(message: "cannot \(fromUndo ? "undo" : "redo") \(step.title): \(refusal.reason)", succeeded: false)
         case .success(let inverses):
             save { stacks in
                 if fromUndo {
@@ -104,7 +106,7 @@ public final class UndoJournal: Sendable {
                     stacks.undo.append(UndoStep(title: step.title, actions: inverses))
                 }
             }
-            return Outcome(message: "\(verb): \(step.title)" + (fromUndo ? " (Z redoes)" : ""), folders: Self.folders(step.actions), succeeded: true)
+            return Outcome(message: "\(verb): \(step.title)" + (fromUndo ? " (Z redoes)" : ""), succeeded: true)
         }
     }
 
@@ -190,32 +192,15 @@ public final class UndoJournal: Sendable {
         return .success(renames.map { UndoAction.Rename(from: $0.to, to: $0.from, expected: PathStamp.of($0.to)!) })
     }
 
+    /// Changes the stacks and writes them, under the lock: two changes never write out of order.
     private func save(_ change: (inout Stacks) -> Void) {
-        let data = stacks.withLock { stacks -> Data? in
+        stacks.withLock { stacks in
             change(&stacks)
-            return try? JSONEncoder().encode(stacks)
+            if let data = try? JSONEncoder().encode(stacks) { write(Array(data), path) }
         }
-        guard let data else { return }
-        let folder = String(path[..<path.lastIndex(of: "/")!])
-        for parent in TrashCan.missingParents(of: folder + "/x") { mkdir(parent, 0o700) }
-        let temporary = path + ".new"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
-        rename(temporary, path)
     }
 
-    private static func folders(_ actions: [UndoAction]) -> [String] {
-        let paths = actions.flatMap { action -> [String] in
-            switch action {
-            case .rename(let from, let to, _), .move(let from, let to, _): return [from, to]
-            case .discard(let path, _): return [path]
-            case .restore(let item): return [item.originalPath]
-            case .renames(let renames): return renames.flatMap { [$0.from, $0.to] }
-            }
-        }
-        return Array(Set(paths.map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) }))
-    }
-
-    private static func name(_ path: String) -> String { TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path) }
+    private static func name(_ path: String) -> String { TerminalText.escaped(FileOperation.name(path)) }
 }
 
 /// Why an undo (or a bulk rename) was not done; nothing was changed.

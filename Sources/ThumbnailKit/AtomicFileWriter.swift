@@ -39,6 +39,13 @@ public enum AtomicFileWriter {
         ok = true
     }
 
+    /// A file of the user's own state (bookmarks, the undo journal): its folder made as needed,
+    /// only the user may read it, and it is on the disk before it replaces the old one.
+    public static func writeState(_ bytes: [UInt8], to path: String) throws(ThumbnailError) {
+        FolderMaker.make(path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+        try write(bytes, to: path, permissions: 0o600, durable: true)
+    }
+
     private static func writeError(_ path: String, _ code: Int32) -> ThumbnailError {
         ThumbnailError(.writeFailed, "cannot write \(path): \(String(cString: strerror(code)))")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FileSystemKit
+import ThumbnailKit
 
 /// Undo and redo of file operations on real files: the journal's steps, their checks (nothing
 /// is undone over someone's change), all-or-nothing renames with swaps, and the journal read
@@ -14,7 +15,11 @@ import Testing
             root = base + "/undo-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: root + "/data", withIntermediateDirectories: true)
             trash = TrashCan(dataHome: root + "/data", mountPoints: ["/"])
-            journal = UndoJournal(path: root + "/state/journal.json")
+            journal = Self.journal(at: root + "/state/journal.json")
+        }
+        /// A journal written as the browser writes it.
+        static func journal(at path: String) -> UndoJournal {
+            UndoJournal(path: path) { try? AtomicFileWriter.writeState($0, to: $1) }
         }
         func write(_ text: String, _ name: String) { FileManager.default.createFile(atPath: root + "/" + name, contents: Data(text.utf8)) }
         func read(_ name: String) -> String? { (try? Data(contentsOf: URL(fileURLWithPath: root + "/" + name))).map { String(decoding: $0, as: UTF8.self) } }
@@ -28,7 +33,7 @@ import Testing
         rename(place.root + "/a.jpg", place.root + "/b.jpg")
         place.journal.record(UndoStep(title: "the rename of a.jpg", actions: [.rename(from: place.root + "/b.jpg", to: place.root + "/a.jpg", expected: PathStamp.of(place.root + "/b.jpg")!)]))
         // A new run reads the journal.
-        let next = UndoJournal(path: place.journal.path)
+        let next = Place.journal(at: place.journal.path)
         next.load()
         let undone = next.undo(trash: place.trash)
         #expect(undone.succeeded && undone.message == "undone: the rename of a.jpg (Z redoes)")

@@ -48,11 +48,9 @@ final class BookmarkFile: Sendable {
         let path = self.path
         queue.async {
             do {
-                let folder = String(path[..<path.lastIndex(of: "/")!])
-                for parent in Self.parents(of: folder) { mkdir(parent, 0o700) }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try AtomicFileWriter.write(Array(try encoder.encode(list)), to: path, permissions: 0o600, durable: true)
+                try AtomicFileWriter.writeState(Array(try encoder.encode(list)), to: path)
             } catch {
                 inbox.post(.action(.showMessage("cannot keep the bookmarks in \(TerminalText.escaped(path)): \((error as? ThumbnailError)?.reason ?? "\(error)")")))
             }
@@ -92,16 +90,5 @@ final class BookmarkFile: Sendable {
             case .refused: answer("its volume is not responding (earlier calls are still stuck)")
             }
         })
-    }
-
-    private static func parents(of folder: String) -> [String] {
-        var result: [String] = []
-        var current = folder
-        while !current.isEmpty, current != "/" {
-            result.insert(current, at: 0)
-            guard let slash = current.lastIndex(of: "/") else { break }
-            current = String(current[..<slash])
-        }
-        return result
     }
 }

@@ -49,7 +49,9 @@ public final class BrowserApp {
         self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
                                     fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies,
-                                                            journal: UndoJournal(path: ProcessEnvironment.current.stateHome + "/qlbrowse/journal.json")),
+                                                            journal: UndoJournal(path: ProcessEnvironment.current.stateHome + "/qlbrowse/journal.json") {
+                                                                try? AtomicFileWriter.writeState($0, to: $1)
+                                                            }),
                                     edits: EditRunner(inbox: inbox, logFile: options.logFile))
         self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
@@ -256,7 +258,7 @@ public final class BrowserApp {
             if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
         case .timeline where entry.kind != .video && !state.quickLook.showsMotion:
             if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
-        case .picture where entry.kind == .image && (QuickLookContent.mayAnimate(entry.name) || QuickLookContent.mayHoldMotion(entry.name)):
+        case .picture where entry.kind == .image && (QuickLookContent.mayAnimate(entry.name) || FileFact.mayBeMotionPhoto(entry.name)):
             // Whether this PNG or WebP moves: a length comes back only for an animation.
             if contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
         default: break
