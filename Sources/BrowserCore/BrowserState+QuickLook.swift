@@ -1,4 +1,5 @@
 import SystemKit
+import ThumbnailKit
 
 /// Inside Quick Look: paging a document, scrolling a text or an archive's members, seeking in
 /// a video or song, jumping to a typed page or line. ←/→ stay previous/next file.
@@ -68,7 +69,7 @@ extension BrowserState {
                     quickLook.animates = true
                     quickLook.playing = true
                     quickLook.loops = true
-                } else if quickLookContent == .picture, let entry = selected, entry.kind == .image, QuickLookContent.mayHoldMotion(entry.name) {
+                } else if quickLookContent == .picture, let entry = selected, entry.kind == .image, FileFact.mayBeMotionPhoto(entry.name) {
                     quickLook.motionLength = duration
                 }
             }

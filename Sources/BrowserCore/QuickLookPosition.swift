@@ -42,9 +42,6 @@ extension QuickLookContent {
     /// worker which this one is.
     public static func mayAnimate(_ name: String) -> Bool { ["png", "apng", "webp"].contains(suffix(of: name)) }
 
-    /// Pictures that can carry a movie inside (Google and Samsung Motion Photos): the worker says which do.
-    public static func mayHoldMotion(_ name: String) -> Bool { ["jpg", "jpeg", "heic", "heif"].contains(suffix(of: name)) }
-
     /// Documents that are archives inside (EPUB, OpenDocument, OOXML, comic books…): shown by
     /// their picture, with their members a key away.
     public static func isContainer(_ name: String) -> Bool {

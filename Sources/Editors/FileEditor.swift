@@ -9,7 +9,7 @@ public enum FileEditor {
         switch edit {
         case .rotate(let quarterTurns, let flip):
             // The movie appended to a Motion Photo would not survive the picture being written again.
-            if MotionPhoto.isPictureName(input), MotionPhoto.movieOffset(path: input) != nil {
+            if MotionPhoto.movieOffset(path: input) != nil {
                 throw ThumbnailError(.unsupported, "this is a Motion Photo: turning the picture would lose the movie inside it")
             }
             let turn = PictureTurn(quarterTurns: quarterTurns, flip: flip)

@@ -14,7 +14,7 @@ enum ImageFacts {
         var width = Int(vips_image_get_width(image)), height = Int(vips_image_get_height(image))
         if CVips_orientation(image) >= 5 { swap(&width, &height) }
         var facts = [FileFact("dimensions", "\(width)×\(height)")]
-        if MotionPhoto.isPictureName(path), MotionPhoto.movieOffset(path: path) != nil { facts.append(FileFact(FileFact.motionPhoto, "a movie inside (p plays it in Quick Look)")) }
+        if MotionPhoto.movieOffset(path: path) != nil { facts.append(FileFact(FileFact.motionPhoto, "a movie inside (p plays it in Quick Look)")) }
         let make = field(image, "exif-ifd0-Make"), model = field(image, "exif-ifd0-Model")
         if let model {
             facts.append(FileFact("camera", make.map { model.hasPrefix($0) ? model : "\($0) \(model)" } ?? model))

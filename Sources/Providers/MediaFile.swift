@@ -5,11 +5,15 @@ import ThumbnailKit
 final class MediaFile {
     let context: UnsafeMutablePointer<AVFormatContext>
 
-    init(path: String) throws(ThumbnailError) {
+    convenience init(path: String) throws(ThumbnailError) {
+        try self.init(path: path, movieAt: MotionPhoto.movieOffset(path: path))
+    }
+
+    /// Opens the file at `path`, or, for a Motion Photo, the movie found inside it at `offset`.
+    init(path: String, movieAt offset: Int?) throws(ThumbnailError) {
         CAV_quiet()
         var context: UnsafeMutablePointer<AVFormatContext>?
-        // A Motion Photo's movie is read where it starts inside the picture.
-        let (url, isMotionPhoto) = MotionPhoto.mediaURL(path: path)
+        let (url, isMotionPhoto) = MotionPhoto.mediaURL(path: path, movieAt: offset)
         var options: OpaquePointer?
         if isMotionPhoto { av_dict_set(&options, "protocol_whitelist", "file,subfile", 0) }
         defer { av_dict_free(&options) }

@@ -11,7 +11,7 @@ public enum MotionPhoto {
 
     /// Where the movie starts in the file at `path`, or nil for an ordinary picture.
     public static func movieOffset(path: String) -> Int? {
-        guard let file = try? FileBytes(path: path), file.size > 64 else { return nil }
+        guard FileFact.mayBeMotionPhoto(path), let file = try? FileBytes(path: path), file.size > 64 else { return nil }
         // The XMP sits in the first segments, after the EXIF (at most 64 KB).
         let head = file.read(at: 0, count: min(file.size, 160 << 10))
         guard head.starts(with: [0xFF, 0xD8]) || head[4..<8].elementsEqual(Array("ftyp".utf8)) else { return nil }
@@ -32,15 +32,14 @@ public enum MotionPhoto {
     /// libav's name for the movie inside the file (its `subfile` protocol), or the path itself for
     /// an ordinary file.
     public static func mediaURL(path: String) -> (url: String, isMotionPhoto: Bool) {
-        guard isPictureName(path), let offset = movieOffset(path: path) else { return (path, false) }
-        return ("subfile,,start,\(offset),end,0,,:\(path)", true)
+        mediaURL(path: path, movieAt: movieOffset(path: path))
     }
 
-    /// Names that can hold a Motion Photo.
-    public static func isPictureName(_ path: String) -> Bool {
-        let suffix = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        return ["jpg", "jpeg", "heic", "heif"].contains(suffix)
+    /// The same, for a movie already found at `offset` (nil: none).
+    static func mediaURL(path: String, movieAt offset: Int?) -> (url: String, isMotionPhoto: Bool) {
+        offset.map { ("subfile,,start,\($0),end,0,,:\(path)", true) } ?? (path, false)
     }
+
 
     /// The number the XMP gives `name`, written as an attribute (`name="1234"`) or an element
     /// (`<ns:name>1234</ns:name>`).

@@ -58,8 +58,9 @@ public final class VideoFrameSeeker {
         case .neither: break
         }
         // A picture moves only when it is a Motion Photo (libav would call any JPEG a one-frame video).
-        if MotionPhoto.isPictureName(path), MotionPhoto.movieOffset(path: path) == nil { return MediaFacts(duration: nil, hasVideo: false) }
-        let media = try MediaFile(path: path)
+        let movie = MotionPhoto.movieOffset(path: path)
+        if movie == nil, FileFact.mayBeMotionPhoto(path) { return MediaFacts(duration: nil, hasVideo: false) }
+        let media = try MediaFile(path: path, movieAt: movie)
         return MediaFacts(duration: media.duration, hasVideo: media.videoStream != nil)
     }
 }

@@ -9,6 +9,11 @@ public struct FileFact: Sendable, Equatable, Codable {
     /// The fact a Motion Photo's picture carries (a movie inside): the browser shows a badge for it.
     public static let motionPhoto = "motion photo"
 
+    /// Whether a file called `name` can be a Motion Photo (a JPEG or HEIC, which phones append the movie to).
+    public static func mayBeMotionPhoto(_ name: String) -> Bool {
+        ["jpg", "jpeg", "heic", "heif"].contains(name.split(separator: ".").last.map { $0.lowercased() } ?? "")
+    }
+
     public init(_ label: String, _ value: String) {
         self.label = label
         self.value = value
