@@ -14,7 +14,7 @@ extension BrowserState {
         var result: [String] = [], movies = 0
         for path in paths {
             result.append(path)
-            let name = Array((path.split(separator: "/").last.map(String.init) ?? path).utf8)
+            let name = Array(Self.lastComponent(path).utf8)
             if let movie = navigation.livePhotos.movie(ofStill: name) {
                 result.append(Self.join(folder, String(decoding: movie, as: UTF8.self)))
                 movies += 1

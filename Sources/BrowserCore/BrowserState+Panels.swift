@@ -117,7 +117,5 @@ extension BrowserState {
         return [.startBatch(folder: folder, shared: false)]
     }
 
-    static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
+    public static func lastComponent(_ path: String) -> String { FileOperation.name(path) }
 }

@@ -88,7 +88,7 @@ extension BrowserState {
                 lastReplaced = ReplacedOriginal(original: original, edited: outcome.output)
                 lastTrashed = []
             }
-            let name = outcome.output.split(separator: "/").last.map { Array($0.utf8) }
+            let name = Array(Self.lastComponent(outcome.output).utf8)
             // The file shown is another now: Quick Look starts over on it (a copy is shown too).
             if selectedPath == outcome.path { resetQuickLook() }
             return [.forgetPictures(path: outcome.path), .forgetPictures(path: outcome.output)] + reloadFolder(select: name)

@@ -90,15 +90,21 @@ public struct QuickEdit: Sendable, Equatable {
         case .document:
             if Self.normalized(quarterTurns) != 0 { edits.append(.rotatePages(pages: [], quarterTurns: Self.normalized(quarterTurns))) }
             // One pass per amount: the pages turned right together, those turned left together.
-            let byAmount = Dictionary(grouping: pageTurns.filter { Self.normalized($0.value) != 0 }, by: { Self.normalized($0.value) })
-            for amount in byAmount.keys.sorted() {
-                edits.append(.rotatePages(pages: byAmount[amount]!.map(\.key).sorted(), quarterTurns: amount))
+            for (amount, pages) in pagesByTurn {
+                edits.append(.rotatePages(pages: pages, quarterTurns: amount))
             }
         case .video, .song:
             if let trim = trimmed(duration: duration) { edits.append(.trim(start: trim.start, end: trim.end)) }
             if target == .video, Self.normalized(quarterTurns) != 0 { edits.append(.rotateVideo(quarterTurns: Self.normalized(quarterTurns))) }
         }
         return edits
+    }
+
+    /// The pages turned one by one, grouped by how far (quarter turns clockwise, 1–3), each
+    /// group's pages (0-based) in order.
+    private var pagesByTurn: [(amount: Int, pages: [Int])] {
+        let byAmount = Dictionary(grouping: pageTurns.filter { Self.normalized($0.value) != 0 }, by: { Self.normalized($0.value) })
+        return byAmount.keys.sorted().map { ($0, byAmount[$0]!.map(\.key).sorted()) }
     }
 
     /// The part kept when a start or an end is set, or nil.
@@ -119,10 +125,8 @@ public struct QuickEdit: Sendable, Equatable {
             if let turn = Self.turnName(quarterTurns) { words.append("turned \(turn)") }
         case .document:
             if let turn = Self.turnName(quarterTurns) { words.append("every page turned \(turn)") }
-            let byAmount = Dictionary(grouping: pageTurns.filter { Self.normalized($0.value) != 0 }, by: { Self.normalized($0.value) })
-            for amount in byAmount.keys.sorted() {
-                let pages = byAmount[amount]!.map { $0.key + 1 }.sorted()
-                words.append("page\(pages.count == 1 ? "" : "s") \(pages.map(String.init).joined(separator: ", ")) turned \(Self.turnName(amount)!)")
+            for (amount, pages) in pagesByTurn {
+                words.append("page\(pages.count == 1 ? "" : "s") \(pages.map { String($0 + 1) }.joined(separator: ", ")) turned \(Self.turnName(amount)!)")
             }
         case .song: break
         }

@@ -40,7 +40,8 @@ public final class FileFinder: Sendable {
     }
 
     /// A path's place: which chunk, which entry in it.
-    private struct PathReference: Sendable { let chunk: Int32, index: Int32 }
+    /// A matching path's place (which chunk, which entry in it) and its cost for the query ranked.
+    private struct PathReference: Sendable { let chunk: Int32, index: Int32, cost: Int32 }
 
     private struct State {
         var chunks: [PathChunk] = []
@@ -161,7 +162,9 @@ public final class FileFinder: Sendable {
         if snapshot.rankedQuery == query {
             matches = snapshot.matches
         } else if let previous = snapshot.rankedQuery, !previous.isEmpty, query.hasPrefix(previous) {
-            matches = snapshot.matches.filter { reference in chunks[Int(reference.chunk)].withPath(Int(reference.index)) { matcher.cost($0) != nil } }
+            matches = snapshot.matches.compactMap { reference in
+                chunks[Int(reference.chunk)].withPath(Int(reference.index)) { matcher.cost($0) }.map { PathReference(chunk: reference.chunk, index: reference.index, cost: Int32(clamping: $0)) }
+            }
         } else {
             matches = []
             firstNewChunk = 0
@@ -169,11 +172,11 @@ public final class FileFinder: Sendable {
         let known = matches.count
         for chunkIndex in firstNewChunk..<chunks.count {
             let chunk = chunks[chunkIndex]
-            for index in 0..<chunk.count where chunk.withPath(index, { matcher.cost($0) != nil }) {
-                matches.append(PathReference(chunk: Int32(chunkIndex), index: Int32(index)))
+            for index in 0..<chunk.count {
+                if let cost = chunk.withPath(index, { matcher.cost($0) }) { matches.append(PathReference(chunk: Int32(chunkIndex), index: Int32(index), cost: Int32(clamping: cost))) }
             }
         }
-        let best = bestOf(matches, in: chunks, matcher: matcher)
+        let best = bestOf(matches, in: chunks)
         let current = state.withLock { state -> Bool in
             guard state.generation == generation else { return false }
             (state.rankedQuery, state.matches, state.rankedChunks) = (query, matches, chunks.count)
@@ -187,12 +190,12 @@ public final class FileFinder: Sendable {
     }
 
     /// The `limit` best matches, best first (ties: the order the walk found them).
-    private func bestOf(_ matches: [PathReference], in chunks: [PathChunk], matcher: FuzzyMatch) -> [String] {
+    private func bestOf(_ matches: [PathReference], in chunks: [PathChunk]) -> [String] {
         var scored: [(cost: Int, order: Int, reference: PathReference)] = []
         scored.reserveCapacity(min(matches.count, limit * 2))
         var worst = Int.max
         for (order, reference) in matches.enumerated() {
-            let cost = chunks[Int(reference.chunk)].withPath(Int(reference.index)) { matcher.cost($0) } ?? .max
+            let cost = Int(reference.cost)
             guard scored.count < limit || cost < worst else { continue }
             scored.append((cost, order, reference))
             // Kept small: past twice the limit, the worse half goes.

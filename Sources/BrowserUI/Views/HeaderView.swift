@@ -13,7 +13,7 @@ struct HeaderView {
     static func tabs(_ state: BrowserState) -> String {
         state.tabs.indices.map { index in
             let folder = index == state.currentTab ? state.folder : state.tabs[index].folder
-            let name = TerminalText.escaped(folder == "/" ? "/" : String(folder.split(separator: "/").last ?? ""))
+            let name = TerminalText.escaped(BrowserState.lastComponent(folder))
             let label = "\(index + 1) " + String(name.prefix(16))
             return index == state.currentTab ? "[\(label)]" : " \(label) "
         }.joined() + " "
