@@ -8,7 +8,8 @@ Usage:
 
 Checks (one line per problem, `path:line: what is wrong`; exit status 1 when any fails):
   - no Swift file under Sources/ has more than --max-lines lines;
-  - a C module (a `.systemLibrary` target) is imported only under C_IMPORTS_ALLOWED;
+  - a C module (a `.systemLibrary` target, or a target with C sources and no Swift) is imported
+    only under C_IMPORTS_ALLOWED;
   - every module a target's files import (Sources/<target>, Tests/<target>, or its `path:`) is
     among the target's direct dependencies in Package.swift (toolchain modules aside);
   - with --check-doc FILE: FILE holds the diagram --diagram prints, between MARKER_BEGIN and
@@ -278,8 +279,15 @@ def c_import_allowed(path):
     return False
 
 
+def c_module_names(root, targets):
+    """The system libraries, and the C targets (CAV, CVips: C sources that open their library at
+    first use), which are C edges like them."""
+    return {t.name for t in targets
+            if t.kind == "systemLibrary" or (t.kind == "target" and t.path and not swift_files(root, t.path))}
+
+
 def check_c_imports(root, targets):
-    c_modules = {t.name for t in targets if t.kind == "systemLibrary"}
+    c_modules = c_module_names(root, targets)
     problems = []
     for target in targets:
         for path in swift_files(root, target.path):
@@ -304,12 +312,12 @@ def check_declared_imports(root, targets):
 
 # --- The diagram ----------------------------------------------------------------------------------
 
-def diagram(targets):
+def diagram(root, targets):
     """The module tree: executables first, each module with its direct dependencies below it (a
     module already drawn is shown again as `name …`), the C modules it uses beside it."""
     by_name = {t.name: t for t in targets}
-    modules = [t for t in targets if t.kind not in ("testTarget", "systemLibrary")]
-    c_modules = {t.name for t in targets if t.kind == "systemLibrary"}
+    c_modules = c_module_names(root, targets)
+    modules = [t for t in targets if t.kind != "testTarget" and t.name not in c_modules]
     heights = {}
 
     def height(name):  # the longest chain of package modules below
@@ -353,8 +361,8 @@ def diagram(targets):
     return "".join((label.ljust(width) + notes).rstrip() + "\n" for label, notes in rows)
 
 
-def doc_block(targets):
-    return f"{MARKER_BEGIN}\n```\n{diagram(targets)}```\n{MARKER_END}"
+def doc_block(root, targets):
+    return f"{MARKER_BEGIN}\n```\n{diagram(root, targets)}```\n{MARKER_END}"
 
 
 def _block_span(text):
@@ -369,7 +377,7 @@ def check_doc(root, doc, targets):
     span = _block_span(text)
     if span is None:
         return [f"{doc}:1: no {MARKER_BEGIN} … {MARKER_END} block for the module diagram"]
-    expected = doc_block(targets)
+    expected = doc_block(root, targets)
     if text[span[0]:span[1]] == expected:
         return []
     line = text.count("\n", 0, span[0]) + 1
@@ -384,7 +392,7 @@ def write_doc(root, doc, targets):
     if span is None:
         raise SystemExit(f"{doc}: no {MARKER_BEGIN} … {MARKER_END} block to rewrite; add the two markers first")
     with open(os.path.join(root, doc), "w", encoding="utf-8") as f:
-        f.write(text[:span[0]] + doc_block(targets) + text[span[1]:])
+        f.write(text[:span[0]] + doc_block(root, targets) + text[span[1]:])
 
 
 def main(argv):
@@ -399,7 +407,7 @@ def main(argv):
 
     targets = parse_package(read(args.root, "Package.swift"))
     if args.diagram:
-        sys.stdout.write(diagram(targets))
+        sys.stdout.write(diagram(args.root, targets))
         return 0
     if args.write_doc:
         write_doc(args.root, args.write_doc, targets)

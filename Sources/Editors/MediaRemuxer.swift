@@ -14,6 +14,7 @@ final class MediaRemuxer {
     private let cancellation: CancellationFlag
 
     private init(input path: String, output outputPath: String, cancellation: CancellationFlag) throws(ThumbnailError) {
+        try LazyLibraries.requireLibav()
         CAV_quiet()
         self.cancellation = cancellation
         var opened: UnsafeMutablePointer<AVFormatContext>?

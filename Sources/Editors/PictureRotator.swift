@@ -7,7 +7,7 @@ import ThumbnailKit
 /// TIFF are lossless; WebP, HEIC and AVIF are written lossless), metadata kept.
 enum PictureRotator {
     static func rotate(_ turn: PictureTurn, input: String, output: String) throws(ThumbnailError) -> FileEditResult {
-        VipsDecoder.start()
+        try VipsDecoder.start()
         guard let source = CVips_open(input) else { throw VipsDecoder.failure("cannot open the picture") }
         defer { CVips_unref(source) }
         var upright: UnsafeMutablePointer<VipsImage>?
@@ -33,6 +33,6 @@ enum PictureRotator {
         let options = ["webp", "heic", "heif", "avif"].contains(suffix) ? "[lossless]" : ""
         guard CVips_write(current, output + options) == 0 else { throw VipsDecoder.failure("cannot write the turned picture") }
         try EditOutput.flush(path: output)
-        return FileEditResult(width: Int(vips_image_get_width(current)), height: Int(vips_image_get_height(current)))
+        return FileEditResult(width: Int(CVips_width(current)), height: Int(CVips_height(current)))
     }
 }

@@ -15,24 +15,26 @@ public struct BuiltInProviders {
     private let container = ContainerProvider()
     private let still = VideoProvider(stillImage: true)
 
-    private let external: ExternalThumbnailers
+    private let external: ExternalThumbnailersOnce
     private let preferExternal: Set<String>
 
     /// `preferExternal`: MIME types (or `all`) for which external thumbnailers come before the
     /// built-in providers; by default the `QLBROWSE_PREFER_EXTERNAL` environment variable.
-    public init(external: ExternalThumbnailers = ExternalThumbnailers(), preferExternal: Set<String>? = nil) {
-        self.external = external
+    /// `external` is read at its first need (see `providers(for:path:)`).
+    public init(external: @autoclosure @escaping () -> ExternalThumbnailers = ExternalThumbnailers(), preferExternal: Set<String>? = nil) {
+        self.external = ExternalThumbnailersOnce(make: external)
         self.preferExternal = preferExternal ?? Self.preferExternalFromEnvironment()
     }
 
     /// The providers for a type, best first: the worker tries the next when one fails
     /// (a DNG whose embedded preview is unreadable is still a TIFF; an SVG libvips rejects is still text).
-    public func providers(for type: ContentType, path: String) -> [ThumbnailProvider] {
+    /// The `.thumbnailer` files are read only when the chain gets to them: reading them (and the
+    /// MIME database they are matched through) cost a new worker ~4 ms before its first answer.
+    public func providers(for type: ContentType, path: String) -> ProviderChain {
         let builtIn = builtInProviders(for: type, path: path)
-        let commands: [ThumbnailProvider] = external.providers(for: type)
-        guard !commands.isEmpty else { return builtIn }
+        let external = self.external
         let preferred = preferExternal.contains("all") || preferExternal.contains(type.identifier)
-        return preferred ? commands + builtIn : builtIn + commands
+        return ProviderChain(builtIn: builtIn, commandsFirst: preferred) { external.value.providers(for: type) }
     }
 
     /// `QLBROWSE_PREFER_EXTERNAL=video/mp4,image/x-foo` or `=all`.
@@ -67,6 +69,35 @@ public struct BuiltInProviders {
             return []
         }
     }
+}
+
+/// A type's providers in the order they are tried: the built-in ones, then the external commands
+/// (or those first when the user prefers them), the commands looked up only when reached.
+public struct ProviderChain: Sequence {
+    let builtIn: [ThumbnailProvider]
+    let commandsFirst: Bool
+    let commands: () -> [ThumbnailProvider]
+
+    public var isEmpty: Bool { builtIn.isEmpty && commands().isEmpty }
+
+    public func makeIterator() -> AnyIterator<ThumbnailProvider> {
+        if commandsFirst { return AnyIterator((commands() + builtIn).makeIterator()) }
+        var builtInLeft = builtIn.makeIterator()
+        var commandsLeft: IndexingIterator<[ThumbnailProvider]>?
+        return AnyIterator {
+            if let next = builtInLeft.next() { return next }
+            if commandsLeft == nil { commandsLeft = commands().makeIterator() }
+            return commandsLeft?.next()
+        }
+    }
+}
+
+/// The `.thumbnailer` files, read once, at the first use (the worker's decode queue only).
+final class ExternalThumbnailersOnce: @unchecked Sendable {
+    private let make: () -> ExternalThumbnailers
+    lazy var value = make()
+
+    init(make: @escaping () -> ExternalThumbnailers) { self.make = make }
 }
 
 extension ContainerProvider {

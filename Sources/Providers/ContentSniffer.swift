@@ -11,22 +11,35 @@ import ThumbnailKit
 /// `update-mime-database` is found: its unambiguous name match wins where the table above has no
 /// opinion about the name, or only decided by the name itself (see `decide`).
 public final class ContentSniffer {
-    private let cookie: OpaquePointer?
-    private let mimeDatabase: SharedMimeDatabase
+    /// libmagic and the shared-mime-info database are opened at the first file the fast path below
+    /// cannot decide (loading both cost a new worker ~5 ms before its first answer, and most
+    /// files are a JPEG, PNG or PDF named as such).
+    private let makeDatabase: () -> SharedMimeDatabase
+    private lazy var mimeDatabase = makeDatabase()
     /// The table's types, as written and as the database spells them (aliases resolved).
-    private let tableTypes: Set<String>
-
-    public init(mimeDatabase: SharedMimeDatabase = SharedMimeDatabase()) {
-        self.mimeDatabase = mimeDatabase
+    private lazy var tableTypes: Set<String> = {
         let known = Set(ContentTypeTable.byExtension.values).union(ContentTypeTable.rawTypes)
-        tableTypes = known.union(known.map { mimeDatabase.canonical(ContentType($0)).identifier })
-        cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_SYMLINK | MAGIC_ERROR | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_ELF)
-        if let cookie, magic_load(cookie, nil) != 0 {
-            magic_close(cookie)
-        }
+        return known.union(known.map { mimeDatabase.canonical(ContentType($0)).identifier })
+    }()
+    /// libmagic's handle once opened (nil inside: it could not be).
+    private var magic: OpaquePointer??
+
+    public init(mimeDatabase: @autoclosure @escaping () -> SharedMimeDatabase = SharedMimeDatabase()) {
+        self.makeDatabase = mimeDatabase
     }
 
-    deinit { if let cookie { magic_close(cookie) } }
+    deinit { if let cookie = magic ?? nil { magic_close(cookie) } }
+
+    private var cookie: OpaquePointer? {
+        if let magic { return magic }
+        var opened = magic_open(MAGIC_MIME_TYPE | MAGIC_SYMLINK | MAGIC_ERROR | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_ELF)
+        if let handle = opened, magic_load(handle, nil) != 0 {
+            magic_close(handle)
+            opened = nil
+        }
+        magic = .some(opened)
+        return opened
+    }
 
     public func contentType(ofFile path: String) -> ContentType {
         let byName = ContentTypeTable.type(forFileName: path)

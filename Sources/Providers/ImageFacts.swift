@@ -5,13 +5,13 @@ import ThumbnailKit
 /// Reads the header only (libvips opens images lazily), never the pixels.
 enum ImageFacts {
     static func read(path: String) -> (facts: [FileFact], size: PixelSize?) {
-        VipsDecoder.start()
+        guard (try? VipsDecoder.start()) != nil else { return ([], nil) }
         guard let image = CVips_open_header(path) else {
             CVips_error_clear()
             return ([], nil)
         }
         defer { CVips_unref(image) }
-        var width = Int(vips_image_get_width(image)), height = Int(vips_image_get_height(image))
+        var width = Int(CVips_width(image)), height = Int(CVips_height(image))
         if CVips_orientation(image) >= 5 { swap(&width, &height) }
         var facts = [FileFact("dimensions", "\(width)×\(height)")]
         if MotionPhoto.movieOffset(path: path) != nil { facts.append(FileFact(FileFact.motionPhoto, "a movie inside (p plays it in Quick Look)")) }

@@ -7,18 +7,21 @@ import ThumbnailKit
 /// sequential streaming), so memory stays bounded whatever the source size. The ImageMagick
 /// loader is blocked in `start()`: it accepts anything and misreads most of it.
 public enum VipsDecoder {
-    /// Initialises libvips once for the process. Safe to call more than once.
-    public static func start() {
-        _ = started
+    /// Opens and initialises libvips once for the process (it is not linked: see CLazyLibrary).
+    /// Safe to call more than once; throws, every time, if it could not be.
+    public static func start() throws(ThumbnailError) {
+        if let startFailure { throw ThumbnailError(.workerUnavailable, startFailure) }
     }
 
-    private static let started: Bool = {
-        CVips_start("qlbrowse-thumbnailer") == 0
+    private static let startFailure: String? = {
+        if let why = CVips_library_error() { return String(cString: why) }
+        guard CVips_start("qlbrowse-thumbnailer") == 0 else { return "libvips did not start: " + String(cString: CVips_error_text()) }
+        return nil
     }()
 
     /// Whether libvips has a loader for this file (looked up from its header bytes).
     public static func hasLoader(for path: String) -> Bool {
-        start()
+        guard (try? start()) != nil else { return false }
         let found = CVips_loader(path) != nil
         CVips_error_clear()
         return found
@@ -28,7 +31,7 @@ public enum VipsDecoder {
     /// `displayedSize` is asked for only when the result looks too small for the box, to tell a
     /// small image from a wrongly chosen resolution level.
     public static func thumbnail(path: String, box: PixelSize, displayedSize: () -> PixelSize? = { nil }, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
-        start()
+        try start()
         var image: UnsafeMutablePointer<VipsImage>?
         guard CVips_thumbnail(path, &image, Int32(box.width), Int32(box.height)) == 0, let image else {
             throw failure("cannot decode image")
@@ -52,7 +55,7 @@ public enum VipsDecoder {
     /// The picture fitted to `box` whatever its own size: a small picture is enlarged (zooming
     /// into a photo in Quick Look), a large one shrunk on load.
     public static func fitted(path: String, box: PixelSize, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
-        start()
+        try start()
         var image: UnsafeMutablePointer<VipsImage>?
         guard CVips_thumbnail_any_size(path, &image, Int32(box.width), Int32(box.height)) == 0, let image else {
             throw failure("cannot decode image")
@@ -69,7 +72,7 @@ public enum VipsDecoder {
     /// A thumbnail of an encoded image held in memory (an embedded preview, cover art, a zip entry).
     /// `autorotate: false` ignores the embedded image's own EXIF orientation (the container's applies instead).
     public static func thumbnail(bytes: [UInt8], box: PixelSize, autorotate: Bool = true, cancellation: CancellationFlag) throws(ThumbnailError) -> PixelImage {
-        start()
+        try start()
         var image: UnsafeMutablePointer<VipsImage>?
         let status = bytes.withUnsafeBytes { CVips_thumbnail_buffer($0.baseAddress, $0.count, &image, Int32(box.width), Int32(box.height), autorotate ? 1 : 0) }
         guard status == 0, let image else { throw failure("cannot decode embedded image") }
@@ -83,9 +86,9 @@ public enum VipsDecoder {
         guard CVips_to_rgba8(image, &rgba) == 0, let rgba else { throw failure("cannot convert image") }
         defer { CVips_unref(rgba) }
         CVips_watch_cancel(rgba, cancellation.cFlag)
-        let width = Int(vips_image_get_width(rgba)), height = Int(vips_image_get_height(rgba))
+        let width = Int(CVips_width(rgba)), height = Int(CVips_height(rgba))
         var size = 0
-        guard let memory = vips_image_write_to_memory(rgba, &size) else {
+        guard let memory = CVips_write_to_memory(rgba, &size) else {
             try cancellation.check()
             throw failure("cannot decode image")
         }

@@ -9,7 +9,7 @@ import Glibc
 /// benchmark compares `qlbrowse thumbnail` with to measure what process isolation costs.
 enum InProcessRun {
     static func run(files: [String], side: Int) -> Int32 {
-        VipsDecoder.start()
+        try? VipsDecoder.start()
         let sniffer = ContentSniffer()
         let providers = BuiltInProviders()
         var failures: Int32 = 0

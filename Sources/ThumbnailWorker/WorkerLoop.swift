@@ -24,6 +24,11 @@ public enum WorkerLoop {
             _ = text.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
             exit(0)
         }
+        if arguments.first == "--lazy-libraries" {
+            // For the package's Depends: the libraries opened at first use, not linked.
+            print(LazyLibraries.files.joined(separator: "\n"))
+            exit(0)
+        }
         if arguments.first == "--in-process" {
             // For the benchmark of the worker's overhead: the same decoding and PNG encoding,
             // in this one process, without pipes or a pool. `--in-process SIZE FILE…`

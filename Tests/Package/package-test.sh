@@ -8,7 +8,7 @@
 #     Swift library;
 #   - that qlbrowse run with `env -i HOME=… PATH=/usr/bin:/bin` (no Swift, no LD_LIBRARY_PATH):
 #     --version names the commit, thumbnails of a baseline JPEG (libjpeg), a progressive JPEG
-#     (libvips) and a PDF (poppler) through the worker in usr/libexec/qlbrowse, `types`,
+#     (libvips), a PDF (poppler) and a video (libav) through the worker in usr/libexec/qlbrowse, `types`,
 #     `cache stats`, `files copy`, and the browser in a detached tmux session with an installed
 #     theme: it shows the folder, quits on q and exits 0;
 #   - the manual page formats without warnings, the bash completion loads, lintian has no errors
@@ -23,7 +23,7 @@ started=$(date +%s)
 
 fail() { printf 'package-test: FAIL: %s\n' "$*" >&2; exit 1; }
 pass() { printf 'package-test: ok: %s\n' "$*" >&2; }
-[[ -f $fixtures/landscape.jpg && -f $fixtures/progressive.jpg && -f $fixtures/doc.pdf ]] ||
+[[ -f $fixtures/landscape.jpg && -f $fixtures/progressive.jpg && -f $fixtures/doc.pdf && -f $fixtures/clip.mp4 ]] ||
     fail "no fixtures in $fixtures (run Tests/Fixtures/make-fixtures.sh $fixtures)"
 fixtures=$(cd "$fixtures" && pwd)
 command -v tmux >/dev/null || fail "tmux is missing (scripts/install-deps test)"
@@ -47,7 +47,7 @@ pass "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 
 # --- control ------------------------------------------------------------------------------------
 depends=$(dpkg-deb -f "$deb" Depends)
-for library in libc6 libncursesw6 libchafa0 libjpeg62-turbo zlib1g libvips42 libpoppler-glib8 libavcodec59 libraw20 libmagic1 libarchive13 libturbojpeg0 libqpdf29; do
+for library in libc6 libncursesw6 libchafa0 libjpeg62-turbo zlib1g libvips42 libpoppler-glib8 libavcodec59 libavformat59 libswscale6 libraw20 libmagic1 libarchive13 libturbojpeg0 libqpdf29; do
     grep -Eq "(^|, )$library( |,|$)" <<<"$depends" || fail "Depends lacks $library: $depends"
 done
 ! grep -qi swift <<<"$depends" || fail "Depends names Swift: $depends"
@@ -98,7 +98,7 @@ said=$(run "$qlbrowse" --version) || fail "qlbrowse --version failed"
 [[ $said == "$version (commit $commit"* ]] || fail "qlbrowse --version says '$said', expected '$version (commit $commit…)'"
 pass "--version: $said"
 
-for pair in landscape.jpg:libjpeg progressive.jpg:vips doc.pdf:poppler; do
+for pair in landscape.jpg:libjpeg progressive.jpg:vips doc.pdf:poppler clip.mp4:libav; do
     file=${pair%%:*} source=${pair#*:}
     line=$(run "$qlbrowse" thumbnail --json -s 128 -o "$work/out" "$fixtures/$file" 2>"$work/stderr") ||
         fail "thumbnail $file: $(cat "$work/stderr") $line"
@@ -106,7 +106,7 @@ for pair in landscape.jpg:libjpeg progressive.jpg:vips doc.pdf:poppler; do
     [[ $(head -c 8 "$work/out/$file.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] ||
         fail "thumbnail $file: $work/out/$file.png is not a PNG"
 done
-pass "thumbnails of a baseline JPEG, a progressive JPEG and a PDF through the packaged worker"
+pass "thumbnails of a baseline JPEG, a progressive JPEG, a PDF and a video through the packaged worker (libvips and libav opened at first use)"
 [[ -S $work/run/qlbrowse/service.sock ]] || fail "the thumbnails did not go through the resident service"
 grep -q "listening" "$home/.local/state/qlbrowse/service.log" || fail "the service's log says nothing: $(cat "$home/.local/state/qlbrowse/service.log")"
 line=$(run "$qlbrowse" thumbnail --no-service --json -s 128 -o "$work/out" "$fixtures/doc.pdf" 2>"$work/stderr") ||

@@ -186,7 +186,30 @@ import ThumbnailKit
         let preferred = BuiltInProviders(external: external, preferExternal: ["image/png"])
         #expect(preferred.providers(for: png, path: "/nonexistent.png").map(\.name) == ["extra", "vips", "libav"])
         let all = BuiltInProviders(external: external, preferExternal: ["all"])
-        #expect(all.providers(for: png, path: "/nonexistent.png").first?.name == "extra")
+        #expect(all.providers(for: png, path: "/nonexistent.png").map(\.name).first == "extra")
+    }
+
+    @Test func thumbnailerFilesAreReadOnlyWhenTheChainReachesThem() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("home/thumbnailers/extra.thumbnailer", "[Thumbnailer Entry]\nExec=sh %o\nMimeType=image/png;application/x-qlbrowse-test;\n")
+        let directories = Self.directories(folder)
+        final class Reads { var count = 0 }
+        let reads = Reads()
+        let providers = BuiltInProviders(external: { reads.count += 1; return ExternalThumbnailers(directories: directories, searchPath: "/usr/bin:/bin") }(),
+                                         preferExternal: [])
+        let png = ContentType("image/png")
+        // A new worker's first PNG: the built-in provider is tried without reading any .thumbnailer file.
+        let chain = providers.providers(for: png, path: "/nonexistent.png")
+        #expect(!chain.isEmpty)
+        var iterator = chain.makeIterator()
+        #expect(iterator.next()?.name == "vips")
+        #expect(reads.count == 0)
+        // Past the built-in ones (they failed), the files are read, once for all later requests.
+        #expect(iterator.next()?.name == "libav")
+        #expect(iterator.next()?.name == "extra")
+        #expect(iterator.next() == nil)
+        #expect(providers.providers(for: ContentType("application/x-qlbrowse-test"), path: "/x.qlbt").map(\.name) == ["extra"])
+        #expect(reads.count == 1)
     }
 
     @Test func catalogListsBuiltInAndExternalTypes() throws {

@@ -1,4 +1,5 @@
-// FFmpeg macros Swift cannot import, as functions.
+// FFmpeg macros Swift cannot import, as functions. The libraries are opened at first use
+// (LazyAV.c): no libav function is linked, each is forwarded.
 #pragma once
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
@@ -116,3 +117,8 @@ static inline int CAV_copy_chapters(AVFormatContext *from, AVFormatContext *to, 
 
 static inline int CAV_packet_is_key(AVPacket *packet) { return (packet->flags & AV_PKT_FLAG_KEY) != 0; }
 static inline AVRational CAV_microseconds(void) { return AV_TIME_BASE_Q; }
+
+/// NULL when libav could be opened, else why not (opening it on the first call).
+const char *CAV_library_error(void);
+/// libav's `index`th file name (soname), or NULL past the last.
+const char *CAV_library_file(int index);

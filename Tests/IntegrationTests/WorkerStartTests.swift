@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// A new worker opens libav and libvips (~150 of its libraries) only when a file needs them: a PDF
+/// or a baseline JPEG is answered by a worker that never loaded them. Seen through the dynamic
+/// loader's own trace (LD_DEBUG=files) of the real worker, started by the real `qlbrowse`.
+@Suite struct WorkerStartTests {
+    /// What the loader opened in every worker started for `files`, as one text.
+    private func loaderTrace(_ files: [String], in folder: URL) throws -> String {
+        let traces = folder.appendingPathComponent("ld-\(files.count)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: traces, withIntermediateDirectories: true)
+        let wrapper = traces.appendingPathComponent("traced-thumbnailer").path
+        let script = "#!/bin/sh\nLD_DEBUG=files LD_DEBUG_OUTPUT='\(traces.path)/ld' exec '\(TestEnvironment.thumbnailer)' \"$@\"\n"
+        try script.write(toFile: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper, 0o755)
+        let paths = files.map { TestEnvironment.fixtures.appendingPathComponent($0).path }
+        // Without --json, as previewer scripts call it: facts (a JPEG's camera, read through libvips) are not asked for.
+        let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--no-service", "-o", traces.path] + paths,
+                                         environment: ["QLBROWSE_THUMBNAILER": wrapper,
+                                                       "XDG_CACHE_HOME": traces.appendingPathComponent("cache").path])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        for file in files {
+            #expect(FileManager.default.fileExists(atPath: traces.appendingPathComponent(file + ".png").path), "no thumbnail of \(file): \(result.stdout)")
+        }
+        let logs = try FileManager.default.contentsOfDirectory(atPath: traces.path).filter { $0.hasPrefix("ld.") }
+        #expect(!logs.isEmpty, "no worker wrote a loader trace")
+        return try logs.map { try String(contentsOfFile: traces.appendingPathComponent($0).path, encoding: .utf8) }.joined()
+    }
+
+    @Test func libavAndLibvipsAreOpenedOnlyForFilesThatNeedThem() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-worker-start")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let light = try loaderTrace(["doc.pdf", "landscape.jpg"], in: folder)
+        #expect(light.contains("libpoppler-glib"), "the trace should show the linked libraries")
+        for library in ["libavcodec", "libavformat", "libvips"] {
+            #expect(!light.contains(library), "\(library) was loaded for a PDF and a baseline JPEG")
+        }
+
+        let heavy = try loaderTrace(["clip.mp4", "progressive.jpg"], in: folder)
+        for library in ["libavformat.so", "libavcodec.so", "libswscale.so", "libvips.so"] {
+            #expect(heavy.contains(library), "\(library) was not loaded for a video and a progressive JPEG")
+        }
+    }
+}
