@@ -212,7 +212,7 @@ def main():
         lines += [".TP", "\\fI" + roff(name) + "\\fR", roff(description)]
     environment = [
         ("QLBROWSE_THUMBNAILER", "The worker executable to use instead of the installed one."),
-        ("QLBROWSE_NO_SERVICE", "Set to 1: thumbnail and preview decode in workers of their own, as with --no-service or service = false in config.toml."),
+        ("QLBROWSE_NO_SERVICE", "Set to 1: thumbnail, preview and the browser decode in workers of their own, as with --no-service or service = false in config.toml."),
         ("XDG_RUNTIME_DIR", "Where the service's socket lives."),
         ("LS_COLORS", "Colours file names as ls(1) does."),
         ("NO_COLOR", "Turns colour off."),

@@ -34,6 +34,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Open on the volumes view: every mounted disk, stick and share (V in the browser).")
     var volumes = false
 
+    @Flag(help: "Decode thumbnails in workers of this browser's own, not in the resident service shared with other windows and tools (also service = false in config.toml, QLBROWSE_NO_SERVICE=1).")
+    var noService = false
+
     func run() throws {
         // One malloc arena: the listing thread allocates what the UI thread keeps and frees, and
         // per-thread arenas would hold megabytes of freed, fragmented memory for a huge folder.
@@ -66,6 +69,10 @@ struct BrowseCommand: ParsableCommand {
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         options.startInVolumes = volumes
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")
+        if WorkerChoice.usesService(noService: noService, config: config) {
+            let idle = WorkerChoice.idleSeconds(config)
+            options.thumbnailWorkers = { own in WorkerChoice.serviceClient(idleSeconds: idle) { own } }
+        }
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

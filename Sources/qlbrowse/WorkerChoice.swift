@@ -13,9 +13,18 @@ enum WorkerChoice {
     static func backend(noService: Bool, config: UserConfig, limits: WorkerLimits = .standard,
                         ownPool: @escaping @Sendable () -> WorkerPool) -> any WorkerBackend {
         guard usesService(noService: noService, config: config) else { return ownPool() }
-        let idle = config.values["service_idle_seconds"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultIdleSeconds
-        let command = [ServiceIdentity.ownExecutable(), "service", "--idle-seconds", String(idle)]
-        return ServiceClient(command: command, log: ProcessEnvironment.stateFolder + "/service.log", limits: limits, fallback: ownPool)
+        return serviceClient(idleSeconds: idleSeconds(config), limits: limits, fallback: ownPool)
+    }
+
+    /// A client of the resident service, started with `idleSeconds` if none answers.
+    static func serviceClient(idleSeconds: Int, limits: WorkerLimits = .standard,
+                              fallback: @escaping @Sendable () -> WorkerPool) -> ServiceClient {
+        let command = [ServiceIdentity.ownExecutable(), "service", "--idle-seconds", String(idleSeconds)]
+        return ServiceClient(command: command, log: ProcessEnvironment.stateFolder + "/service.log", limits: limits, fallback: fallback)
+    }
+
+    static func idleSeconds(_ config: UserConfig) -> Int {
+        config.values["service_idle_seconds"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultIdleSeconds
     }
 
     static func usesService(noService: Bool, config: UserConfig, environment: ProcessEnvironment = .current) -> Bool {

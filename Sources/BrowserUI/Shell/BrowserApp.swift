@@ -21,6 +21,8 @@ public final class BrowserApp {
     private var volumeMonitor: VolumeMonitor?
     private let effects: EffectRunner
     private let pool: WorkerPool
+    /// Where thumbnails are decoded: the resident service, or `pool` itself.
+    private let thumbnailWorkers: any WorkerBackend
     private let pictures: PictureService
     private let view: BrowserView
     private let graphics: GraphicsSession
@@ -44,8 +46,10 @@ public final class BrowserApp {
         self.time = time
         self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
         self.screen = CursesScreen(useColor: options.useColor)
-        self.pool = WorkerPool(stderrPath: options.logFile)
-        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
+        let pool = WorkerPool(stderrPath: options.logFile)
+        self.pool = pool
+        self.thumbnailWorkers = options.thumbnailWorkers?(pool) ?? pool
+        let generator = ThumbnailGenerator(workers: thumbnailWorkers, cache: ThumbnailCache())
         self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
         self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
                                     fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies,
@@ -108,14 +112,19 @@ public final class BrowserApp {
         if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
         screen.stop()
         graphics.restore()
-        let pool = self.pool, jobs = effects.jobs, edits = effects.edits
+        let pool = self.pool, thumbnailWorkers = self.thumbnailWorkers, jobs = effects.jobs, edits = effects.edits
         // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
         // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
-        Task { await jobs.shutdown(); await pool.shutdown(); await edits.shutdown() }
+        Task {
+            await jobs.shutdown()
+            if !(thumbnailWorkers is WorkerPool) { await thumbnailWorkers.shutdown(waitSeconds: 1) }
+            await pool.shutdown()
+            await edits.shutdown()
+        }
     }
 
     private func chooseGraphics(afterResize: Bool) {
