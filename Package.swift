@@ -37,11 +37,14 @@ let package = Package(
         .target(name: "CLazyLibrary"),
         .target(name: "CAV", dependencies: ["CLazyLibrary"]),
         .target(name: "CVips", dependencies: ["CLazyLibrary", "CGObject"]),
+        // GDBus for `qlbrowse dbus`, its libgio opened only by that command.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "CGio", dependencies: ["CLazyLibrary", "CGLib"]),
 
         // The system layer under everything: system calls (EINTR retried, one FileSystemError), the
         // "volume is gone" rule, threads for blocking calls (VolumeIO), the clock, the environment,
         // file names and types. The only Swift importer of CSystem besides the edges.
-        .target(name: "SystemKit", dependencies: ["CSystem"]),
+        .target(name: "SystemKit", dependencies: ["CSystem", "CGio"]),
         // The engine's vocabulary, the generator and the worker pool client. No decoder; Codecs/
         // (PNG, JPEG over zlib and libjpeg) is its C edge.
         .target(name: "ThumbnailKit", dependencies: ["SystemKit", "CZlib", "CJPEG"]),

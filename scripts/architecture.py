@@ -282,8 +282,11 @@ def c_import_allowed(path):
 def c_module_names(root, targets):
     """The system libraries, and the C targets (CAV, CVips: C sources that open their library at
     first use), which are C edges like them."""
-    return {t.name for t in targets
-            if t.kind == "systemLibrary" or (t.kind == "target" and t.path and not swift_files(root, t.path))}
+    def c_only(target):
+        folder = os.path.join(root, target.path or "")
+        names = [f for _, _, files in os.walk(folder) for f in files] if target.path and os.path.isdir(folder) else []
+        return any(n.endswith(".c") for n in names) and not any(n.endswith(".swift") for n in names)
+    return {t.name for t in targets if t.kind == "systemLibrary" or (t.kind == "target" and c_only(t))}
 
 
 def check_c_imports(root, targets):

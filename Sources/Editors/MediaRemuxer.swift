@@ -96,7 +96,7 @@ final class MediaRemuxer {
         guard status >= 0 else { throw Self.error("cannot write the file", status) }
         // Cover art is a picture stored once; the demuxer hands it out only before a seek.
         for (index, source) in streams.enumerated() where CAV_is_attached_pic(source) != 0 {
-            guard var picture = av_packet_clone(&source.pointee.attached_pic) else { continue }
+            guard let picture = av_packet_clone(&source.pointee.attached_pic) else { continue }
             picture.pointee.stream_index = Int32(index)
             av_interleaved_write_frame(output, picture)
             var doomed: UnsafeMutablePointer<AVPacket>? = picture

@@ -7,6 +7,6 @@ struct QLBrowse: AsyncParsableCommand {
         commandName: "qlbrowse",
         abstract: "A terminal file browser with inline thumbnails, and the thumbnail engine behind it.",
         version: BuildInfo.versionLine,
-        subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self],
+        subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self, DBusCommand.self],
         defaultSubcommand: BrowseCommand.self)
 }

@@ -61,12 +61,22 @@ class PackageTests(unittest.TestCase):
         self.assertEqual(self.targets["ExtraTests"].path, "Tests/Elsewhere")
 
     def test_diagram(self):
-        self.assertEqual(arch.diagram(list(self.targets.values())),
-                         "tool               executable\n"
-                         "├─ UI              C: CFoo\n"
-                         "│  ├─ Core         C: CFoo\n"
-                         "│  └─ Extra        external\n"
-                         "└─ ArgumentParser  product of swift-argument-parser\n")
+        with tempfile.TemporaryDirectory() as root:
+            self.assertEqual(arch.diagram(root, list(self.targets.values())),
+                             "tool               executable\n"
+                             "├─ UI              C: CFoo\n"
+                             "│  ├─ Core         C: CFoo\n"
+                             "│  └─ Extra        external\n"
+                             "└─ ArgumentParser  product of swift-argument-parser\n")
+
+    def test_a_target_of_c_sources_is_a_c_module(self):
+        # CAV and CVips: C targets that open their library at first use are C edges like CFoo.
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "Sources/Core"))
+            with open(os.path.join(root, "Sources/Core/lazy.c"), "w") as f:
+                f.write("int lazy;\n")
+            self.assertEqual(arch.c_module_names(root, list(self.targets.values())), {"CFoo", "Core"})
+            self.assertIn("├─ UI              C: Core, CFoo\n", arch.diagram(root, list(self.targets.values())))
 
 
 class ImportTests(unittest.TestCase):

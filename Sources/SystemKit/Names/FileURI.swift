@@ -29,11 +29,17 @@ public enum FileURI {
         return out
     }
 
-    /// The absolute path for a `file://` URI, or nil for other URIs.
+    /// The absolute path for a `file://` URI (`file://localhost/…` too), or nil for any other URI:
+    /// another scheme, another host, a relative path, or an escaped NUL.
     public static func path(from uri: String) -> String? {
         guard uri.hasPrefix("file://") else { return nil }
-        var bytes: [UInt8] = []
         var rest = Array(uri.utf8.dropFirst(7))[...]
+        if rest.first != UInt8(ascii: "/") {
+            // file://localhost/path is the same file; another host's is not here.
+            guard rest.starts(with: "localhost/".utf8) else { return nil }
+            rest = rest.dropFirst("localhost".utf8.count)
+        }
+        var bytes: [UInt8] = []
         while let byte = rest.popFirst() {
             if byte == UInt8(ascii: "%"), rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
                 bytes.append(value)
@@ -42,6 +48,7 @@ public enum FileURI {
                 bytes.append(byte)
             }
         }
+        guard !bytes.contains(0) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

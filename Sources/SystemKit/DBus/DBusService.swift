@@ -1,0 +1,102 @@
+internal import CGio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One service on the D-Bus session bus (GDBus underneath, its library opened only here): a name
+/// asked for, one interface served at one path, method calls handed over as `Call`s, signals
+/// sent. Calls arrive on the thread that runs `run()`; answers and signals may come from any.
+public final class DBusService: @unchecked Sendable {
+    /// A method call: its name, its arguments by position, and one answer.
+    public struct Call: @unchecked Sendable {
+        fileprivate let raw: OpaquePointer
+        public let method: String
+
+        public func string(_ index: Int) -> String? { CGio_call_string(raw, Int32(index)).map { String(cString: $0) } }
+        public func uint(_ index: Int) -> UInt32 { CGio_call_uint(raw, Int32(index)) }
+        public func strings(_ index: Int) -> [String] {
+            guard let list = CGio_call_strings(raw, Int32(index)) else { return [] }
+            defer { CGio_free_strings(list) }
+            var result: [String] = []
+            var cursor = list
+            while let item = cursor.pointee {
+                result.append(String(cString: item))
+                cursor += 1
+            }
+            return result
+        }
+
+        public func reply() { CGio_return_nothing(raw) }
+        public func reply(_ value: UInt32) { CGio_return_uint(raw, value) }
+        public func reply(_ first: [String], _ second: [String]? = nil) {
+            DBusService.withCStrings(first) { one in
+                if let second { DBusService.withCStrings(second) { two in CGio_return_strings(raw, one, two) } } else { CGio_return_strings(raw, one, nil) }
+            }
+        }
+        public func fail(_ message: String) { CGio_return_error(raw, message) }
+    }
+
+    private let handle: (Call) -> Void
+    /// Why the name is not, or no longer, this service's.
+    public enum Loss: Sendable {
+        /// No session bus could be reached.
+        case noBus
+        /// Another program has the name, or took it over.
+        case taken
+        /// The bus went away (the session ended).
+        case busGone
+    }
+
+    private let lost: (DBusService, Loss) -> Void
+
+    private init(handle: @escaping (Call) -> Void, lost: @escaping (DBusService, Loss) -> Void) {
+        self.handle = handle
+        self.lost = lost
+    }
+
+    /// Asks for `name` and serves the interface `introspection` describes (one interface) at
+    /// `path`; `replace` takes the name over from an owner that allows it (this one does).
+    /// `lost` is told when the name could not be had or was lost, and why. Nothing arrives before `run()`.
+    public static func serve(name: String, path: String, introspection: String, replace: Bool,
+                             handle: @escaping (Call) -> Void, lost: @escaping (DBusService, Loss) -> Void) throws(FileSystemError) -> DBusService {
+        let service = DBusService(handle: handle, lost: lost)
+        let context = Unmanaged.passRetained(service).toOpaque()  // lives as long as the process serves
+        if let why = CGio_serve(name, path, introspection, replace ? 1 : 0, { context, call, method in
+            guard let context, let call, let method else { return }
+            Unmanaged<DBusService>.fromOpaque(context).takeUnretainedValue().handle(Call(raw: call, method: String(cString: method)))
+        }, { context, why in
+            guard let context else { return }
+            let service = Unmanaged<DBusService>.fromOpaque(context).takeUnretainedValue()
+            service.lost(service, why == Int32(CGio_lost_taken) ? .taken : why == Int32(CGio_lost_bus_gone) ? .busGone : .noBus)
+        }, context) {
+            Unmanaged<DBusService>.fromOpaque(context).release()
+            throw FileSystemError(code: .unsupported, path: name, context: String(cString: why))
+        }
+        return service
+    }
+
+    /// Serves until `stop()`.
+    public func run() { CGio_run() }
+    public func stop() { CGio_quit() }
+
+    /// Sends `signal` with a number (`Started(u)`), a number and strings (`Ready(u as)`), or those
+    /// and a code and a message (`Error(u as i s)`); false when it could not be sent.
+    @discardableResult
+    public func emit(_ signal: String, _ number: UInt32) -> Bool { CGio_emit_handle(signal, number) == 0 }
+    @discardableResult
+    public func emit(_ signal: String, _ number: UInt32, _ strings: [String]) -> Bool {
+        Self.withCStrings(strings) { CGio_emit_handle_strings(signal, number, $0) } == 0
+    }
+    @discardableResult
+    public func emit(_ signal: String, _ number: UInt32, _ strings: [String], code: Int32, message: String) -> Bool {
+        Self.withCStrings(strings) { CGio_emit_error(signal, number, $0, code, message) } == 0
+    }
+
+    /// `strings` as a NULL-ended C array for the length of `body`.
+    static func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let list = copies.map { UnsafePointer($0) } + [nil]
+        return list.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,175 @@
+import Synchronization
+import SystemKit
+import ThumbnailKit
+
+/// The freedesktop thumbnailer interface (`org.freedesktop.thumbnails.Thumbnailer1`, tumbler's),
+/// so desktop programs that ask tumbler for thumbnails can ask qlbrowse: `Queue` a list of URIs at
+/// a flavor (normal 128, large 256, x-large 512, xx-large 1024 pixels), get `Started`, `Ready`
+/// for each thumbnail written to the shared cache, `Error` for each failure with tumbler's codes,
+/// `Finished`; `Dequeue` cancels. Decoding goes to the resident service, like every other call.
+final class DBusThumbnailer: Sendable {
+    static let name = "org.freedesktop.thumbnails.Thumbnailer1"
+    static let path = "/org/freedesktop/thumbnails/Thumbnailer1"
+    static let introspection = """
+        <node>
+          <interface name="org.freedesktop.thumbnails.Thumbnailer1">
+            <method name="Queue">
+              <arg type="as" name="uris" direction="in"/>
+              <arg type="as" name="mime_types" direction="in"/>
+              <arg type="s" name="flavor" direction="in"/>
+              <arg type="s" name="scheduler" direction="in"/>
+              <arg type="u" name="handle_to_unqueue" direction="in"/>
+              <arg type="u" name="handle" direction="out"/>
+            </method>
+            <method name="Dequeue"><arg type="u" name="handle" direction="in"/></method>
+            <method name="GetSupported">
+              <arg type="as" name="uri_schemes" direction="out"/>
+              <arg type="as" name="mime_types" direction="out"/>
+            </method>
+            <method name="GetSchedulers"><arg type="as" name="schedulers" direction="out"/></method>
+            <method name="GetFlavors"><arg type="as" name="flavors" direction="out"/></method>
+            <signal name="Started"><arg type="u" name="handle"/></signal>
+            <signal name="Finished"><arg type="u" name="handle"/></signal>
+            <signal name="Ready"><arg type="u" name="handle"/><arg type="as" name="uris"/></signal>
+            <signal name="Error">
+              <arg type="u" name="handle"/><arg type="as" name="failed_uris"/>
+              <arg type="i" name="error_code"/><arg type="s" name="message"/>
+            </signal>
+          </interface>
+        </node>
+        """
+
+    /// The flavors (cache folders) and their sizes in pixels.
+    static let flavors: [(name: String, pixels: Int)] = [("normal", 128), ("large", 256), ("x-large", 512), ("xx-large", 1024)]
+
+    /// tumbler's error codes (tumbler-error.h), which clients compare.
+    enum ErrorCode: Int32 {
+        case unsupported = 0, connection = 1, invalidFormat = 2, isThumbnail = 3, saveFailed = 4, unsupportedFlavor = 5
+        case noContent = 6, shuttingDown = 7, other = 8
+    }
+
+    private struct Jobs {
+        var next: UInt32 = 1
+        var running: [UInt32: Task<Void, Never>] = [:]
+        var lastActivity = SystemTime.now()
+    }
+
+    private let generator: ThumbnailGenerator
+    private let cacheRoot: String
+    private let supportedTypes: [String]
+    /// Files decoded at once per queued list (the service's pool decides what runs in parallel).
+    private let filesAtOnce = 4
+    private let jobs = Mutex(Jobs())
+    private let service = Mutex<DBusService?>(nil)
+
+    init(generator: ThumbnailGenerator, cacheRoot: String, supportedTypes: [String]) {
+        self.generator = generator
+        self.cacheRoot = cacheRoot
+        self.supportedTypes = supportedTypes
+    }
+
+    func attach(_ service: DBusService) { self.service.withLock { $0 = service } }
+
+    /// Nanoseconds since the last call or the end of the last job; nil while a job runs.
+    var idleNanos: Int64? {
+        jobs.withLock { $0.running.isEmpty ? SystemTime.now() - $0.lastActivity : nil }
+    }
+
+    /// Answers a method call (on the bus's thread: nothing here blocks).
+    func handle(_ call: DBusService.Call) {
+        jobs.withLock { $0.lastActivity = SystemTime.now() }
+        switch call.method {
+        case "Queue":
+            let unqueue = call.uint(4)
+            if unqueue != 0 { dequeue(unqueue) }
+            call.reply(queue(uris: call.strings(0), flavor: call.string(2) ?? "normal"))
+        case "Dequeue":
+            dequeue(call.uint(0))
+            call.reply()
+        case "GetSupported":
+            call.reply(Array(repeating: "file", count: supportedTypes.count), supportedTypes)
+        case "GetSchedulers":
+            call.reply(["default", "foreground", "background"])
+        case "GetFlavors":
+            call.reply(Self.flavors.map(\.name))
+        default:
+            call.fail("qlbrowse has no method \(call.method)")
+        }
+    }
+
+    /// Starts a job for `uris`; its handle.
+    func queue(uris: [String], flavor: String) -> UInt32 {
+        jobs.withLock { state in
+            let handle = state.next
+            state.next = state.next == UInt32.max ? 1 : state.next + 1
+            state.running[handle] = Task { await self.run(handle, uris: uris, flavor: flavor) }
+            return handle
+        }
+    }
+
+    /// Cancels a job; it still ends with `Finished`.
+    func dequeue(_ handle: UInt32) {
+        jobs.withLock { $0.running[handle] }?.cancel()
+    }
+
+    private func run(_ handle: UInt32, uris: [String], flavor: String) async {
+        let bus = service.withLock { $0 }
+        bus?.emit("Started", handle)
+        defer {
+            jobs.withLock { state in
+                state.running[handle] = nil
+                state.lastActivity = SystemTime.now()
+            }
+            bus?.emit("Finished", handle)
+        }
+        guard let pixels = Self.flavors.first(where: { $0.name == flavor })?.pixels else {
+            bus?.emit("Error", handle, uris, code: ErrorCode.unsupportedFlavor.rawValue, message: "Unsupported thumbnail flavor requested: \(flavor)")
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            var pending = uris.makeIterator()
+            func startNext() -> Bool {
+                guard let uri = pending.next() else { return false }
+                group.addTask { await self.thumbnail(uri, pixels: pixels, handle: handle, bus: bus) }
+                return true
+            }
+            for _ in 0..<filesAtOnce where !startNext() { break }
+            while await group.next() != nil {
+                if Task.isCancelled { group.cancelAll(); break }
+                _ = startNext()
+            }
+        }
+    }
+
+    private func thumbnail(_ uri: String, pixels: Int, handle: UInt32, bus: DBusService?) async {
+        guard let path = FileURI.path(from: uri) else {
+            bus?.emit("Error", handle, [uri], code: ErrorCode.unsupported.rawValue, message: "Only local files are supported")
+            return
+        }
+        guard !path.hasPrefix(cacheRoot + "/") else {
+            bus?.emit("Error", handle, [uri], code: ErrorCode.isThumbnail.rawValue, message: "The file \"\(path)\" is a thumbnail itself")
+            return
+        }
+        var request = ThumbnailRequest(path: path, size: Double(pixels), types: [.thumbnail])
+        request.wantsFacts = false
+        do {
+            _ = try await generator.bestRepresentation(for: request)
+            bus?.emit("Ready", handle, [uri])
+        } catch {
+            let failure = error as? ThumbnailError ?? ThumbnailError(.cancelled, "cancelled")
+            guard failure.code != .cancelled else { return }
+            bus?.emit("Error", handle, [uri], code: Self.code(for: failure).rawValue, message: "\(path): \(failure.reason)")
+        }
+    }
+
+    /// tumbler's code for an engine failure.
+    static func code(for error: ThumbnailError) -> ErrorCode {
+        switch error.code {
+        case .unsupported: return .unsupported
+        case .corrupt, .encrypted: return .invalidFormat
+        case .noPreview: return .noContent
+        case .writeFailed: return .saveFailed
+        case .unreadable, .tooLarge, .timedOut, .crashed, .cancelled, .workerUnavailable: return .other
+        }
+    }
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+"""qlbrowse as the freedesktop thumbnailer on a private D-Bus session bus, asked as a desktop program asks tumbler.
+
+usage: dbus-thumbnailer.py QLBROWSE FIXTURES WORKDIR   (XDG_DATA_HOME holding dbus-1/services/…service)
+
+The script runs a session bus of its own (dbus-daemon --session on a socket in WORKDIR) and kills
+it, and the thumbnailer it activated, when it ends, whatever happened.
+
+Started by D-Bus activation from a service file in $XDG_DATA_HOME/dbus-1/services (as the README
+says to install it); checks Queue (Started, Ready per file, Finished; the PNG in the cache's flavor
+folder carries Thumb::URI and Thumb::MTime), tumbler's error codes (a remote URI, an empty file,
+a thumbnail of a thumbnail, an unknown flavor), Dequeue and handle_to_unqueue, GetSupported,
+GetFlavors, GetSchedulers, a second instance refused while the name is taken, and the idle exit.
+Prints one line per check; exit status 1 on the first failure.
+"""
+import hashlib, os, shutil, subprocess, sys, time
+import gi
+gi.require_version('Gio', '2.0')
+from gi.repository import Gio, GLib  # noqa: E402
+from PIL import Image  # noqa: E402
+
+NAME = 'org.freedesktop.thumbnails.Thumbnailer1'
+PATH = '/org/freedesktop/thumbnails/Thumbnailer1'
+
+
+def fail(message):
+    print('dbus-thumbnailer: FAIL: ' + message, flush=True)
+    sys.exit(1)
+
+
+def ok(message):
+    print('dbus-thumbnailer: ok: ' + message, flush=True)
+
+
+class Thumbnailer:
+    def __init__(self, bus):
+        self.bus = bus
+        self.signals = []
+        bus.signal_subscribe(NAME, NAME, None, PATH, None, Gio.DBusSignalFlags.NONE, self.on_signal)
+
+    def on_signal(self, connection, sender, path, interface, signal, parameters):
+        self.signals.append((signal, parameters.unpack()))
+
+    def call(self, method, parameters=None, reply='()'):
+        result = self.bus.call_sync(NAME, PATH, NAME, method, parameters, GLib.VariantType(reply),
+                                    Gio.DBusCallFlags.NONE, 30000, None)
+        return result.unpack()
+
+    def wait(self, condition, seconds=60):
+        context = GLib.MainContext.default()
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            while context.pending():
+                context.iteration(False)
+            if condition():
+                return True
+            time.sleep(0.02)
+        return False
+
+    def of(self, handle, kind=None):
+        return [(s, p) for s, p in self.signals if p[0] == handle and (kind is None or s == kind)]
+
+    def queue(self, uris, flavor='normal', unqueue=0):
+        return self.call('Queue', GLib.Variant('(asasssu)', (uris, [''] * len(uris), flavor, 'default', unqueue)), '(u)')[0]
+
+    def finished(self, handle, seconds=60):
+        return self.wait(lambda: self.of(handle, 'Finished'), seconds)
+
+
+def uri(path):
+    return 'file://' + path
+
+
+def main():
+    qlbrowse, fixtures, work = sys.argv[1:4]
+    address = 'unix:path=' + os.path.join(work, 'bus')
+    daemon = subprocess.Popen(['dbus-daemon', '--session', '--nofork', '--nopidfile', '--address=' + address],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.environ['DBUS_SESSION_BUS_ADDRESS'] = address
+    deadline = time.time() + 10
+    while not os.path.exists(os.path.join(work, 'bus')) and time.time() < deadline:
+        time.sleep(0.02)
+    started = []
+    try:
+        check(qlbrowse, fixtures, work, started)
+    finally:
+        for pid in started:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        daemon.kill()
+        daemon.wait()
+
+
+def check(qlbrowse, fixtures, work, started):
+    cache = os.environ['XDG_CACHE_HOME']
+    files = os.path.join(work, 'files')
+    os.makedirs(files, exist_ok=True)
+    for name in ('landscape.jpg', 'doc.pdf', 'clip.mp4', 'empty.jpg'):
+        shutil.copy(os.path.join(fixtures, name), os.path.join(files, name))
+    spaced = os.path.join(files, 'a photo é.jpg')
+    shutil.copy(os.path.join(fixtures, 'landscape.jpg'), spaced)
+
+    bus = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SESSION_BUS_ADDRESS'],
+                                                 Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+                                                 None, None)
+    thumbnailer = Thumbnailer(bus)
+    # Activation: the bus starts `qlbrowse dbus` from the service file at the first call.
+    flavors = thumbnailer.call('GetFlavors', None, '(as)')[0]
+    if flavors != ['normal', 'large', 'x-large', 'xx-large']:
+        fail('GetFlavors: %s' % flavors)
+    ok('activated by the bus from the service file; GetFlavors %s' % flavors)
+    schemes, types = thumbnailer.call('GetSupported', None, '(asas)')
+    if len(schemes) != len(types) or set(schemes) != {'file'} or not {'image/jpeg', 'application/pdf', 'video/mp4'} <= set(types):
+        fail('GetSupported: %d schemes, %d types, %s' % (len(schemes), len(types), types[:8]))
+    ok('GetSupported: %d types, each with the file scheme' % len(types))
+    if 'default' not in thumbnailer.call('GetSchedulers', None, '(as)')[0]:
+        fail('GetSchedulers has no default')
+
+    # Good files, at the large flavor (256 px), one with a space and an accent (escaped in the URI).
+    good = [os.path.join(files, n) for n in ('landscape.jpg', 'doc.pdf', 'clip.mp4')]
+    spaced_uri = 'file://' + GLib.uri_escape_string(spaced, '/', False)
+    uris = [uri(p) for p in good] + [spaced_uri]
+    handle = thumbnailer.queue(uris, 'large')
+    if not thumbnailer.finished(handle):
+        fail('no Finished for handle %d: %s' % (handle, thumbnailer.signals))
+    kinds = [s for s, _ in thumbnailer.of(handle)]
+    ready = [u for s, p in thumbnailer.of(handle, 'Ready') for u in p[1]]
+    if kinds[0] != 'Started' or kinds[-1] != 'Finished' or sorted(ready) != sorted(uris) or thumbnailer.of(handle, 'Error'):
+        fail('signals for handle %d: %s' % (handle, thumbnailer.of(handle)))
+    for path, text in zip(good + [spaced], uris):
+        png = os.path.join(cache, 'thumbnails', 'large', hashlib.md5(text.encode()).hexdigest() + '.png')
+        if not os.path.exists(png):
+            fail('no %s for %s' % (png, text))
+        image = Image.open(png)
+        if image.info.get('Thumb::URI') != text or int(image.info.get('Thumb::MTime', -1)) != int(os.stat(path).st_mtime) \
+                or max(image.size) > 256:
+            fail('%s: %s %s' % (png, image.size, {k: v for k, v in image.info.items() if k.startswith('Thumb')}))
+    ok('Queue at large: Started, Ready for each of %d files, Finished; PNGs in thumbnails/large with Thumb::URI and Thumb::MTime' % len(uris))
+
+    # Failures, with tumbler's codes.
+    thumb = os.path.join(cache, 'thumbnails', 'large', hashlib.md5(uris[0].encode()).hexdigest() + '.png')
+    cases = {'sftp://example.org/x.jpg': 0, uri(os.path.join(files, 'empty.jpg')): 6, uri(thumb): 3}
+    handle = thumbnailer.queue(list(cases), 'normal')
+    if not thumbnailer.finished(handle):
+        fail('no Finished for the failures')
+    codes = {u: p[2] for _, p in thumbnailer.of(handle, 'Error') for u in p[1]}
+    if codes != cases:
+        fail('error codes %s, expected %s; signals %s' % (codes, cases, thumbnailer.of(handle)))
+    ok('Error codes as tumbler: remote URI 0, empty file 6, a thumbnail itself 3 (%s)' %
+       '; '.join(p[3] for _, p in thumbnailer.of(handle, 'Error')))
+    handle = thumbnailer.queue(uris[:1], 'enormous')
+    if not thumbnailer.finished(handle) or [p[2] for _, p in thumbnailer.of(handle, 'Error')] != [5]:
+        fail('unknown flavor: %s' % thumbnailer.of(handle))
+    ok('an unknown flavor is error 5 for the whole list')
+
+    # Dequeue: a long list cancelled at once ends with Finished, most files never made.
+    many = os.path.join(work, 'many')
+    os.makedirs(many, exist_ok=True)
+    for index in range(60):
+        shutil.copy(os.path.join(fixtures, 'doc.pdf'), os.path.join(many, 'doc%02d.pdf' % index))
+    handle = thumbnailer.queue([uri(os.path.join(many, n)) for n in sorted(os.listdir(many))], 'x-large')
+    thumbnailer.call('Dequeue', GLib.Variant('(u)', (handle,)))
+    if not thumbnailer.finished(handle, 30):
+        fail('no Finished after Dequeue')
+    made = len(thumbnailer.of(handle, 'Ready'))
+    if made >= 60:
+        fail('Dequeue cancelled nothing: %d of 60 made' % made)
+    # handle_to_unqueue: a new list replaces the old one.
+    first = thumbnailer.queue([uri(os.path.join(many, n)) for n in sorted(os.listdir(many))], 'xx-large')
+    second = thumbnailer.queue(uris[:1], 'normal', unqueue=first)
+    if not thumbnailer.finished(first, 30) or not thumbnailer.finished(second, 30) or len(thumbnailer.of(first, 'Ready')) >= 60:
+        fail('handle_to_unqueue: %d made of the first list' % len(thumbnailer.of(first, 'Ready')))
+    ok('Dequeue: %d of 60 made before Finished; handle_to_unqueue: %d of 60' % (made, len(thumbnailer.of(first, 'Ready'))))
+
+    # A second instance while the name is taken leaves with a reason.
+    second = subprocess.run([qlbrowse, 'dbus'], capture_output=True, text=True, timeout=30)
+    if second.returncode != 1 or 'another program serves' not in second.stderr:
+        fail('second instance: %d %r' % (second.returncode, second.stderr))
+    ok('a second instance: %s' % second.stderr.strip())
+
+    # Idle exit: the activated one was started with --idle-seconds 3 (the service file says so).
+    owner = bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
+                          GLib.Variant('(s)', (NAME,)), GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    def gone():
+        return not os.path.exists('/proc/%d' % owner) or open('/proc/%d/stat' % owner).read().split(') ')[1].startswith('Z')
+    started.append(owner)
+    if not thumbnailer.wait(gone, 20):
+        fail('pid %d still running 20 s after its last work' % owner)
+    ok('it exits by itself when idle (pid %d)' % owner)
+
+
+if __name__ == '__main__':
+    main()
