@@ -20,22 +20,23 @@ let package = Package(
         // C libraries, one system-library target each, with a small shim header (two opened lazily, below).
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CRaw", pkgConfig: "libraw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // libav and libvips bring ~150 of the worker's ~180 libraries and ~28 ms to every worker's
-        // start; they are opened at first use instead (CLazyLibrary), through C targets that define
-        // the functions qlbrowse calls (CAV: libav's own names, hidden; CVips: non-variadic wrappers).
+        // start, libqpdf, libraw and libarchive ~4 ms more; they are opened at first use instead
+        // (CLazyLibrary), through C targets that define the functions qlbrowse calls (under the
+        // libraries' own names, hidden; CVips: non-variadic wrappers).
         .target(name: "CLazyLibrary"),
         .target(name: "CAV", dependencies: ["CLazyLibrary"]),
+        .target(name: "CRaw", dependencies: ["CLazyLibrary"]),
+        .target(name: "CArchive", dependencies: ["CLazyLibrary"]),
+        .target(name: "CQPDF", dependencies: ["CLazyLibrary"]),
         .target(name: "CVips", dependencies: ["CLazyLibrary", "CGObject"]),
         // GDBus for `qlbrowse dbus`, its libgio opened only by that command.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),

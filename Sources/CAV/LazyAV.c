@@ -18,9 +18,8 @@ static LazyLibrary libav = {
 const char *CAV_library_error(void) { return lazy_library_open(&libav); }
 const char *CAV_library_file(int index) { return lazy_library_file(&libav, index); }
 
-#define REAL(name) ({ static void *slot; (__typeof__(&name))lazy_library_symbol(&libav, #name, &slot); })
-#define FORWARD(type, name, parameters, arguments) type name parameters { return REAL(name) arguments; }
-#define FORWARD_VOID(name, parameters, arguments) void name parameters { REAL(name) arguments; }
+#define FORWARD(type, name, parameters, arguments) LAZY_FORWARD(libav, type, name, parameters, arguments)
+#define FORWARD_VOID(name, parameters, arguments) LAZY_FORWARD_VOID(libav, name, parameters, arguments)
 
 FORWARD(void *, av_calloc, (size_t count, size_t size), (count, size))
 FORWARD(void *, av_mallocz, (size_t size), (size))

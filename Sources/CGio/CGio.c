@@ -7,7 +7,7 @@
 
 static LazyLibrary libgio = {.label = "libgio", .files = {"libgio-2.0.so.0"}};
 
-#define GIO(name) (*({ static void *slot; (__typeof__(&name))lazy_library_symbol(&libgio, #name, &slot); }))
+#define GIO(name) (*LAZY_FUNCTION(libgio, name))
 
 const char *CGio_library_error(void) { return lazy_library_open(&libgio); }
 

@@ -13,7 +13,7 @@ static void name_soname(LazyLibrary *library) {
 
 static LazyLibrary libvips = {.label = "libvips", .prepare = name_soname};
 
-#define VIPS(name) (*({ static void *slot; (__typeof__(&name))lazy_library_symbol(&libvips, #name, &slot); }))
+#define VIPS(name) (*LAZY_FUNCTION(libvips, name))
 
 const char *CVips_library_error(void) { return lazy_library_open(&libvips); }
 const char *CVips_library_file(int index) { return lazy_library_file(&libvips, index); }

@@ -1,4 +1,5 @@
 import CQPDF
+import Providers
 import ThumbnailKit
 
 /// Turns PDF pages by their /Rotate entry (qpdf): nothing is rendered, streams are copied as
@@ -6,6 +7,7 @@ import ThumbnailKit
 /// the page tree is taken into account and the new one set on the page itself.
 enum PDFPageRotator {
     static func rotate(pages wanted: [Int], quarterTurns: Int, input: String, output: String) throws(ThumbnailError) -> FileEditResult {
+        try LazyLibraries.require(CQPDF_library_error())
         guard let qpdf = qpdf_init() else { throw ThumbnailError(.tooLarge, "out of memory") }
         var doomed: qpdf_data? = qpdf
         defer { qpdf_cleanup(&doomed) }

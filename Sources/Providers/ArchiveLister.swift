@@ -23,6 +23,7 @@ public struct ArchiveLister {
     public init() {}
 
     public func list(path: String, limit: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> ArchiveListing {
+        try LazyLibraries.require(CArchive_library_error())
         guard let archive = archive_read_new() else { throw ThumbnailError(.tooLarge, "out of memory") }
         defer { archive_read_free(archive) }
         archive_read_support_filter_all(archive)

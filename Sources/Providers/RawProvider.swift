@@ -9,6 +9,7 @@ public struct RawProvider: ThumbnailProvider {
     public init() {}
 
     public func makeImages(for job: ProviderJob, emit: (ProviderImage) -> Void) throws(ThumbnailError) {
+        try LazyLibraries.require(CRaw_library_error())
         guard let raw = libraw_init(0) else { throw ThumbnailError(.unreadable, "libraw could not start") }
         defer { libraw_close(raw) }
         var status = libraw_open_file(raw, job.path)

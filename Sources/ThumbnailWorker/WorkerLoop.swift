@@ -1,4 +1,5 @@
 import Dispatch
+import Editors
 import Providers
 import Synchronization
 import SystemKit
@@ -26,7 +27,7 @@ public enum WorkerLoop {
         }
         if arguments.first == "--lazy-libraries" {
             // For the package's Depends: the libraries opened at first use, not linked.
-            print(LazyLibraries.files.joined(separator: "\n"))
+            print((LazyLibraries.files + EditorLibraries.files).joined(separator: "\n"))
             exit(0)
         }
         if arguments.first == "--in-process" {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// A new worker opens libav and libvips (~150 of its libraries) only when a file needs them: a PDF
-/// or a baseline JPEG is answered by a worker that never loaded them. Seen through the dynamic
+/// A new worker opens libav, libvips, libraw, libarchive and libqpdf (~150 of its libraries) only
+/// when a file needs them: a PDF or a baseline JPEG is answered by a worker that never loaded them. Seen through the dynamic
 /// loader's own trace (LD_DEBUG=files) of the real worker, started by the real `qlbrowse`.
 @Suite struct WorkerStartTests {
     /// What the loader opened in every worker started for `files`, as one text.
@@ -27,19 +27,19 @@ import Testing
         return try logs.map { try String(contentsOfFile: traces.appendingPathComponent($0).path, encoding: .utf8) }.joined()
     }
 
-    @Test func libavAndLibvipsAreOpenedOnlyForFilesThatNeedThem() throws {
+    @Test func decoderLibrariesAreOpenedOnlyForFilesThatNeedThem() throws {
         let folder = TestEnvironment.temporaryFolder("qlbrowse-worker-start")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let light = try loaderTrace(["doc.pdf", "landscape.jpg"], in: folder)
         #expect(light.contains("libpoppler-glib"), "the trace should show the linked libraries")
-        for library in ["libavcodec", "libavformat", "libvips"] {
+        for library in ["libavcodec", "libavformat", "libvips", "libraw", "libarchive", "libqpdf"] {
             #expect(!light.contains(library), "\(library) was loaded for a PDF and a baseline JPEG")
         }
 
-        let heavy = try loaderTrace(["clip.mp4", "progressive.jpg"], in: folder)
-        for library in ["libavformat.so", "libavcodec.so", "libswscale.so", "libvips.so"] {
-            #expect(heavy.contains(library), "\(library) was not loaded for a video and a progressive JPEG")
+        let heavy = try loaderTrace(["clip.mp4", "progressive.jpg", "camera.dng"], in: folder)
+        for library in ["libavformat.so", "libavcodec.so", "libswscale.so", "libvips.so", "libraw.so"] {
+            #expect(heavy.contains(library), "\(library) was not loaded for a video, a progressive JPEG and a DNG")
         }
     }
 }

@@ -30,3 +30,15 @@ const char *lazy_library_file(LazyLibrary *library, int index);
 /// library or symbol that cannot be had ends the process with the reason on standard error:
 /// callers check `lazy_library_open` first where a missing library must be a clear error.
 void *lazy_library_symbol(LazyLibrary *library, const char *symbol, void **slot);
+
+/// The function `name` of `library`, looked up once, with the type of its declaration in scope.
+#define LAZY_FUNCTION(library, name) \
+    ({ static void *lazy_slot; (__typeof__(&name))lazy_library_symbol(&(library), #name, &lazy_slot); })
+
+/// Defines `name` (declared by the library's header) as a forward to the library's own: calls to
+/// it link here and open the library at the first one. Put the definitions between
+/// `#pragma GCC visibility push(hidden)` and `pop`, so that no other library binds to them.
+#define LAZY_FORWARD(library, type, name, parameters, arguments) \
+    type name parameters { return LAZY_FUNCTION(library, name) arguments; }
+#define LAZY_FORWARD_VOID(library, name, parameters, arguments) \
+    void name parameters { LAZY_FUNCTION(library, name) arguments; }
