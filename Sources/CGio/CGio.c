@@ -38,7 +38,7 @@ static void bus_acquired(GDBusConnection *connection, const gchar *name, gpointe
     if (!GIO(g_dbus_connection_register_object)(connection, service.path, service.node->interfaces[0], &vtable, NULL, NULL, &error)) {
         fprintf(stderr, "qlbrowse: cannot serve %s: %s\n", service.path, error ? error->message : "?");
         g_clear_error(&error);
-        service.lost(service.context, 1);
+        service.lost(service.context, CGio_lost_unregistered);
     }
 }
 
@@ -85,11 +85,27 @@ static GVariant *argument(CGio_call *call, int index) {
     return g_variant_get_child_value(parameters, (gsize)index);
 }
 
-const char *CGio_call_string(CGio_call *call, int index) {
+static gboolean tick(gpointer data) {
+    void **pair = data;
+    ((void (*)(void *))pair[0])(pair[1]);
+    return G_SOURCE_CONTINUE;
+}
+
+void CGio_every(unsigned seconds, void (*callback)(void *context), void *context) {
+    void **pair = g_new(void *, 2);
+    pair[0] = (void *)callback;
+    pair[1] = context;
+    g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, seconds, tick, pair, g_free);
+}
+
+char *CGio_call_sender(CGio_call *call) {
+    return g_strdup(GIO(g_dbus_method_invocation_get_sender)((GDBusMethodInvocation *)call));
+}
+
+char *CGio_call_string(CGio_call *call, int index) {
     GVariant *value = argument(call, index);
     if (!value) return NULL;
-    // The string lives as long as the call's parameters do.
-    const char *text = g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) ? g_variant_get_string(value, NULL) : NULL;
+    char *text = g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) ? g_variant_dup_string(value, NULL) : NULL;
     g_variant_unref(value);
     return text;
 }
@@ -111,6 +127,7 @@ char **CGio_call_strings(CGio_call *call, int index) {
 }
 
 void CGio_free_strings(char **strings) { g_strfreev(strings); }
+void CGio_free(char *string) { g_free(string); }
 
 static GVariant *strings(const char *const *list) {
     return g_variant_new_strv(list ? (const gchar *const *)list : (const gchar *const[]){NULL}, -1);
@@ -132,20 +149,24 @@ void CGio_return_error(CGio_call *call, const char *message) {
                                                         G_DBUS_ERROR_INVALID_ARGS, message);
 }
 
-static int emit(const char *signal, GVariant *parameters) {
+static int emit(const char *destination, const char *signal, GVariant *parameters) {
     if (!service.connection) {
         g_variant_unref(g_variant_ref_sink(parameters));
         return -1;
     }
-    return GIO(g_dbus_connection_emit_signal)(service.connection, NULL, service.path, service.interface, signal, parameters, NULL) ? 0 : -1;
+    return GIO(g_dbus_connection_emit_signal)(service.connection, destination, service.path, service.interface, signal, parameters, NULL)
+        ? 0 : -1;
 }
 
-int CGio_emit_handle(const char *signal, uint32_t handle) { return emit(signal, g_variant_new("(u)", handle)); }
-
-int CGio_emit_handle_strings(const char *signal, uint32_t handle, const char *const *list) {
-    return emit(signal, g_variant_new("(u@as)", handle, strings(list)));
+int CGio_emit_handle(const char *destination, const char *signal, uint32_t handle) {
+    return emit(destination, signal, g_variant_new("(u)", handle));
 }
 
-int CGio_emit_error(const char *signal, uint32_t handle, const char *const *list, int32_t code, const char *message) {
-    return emit(signal, g_variant_new("(u@asis)", handle, strings(list), code, message));
+int CGio_emit_handle_strings(const char *destination, const char *signal, uint32_t handle, const char *const *list) {
+    return emit(destination, signal, g_variant_new("(u@as)", handle, strings(list)));
+}
+
+int CGio_emit_error(const char *destination, const char *signal, uint32_t handle, const char *const *list, int32_t code,
+                    const char *message) {
+    return emit(destination, signal, g_variant_new("(u@asis)", handle, strings(list), code, message));
 }

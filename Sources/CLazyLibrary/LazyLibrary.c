@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "LazyLibrary.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@ const char *lazy_library_open(LazyLibrary *library) {
                 snprintf(library->error, sizeof library->error, "%s could not be loaded: %s",
                          library->label, why ? why : library->files[i]);
                 opened = 0;
+                for (int j = 0; j < i; j++) dlclose(library->handles[j]);
                 break;
             }
         }
@@ -51,12 +54,13 @@ void *lazy_library_symbol(LazyLibrary *library, const char *symbol, void **slot)
     if (address) return address;
     const char *why = lazy_library_open(library);
     if (why) {
-        fprintf(stderr, "qlbrowse-thumbnailer: %s\n", why);
+        fprintf(stderr, "%s: %s\n", program_invocation_short_name, why);
         abort();
     }
     for (int i = 0; i < 4 && library->files[i] && !address; i++) address = dlsym(library->handles[i], symbol);
     if (!address) {
-        fprintf(stderr, "qlbrowse-thumbnailer: %s has no %s\n", library->label, symbol);
+        fprintf(stderr, "%s: %s has no %s (an older version than this build needs?)\n", program_invocation_short_name,
+                library->label, symbol);
         abort();
     }
     __atomic_store_n(slot, address, __ATOMIC_RELEASE);

@@ -5,10 +5,13 @@
 #include "CRaw.h"
 #include "LazyLibrary.h"
 
-#define STRING(x) #x
-#define SONAME(major) "libraw.so." STRING(major)
+/// libtool's soname: libraw.so.(CURRENT - AGE).
+static void name_soname(LazyLibrary *library) {
+    snprintf(library->soname[0], sizeof library->soname[0], "libraw.so.%d", LIBRAW_SHLIB_CURRENT - LIBRAW_SHLIB_AGE);
+    library->files[0] = library->soname[0];
+}
 
-static LazyLibrary libraw = {.label = "libraw", .files = {SONAME(LIBRAW_SHLIB_CURRENT)}};
+static LazyLibrary libraw = {.label = "libraw", .prepare = name_soname};
 
 const char *CRaw_library_error(void) { return lazy_library_open(&libraw); }
 const char *CRaw_library_file(int index) { return lazy_library_file(&libraw, index); }

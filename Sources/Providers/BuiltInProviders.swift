@@ -64,7 +64,9 @@ public struct BuiltInProviders {
             return type.identifier == "application/zip" && ZipLooksLikeComic.check(path) ? [container] : []
         case .unknown:
             // Content only the bytes identify (a picture without an extension libmagic missed): let libvips try.
-            return VipsDecoder.hasLoader(for: path) ? [image] : []
+            // (A libvips that cannot be opened is the installation's fault, not the file's: the
+            // image provider says so, and the cache does not remember that as the file's failure.)
+            return (try? VipsDecoder.start()) == nil || VipsDecoder.hasLoader(for: path) ? [image] : []
         case .folder:
             return []
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -54,6 +53,9 @@ struct DBusCommand: ParsableCommand {
                 case .noBus:
                     StandardStream.write("qlbrowse: cannot connect to the D-Bus session bus (is DBUS_SESSION_BUS_ADDRESS set?)\n", to: 2)
                     outcome.lostName = true
+                case .refused:
+                    StandardStream.write("qlbrowse: the session bus would not take \(DBusThumbnailer.path)\n", to: 2)
+                    outcome.lostName = true
                 case .busGone:
                     break  // the session ended: nothing left to serve
                 }
@@ -63,23 +65,15 @@ struct DBusCommand: ParsableCommand {
             throw ValidationError(error.message)
         }
         thumbnailer.attach(service)
-        if idleSeconds > 0 { Self.watchIdle(thumbnailer, service: service, seconds: idleSeconds) }
+        if idleSeconds > 0 {
+            // Checked on the thread calls arrive on: a Queue cannot slip in between the check and the end.
+            service.every(seconds: 1) {
+                if let idle = thumbnailer.idleNanos, idle >= Int64(idleSeconds) * 1_000_000_000 { service.stop() }
+            }
+        }
         service.run()
         if outcome.lostName { throw ExitCode(1) }
     }
-
-    /// Ends the loop once nothing was asked and nothing ran for `seconds`.
-    private static func watchIdle(_ thumbnailer: DBusThumbnailer, service: DBusService, seconds: Int) {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler {
-            if let idle = thumbnailer.idleNanos, idle >= Int64(seconds) * 1_000_000_000 { service.stop() }
-        }
-        timer.resume()
-        idleTimer = timer
-    }
-
-    nonisolated(unsafe) private static var idleTimer: DispatchSourceTimer?
 
     /// The MIME types the worker thumbnails (as `qlbrowse types` lists them).
     static func supportedTypes() -> [String] {

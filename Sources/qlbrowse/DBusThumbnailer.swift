@@ -6,7 +6,8 @@ import ThumbnailKit
 /// so desktop programs that ask tumbler for thumbnails can ask qlbrowse: `Queue` a list of URIs at
 /// a flavor (normal 128, large 256, x-large 512, xx-large 1024 pixels), get `Started`, `Ready`
 /// for each thumbnail written to the shared cache, `Error` for each failure with tumbler's codes,
-/// `Finished`; `Dequeue` cancels. Decoding goes to the resident service, like every other call.
+/// `Finished`; `Dequeue` cancels. Signals go to the caller that queued the list only, and never
+/// before the reply that gave it the handle. Decoding goes to the resident service.
 final class DBusThumbnailer: Sendable {
     static let name = "org.freedesktop.thumbnails.Thumbnailer1"
     static let path = "/org/freedesktop/thumbnails/Thumbnailer1"
@@ -82,7 +83,10 @@ final class DBusThumbnailer: Sendable {
         case "Queue":
             let unqueue = call.uint(4)
             if unqueue != 0 { dequeue(unqueue) }
-            call.reply(queue(uris: call.strings(0), flavor: call.string(2) ?? "normal"))
+            // The handle goes out before the job can send a signal about it.
+            let handle = reserveHandle()
+            call.reply(handle)
+            start(handle, uris: call.strings(0), flavor: call.string(2) ?? "normal", for: call.sender)
         case "Dequeue":
             dequeue(call.uint(0))
             call.reply()
@@ -97,13 +101,19 @@ final class DBusThumbnailer: Sendable {
         }
     }
 
-    /// Starts a job for `uris`; its handle.
-    func queue(uris: [String], flavor: String) -> UInt32 {
+    /// The next job's handle.
+    private func reserveHandle() -> UInt32 {
         jobs.withLock { state in
             let handle = state.next
             state.next = state.next == UInt32.max ? 1 : state.next + 1
-            state.running[handle] = Task { await self.run(handle, uris: uris, flavor: flavor) }
             return handle
+        }
+    }
+
+    /// Starts the job `handle` for `uris`; its signals go to `caller`.
+    private func start(_ handle: UInt32, uris: [String], flavor: String, for caller: String?) {
+        jobs.withLock { state in
+            state.running[handle] = Task { await self.run(handle, uris: uris, flavor: flavor, caller: caller) }
         }
     }
 
@@ -112,25 +122,25 @@ final class DBusThumbnailer: Sendable {
         jobs.withLock { $0.running[handle] }?.cancel()
     }
 
-    private func run(_ handle: UInt32, uris: [String], flavor: String) async {
-        let bus = service.withLock { $0 }
-        bus?.emit("Started", handle)
+    private func run(_ handle: UInt32, uris: [String], flavor: String, caller: String?) async {
+        let signals = Signals(bus: service.withLock { $0 }, caller: caller, handle: handle)
+        signals.started()
         defer {
             jobs.withLock { state in
                 state.running[handle] = nil
                 state.lastActivity = SystemTime.now()
             }
-            bus?.emit("Finished", handle)
+            signals.finished()
         }
         guard let pixels = Self.flavors.first(where: { $0.name == flavor })?.pixels else {
-            bus?.emit("Error", handle, uris, code: ErrorCode.unsupportedFlavor.rawValue, message: "Unsupported thumbnail flavor requested: \(flavor)")
+            signals.failed(uris, .unsupportedFlavor, "Unsupported thumbnail flavor requested: \(flavor)")
             return
         }
         await withTaskGroup(of: Void.self) { group in
             var pending = uris.makeIterator()
             func startNext() -> Bool {
                 guard let uri = pending.next() else { return false }
-                group.addTask { await self.thumbnail(uri, pixels: pixels, handle: handle, bus: bus) }
+                group.addTask { await self.thumbnail(uri, pixels: pixels, signals: signals) }
                 return true
             }
             for _ in 0..<filesAtOnce where !startNext() { break }
@@ -141,24 +151,44 @@ final class DBusThumbnailer: Sendable {
         }
     }
 
-    private func thumbnail(_ uri: String, pixels: Int, handle: UInt32, bus: DBusService?) async {
+    private func thumbnail(_ uri: String, pixels: Int, signals: Signals) async {
         guard let path = FileURI.path(from: uri) else {
-            bus?.emit("Error", handle, [uri], code: ErrorCode.unsupported.rawValue, message: "Only local files are supported")
+            signals.failed([uri], .unsupported, "Only local files are supported")
+            return
+        }
+        // The cache is keyed by the URI as GLib writes it; a thumbnail stored under that key and
+        // announced under another spelling (file://localhost/, %e9) would never be found.
+        guard FileURI.from(absolutePath: path) == uri else {
+            signals.failed([uri], .unsupported, "Not written as the thumbnail cache keys it (\(FileURI.from(absolutePath: path)))")
             return
         }
         guard !path.hasPrefix(cacheRoot + "/") else {
-            bus?.emit("Error", handle, [uri], code: ErrorCode.isThumbnail.rawValue, message: "The file \"\(path)\" is a thumbnail itself")
+            signals.failed([uri], .isThumbnail, "The file \"\(path)\" is a thumbnail itself")
             return
         }
         var request = ThumbnailRequest(path: path, size: Double(pixels), types: [.thumbnail])
         request.wantsFacts = false
         do {
             _ = try await generator.bestRepresentation(for: request)
-            bus?.emit("Ready", handle, [uri])
+            signals.ready(uri)
         } catch {
             let failure = error as? ThumbnailError ?? ThumbnailError(.cancelled, "cancelled")
             guard failure.code != .cancelled else { return }
-            bus?.emit("Error", handle, [uri], code: Self.code(for: failure).rawValue, message: "\(path): \(failure.reason)")
+            signals.failed([uri], Self.code(for: failure), "\(path): \(failure.reason)")
+        }
+    }
+
+    /// One job's signals, to the caller that queued it.
+    private struct Signals: Sendable {
+        let bus: DBusService?
+        let caller: String?
+        let handle: UInt32
+
+        func started() { bus?.emit("Started", to: caller, handle) }
+        func finished() { bus?.emit("Finished", to: caller, handle) }
+        func ready(_ uri: String) { bus?.emit("Ready", to: caller, handle, [uri]) }
+        func failed(_ uris: [String], _ code: ErrorCode, _ message: String) {
+            bus?.emit("Error", to: caller, handle, uris, code: code.rawValue, message: message)
         }
     }
 

@@ -10,7 +10,8 @@ Started by D-Bus activation from a service file in $XDG_DATA_HOME/dbus-1/service
 says to install it); checks Queue (Started, Ready per file, Finished; the PNG in the cache's flavor
 folder carries Thumb::URI and Thumb::MTime), tumbler's error codes (a remote URI, an empty file,
 a thumbnail of a thumbnail, an unknown flavor), Dequeue and handle_to_unqueue, GetSupported,
-GetFlavors, GetSchedulers, a second instance refused while the name is taken, and the idle exit.
+GetFlavors, GetSchedulers, signals only to the caller and never before the reply with the handle,
+a second instance refused while the name is taken, and the idle exit.
 Prints one line per check; exit status 1 on the first failure.
 """
 import hashlib, os, shutil, subprocess, sys, time
@@ -36,7 +37,17 @@ class Thumbnailer:
     def __init__(self, bus):
         self.bus = bus
         self.signals = []
+        # Every message in the order it arrived (the filter runs on GDBus's own thread, as they come).
+        self.wire = []
+        bus.add_filter(self.on_message)
         bus.signal_subscribe(NAME, NAME, None, PATH, None, Gio.DBusSignalFlags.NONE, self.on_signal)
+
+    def on_message(self, connection, message, incoming):
+        if incoming and message.get_message_type() in (Gio.DBusMessageType.SIGNAL, Gio.DBusMessageType.METHOD_RETURN):
+            body = message.get_body()
+            first = body.get_child_value(0).unpack() if body is not None and body.n_children() else None
+            self.wire.append((message.get_message_type(), message.get_member(), first))
+        return message
 
     def on_signal(self, connection, sender, path, interface, signal, parameters):
         self.signals.append((signal, parameters.unpack()))
@@ -71,6 +82,16 @@ def uri(path):
     return 'file://' + path
 
 
+def listener(address):
+    """A second program on the bus, listening to every signal of the interface."""
+    bus = Gio.DBusConnection.new_for_address_sync(address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
+                                                  Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+    heard = []
+    bus.signal_subscribe(None, NAME, None, PATH, None, Gio.DBusSignalFlags.NONE,
+                         lambda c, s, p, i, signal, parameters: heard.append(signal))
+    return bus, heard
+
+
 def main():
     qlbrowse, fixtures, work = sys.argv[1:4]
     address = 'unix:path=' + os.path.join(work, 'bus')
@@ -102,6 +123,7 @@ def check(qlbrowse, fixtures, work, started):
     spaced = os.path.join(files, 'a photo é.jpg')
     shutil.copy(os.path.join(fixtures, 'landscape.jpg'), spaced)
 
+    other, heard = listener(os.environ['DBUS_SESSION_BUS_ADDRESS'])
     bus = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SESSION_BUS_ADDRESS'],
                                                  Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
                                                  None, None)
@@ -138,17 +160,25 @@ def check(qlbrowse, fixtures, work, started):
                 or max(image.size) > 256:
             fail('%s: %s %s' % (png, image.size, {k: v for k, v in image.info.items() if k.startswith('Thumb')}))
     ok('Queue at large: Started, Ready for each of %d files, Finished; PNGs in thumbnails/large with Thumb::URI and Thumb::MTime' % len(uris))
+    # The handle's reply came before any signal about it, and nobody else heard those signals.
+    order = [(kind, member) for kind, member, first in thumbnailer.wire if first == handle]
+    if not order or order[0][0] != Gio.DBusMessageType.METHOD_RETURN:
+        fail('a signal about handle %d came before the reply that gave it: %s' % (handle, order[:3]))
+    if heard:
+        fail('another program on the bus heard the signals: %s' % heard)
+    ok('the reply with the handle came before its signals; another program on the bus heard none of them')
 
     # Failures, with tumbler's codes.
     thumb = os.path.join(cache, 'thumbnails', 'large', hashlib.md5(uris[0].encode()).hexdigest() + '.png')
-    cases = {'sftp://example.org/x.jpg': 0, uri(os.path.join(files, 'empty.jpg')): 6, uri(thumb): 3}
+    cases = {'sftp://example.org/x.jpg': 0, uri(os.path.join(files, 'empty.jpg')): 6, uri(thumb): 3,
+             'file://localhost' + good[0]: 0, uri(spaced): 0}
     handle = thumbnailer.queue(list(cases), 'normal')
     if not thumbnailer.finished(handle):
         fail('no Finished for the failures')
     codes = {u: p[2] for _, p in thumbnailer.of(handle, 'Error') for u in p[1]}
     if codes != cases:
         fail('error codes %s, expected %s; signals %s' % (codes, cases, thumbnailer.of(handle)))
-    ok('Error codes as tumbler: remote URI 0, empty file 6, a thumbnail itself 3 (%s)' %
+    ok('Error codes as tumbler: remote URI 0, empty file 6, a thumbnail itself 3, a URI not written as the cache keys it 0 (%s)' %
        '; '.join(p[3] for _, p in thumbnailer.of(handle, 'Error')))
     handle = thumbnailer.queue(uris[:1], 'enormous')
     if not thumbnailer.finished(handle) or [p[2] for _, p in thumbnailer.of(handle, 'Error')] != [5]:

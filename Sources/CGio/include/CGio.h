@@ -9,7 +9,7 @@ typedef struct CGio_call CGio_call;
 /// Called on the loop's thread for each method call of the served interface.
 typedef void (*CGio_handler)(void *context, CGio_call *call, const char *method);
 /// Why the name is not (or no longer) ours.
-enum { CGio_lost_no_bus = 0, CGio_lost_taken = 1, CGio_lost_bus_gone = 2 };
+enum { CGio_lost_no_bus = 0, CGio_lost_taken = 1, CGio_lost_bus_gone = 2, CGio_lost_unregistered = 3 };
 /// Called on the loop's thread when the name could not be had, or was lost (`why`: above).
 typedef void (*CGio_lost)(void *context, int why);
 
@@ -25,12 +25,18 @@ const char *CGio_serve(const char *name, const char *path, const char *xml, int 
 void CGio_run(void);
 void CGio_quit(void);
 
-/// The `index`th argument: a string (NULL if it is not one), a number, or a list of strings
-/// (NULL-ended, freed with CGio_free_strings).
-const char *CGio_call_string(CGio_call *call, int index);
+/// Calls `tick` on the loop's thread every `seconds` (with the method calls, never beside them).
+void CGio_every(unsigned seconds, void (*tick)(void *context), void *context);
+
+/// The caller's unique bus name (":1.42"), for signals meant for it alone; freed with CGio_free.
+char *CGio_call_sender(CGio_call *call);
+/// The `index`th argument: a string (NULL if it is not one; freed with CGio_free), a number, or a
+/// list of strings (NULL-ended, freed with CGio_free_strings).
+char *CGio_call_string(CGio_call *call, int index);
 uint32_t CGio_call_uint(CGio_call *call, int index);
 char **CGio_call_strings(CGio_call *call, int index);
 void CGio_free_strings(char **strings);
+void CGio_free(char *string);
 
 /// Answers (from any thread): nothing, a number, one or two lists of strings (`second` NULL:
 /// one), or an error with a message.
@@ -39,7 +45,9 @@ void CGio_return_uint(CGio_call *call, uint32_t value);
 void CGio_return_strings(CGio_call *call, const char *const *first, const char *const *second);
 void CGio_return_error(CGio_call *call, const char *message);
 
-/// Signals of the served interface (from any thread); 0 when sent.
-int CGio_emit_handle(const char *signal, uint32_t handle);
-int CGio_emit_handle_strings(const char *signal, uint32_t handle, const char *const *strings);
-int CGio_emit_error(const char *signal, uint32_t handle, const char *const *strings, int32_t code, const char *message);
+/// Signals of the served interface (from any thread) to `destination` (a caller's unique name;
+/// NULL: to everyone listening); 0 when sent.
+int CGio_emit_handle(const char *destination, const char *signal, uint32_t handle);
+int CGio_emit_handle_strings(const char *destination, const char *signal, uint32_t handle, const char *const *strings);
+int CGio_emit_error(const char *destination, const char *signal, uint32_t handle, const char *const *strings, int32_t code,
+                    const char *message);

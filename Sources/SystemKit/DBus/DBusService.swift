@@ -12,7 +12,9 @@ public final class DBusService: @unchecked Sendable {
         fileprivate let raw: OpaquePointer
         public let method: String
 
-        public func string(_ index: Int) -> String? { CGio_call_string(raw, Int32(index)).map { String(cString: $0) } }
+        /// The caller's unique bus name, for signals meant for it alone.
+        public var sender: String? { DBusService.take(CGio_call_sender(raw)) }
+        public func string(_ index: Int) -> String? { DBusService.take(CGio_call_string(raw, Int32(index))) }
         public func uint(_ index: Int) -> UInt32 { CGio_call_uint(raw, Int32(index)) }
         public func strings(_ index: Int) -> [String] {
             guard let list = CGio_call_strings(raw, Int32(index)) else { return [] }
@@ -45,6 +47,8 @@ public final class DBusService: @unchecked Sendable {
         case taken
         /// The bus went away (the session ended).
         case busGone
+        /// The bus would not take the interface at its path.
+        case refused
     }
 
     private let lost: (DBusService, Loss) -> Void
@@ -67,7 +71,13 @@ public final class DBusService: @unchecked Sendable {
         }, { context, why in
             guard let context else { return }
             let service = Unmanaged<DBusService>.fromOpaque(context).takeUnretainedValue()
-            service.lost(service, why == Int32(CGio_lost_taken) ? .taken : why == Int32(CGio_lost_bus_gone) ? .busGone : .noBus)
+            let loss: Loss = switch why {
+            case Int32(CGio_lost_taken): .taken
+            case Int32(CGio_lost_bus_gone): .busGone
+            case Int32(CGio_lost_unregistered): .refused
+            default: .noBus
+            }
+            service.lost(service, loss)
         }, context) {
             Unmanaged<DBusService>.fromOpaque(context).release()
             throw FileSystemError(code: .unsupported, path: name, context: String(cString: why))
@@ -79,17 +89,41 @@ public final class DBusService: @unchecked Sendable {
     public func run() { CGio_run() }
     public func stop() { CGio_quit() }
 
-    /// Sends `signal` with a number (`Started(u)`), a number and strings (`Ready(u as)`), or those
-    /// and a code and a message (`Error(u as i s)`); false when it could not be sent.
+    /// Calls `tick` every `seconds` on the thread calls arrive on (so never beside one of them).
+    public func every(seconds: Int, _ tick: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Tick(tick)).toOpaque()  // lives as long as the loop
+        CGio_every(UInt32(max(1, seconds)), { context in
+            guard let context else { return }
+            Unmanaged<Tick>.fromOpaque(context).takeUnretainedValue().body()
+        }, context)
+    }
+
+    private final class Tick {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Sends `signal` to `destination` (a caller's unique name; nil: every listener) with a number
+    /// (`Started(u)`), a number and strings (`Ready(u as)`), or those and a code and a message
+    /// (`Error(u as i s)`); false when it could not be sent.
     @discardableResult
-    public func emit(_ signal: String, _ number: UInt32) -> Bool { CGio_emit_handle(signal, number) == 0 }
-    @discardableResult
-    public func emit(_ signal: String, _ number: UInt32, _ strings: [String]) -> Bool {
-        Self.withCStrings(strings) { CGio_emit_handle_strings(signal, number, $0) } == 0
+    public func emit(_ signal: String, to destination: String?, _ number: UInt32) -> Bool {
+        CGio_emit_handle(destination, signal, number) == 0
     }
     @discardableResult
-    public func emit(_ signal: String, _ number: UInt32, _ strings: [String], code: Int32, message: String) -> Bool {
-        Self.withCStrings(strings) { CGio_emit_error(signal, number, $0, code, message) } == 0
+    public func emit(_ signal: String, to destination: String?, _ number: UInt32, _ strings: [String]) -> Bool {
+        Self.withCStrings(strings) { CGio_emit_handle_strings(destination, signal, number, $0) } == 0
+    }
+    @discardableResult
+    public func emit(_ signal: String, to destination: String?, _ number: UInt32, _ strings: [String], code: Int32, message: String) -> Bool {
+        Self.withCStrings(strings) { CGio_emit_error(destination, signal, number, $0, code, message) } == 0
+    }
+
+    /// A C string of CGio's, copied and freed.
+    fileprivate static func take(_ string: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let string else { return nil }
+        defer { CGio_free(string) }
+        return String(cString: string)
     }
 
     /// `strings` as a NULL-ended C array for the length of `body`.
