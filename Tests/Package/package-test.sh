@@ -123,9 +123,10 @@ run "$qlbrowse" files copy "$work/browse/notes.txt" "$work/copies" >/dev/null 2>
 cmp -s "$work/browse/notes.txt" "$work/copies/notes.txt" || fail "qlbrowse files copy did not copy"
 pass "types, cache stats, files copy"
 
-# The browser, in a detached tmux session, with a theme that only the package provides.
+# The browser, in a detached tmux session, with a theme that only the package provides (its
+# thumbnails go to the service of this test's runtime folder, which the cleanup stops).
 tmux -L "$socket" -f /dev/null new-session -d -x 100 -y 30 \
-    "env -i HOME='$home' PATH=/usr/bin:/bin LANG=C.UTF-8 TERM=screen-256color '$qlbrowse' --theme high-contrast --graphics symbols '$work/browse' 2>'$work/browser.err'; echo \$? >'$work/browser.exit'; sleep 60"
+    "env -i HOME='$home' PATH=/usr/bin:/bin LANG=C.UTF-8 TERM=screen-256color XDG_RUNTIME_DIR='$work/run' '$qlbrowse' --theme high-contrast --graphics symbols '$work/browse' 2>'$work/browser.err'; echo \$? >'$work/browser.exit'; sleep 60"
 shown=no
 for _ in $(seq 1 100); do
     if tmux -L "$socket" capture-pane -p 2>/dev/null | grep -q "holiday-photo.jpg"; then shown=yes; break; fi
