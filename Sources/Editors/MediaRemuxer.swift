@@ -14,7 +14,7 @@ final class MediaRemuxer {
     private let cancellation: CancellationFlag
 
     private init(input path: String, output outputPath: String, cancellation: CancellationFlag) throws(ThumbnailError) {
-        try LazyLibraries.requireLibav()
+        try LazyLibraries.require(CAV_library_error())
         CAV_quiet()
         self.cancellation = cancellation
         var opened: UnsafeMutablePointer<AVFormatContext>?

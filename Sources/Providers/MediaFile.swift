@@ -11,7 +11,7 @@ final class MediaFile {
 
     /// Opens the file at `path`, or, for a Motion Photo, the movie found inside it at `offset`.
     init(path: String, movieAt offset: Int?) throws(ThumbnailError) {
-        try LazyLibraries.requireLibav()
+        try LazyLibraries.require(CAV_library_error())
         CAV_quiet()
         var context: UnsafeMutablePointer<AVFormatContext>?
         let (url, isMotionPhoto) = MotionPhoto.mediaURL(path: path, movieAt: offset)

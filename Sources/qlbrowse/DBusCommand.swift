@@ -77,9 +77,7 @@ struct DBusCommand: ParsableCommand {
 
     /// The MIME types the worker thumbnails (as `qlbrowse types` lists them).
     static func supportedTypes() -> [String] {
-        guard let output = ProcessOutput.run([WorkerPool.defaultExecutable(), "--list-types"]) else { return [] }
-        let rows = String(decoding: output, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
         var seen = Set<String>()
-        return rows.filter { $0.count == 3 }.map { String($0[0]) }.filter { seen.insert($0).inserted }
+        return (WorkerTypes.read()?.thumbnailers ?? []).map { $0[0] }.filter { seen.insert($0).inserted }
     }
 }

@@ -23,11 +23,10 @@ struct TypesCommand: ParsableCommand {
 
     func run() throws {
         let worker = WorkerPool.defaultExecutable()
-        guard let output = ProcessOutput.run([worker, "--list-types"]).map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard let types = WorkerTypes.read(worker: worker) else {
             throw ValidationError("cannot run the thumbnail worker \(TerminalText.escaped(worker))")
         }
-        let rows = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) } }
-        let thumbnailers = rows.filter { $0.count == 3 }, previewers = rows.filter { $0.count == 5 }
+        let thumbnailers = types.thumbnailers.map { $0.map(TerminalText.escaped) }, previewers = types.previewers.map { $0.map(TerminalText.escaped) }
         if tsv {
             StandardStream.write((thumbnailers + previewers).map { $0.joined(separator: "\t") + "\n" }.joined(), to: 1)
             return
