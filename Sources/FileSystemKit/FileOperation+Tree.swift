@@ -71,5 +71,8 @@ extension FileOperation {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// The last component, safe to put on screen (escape sequences in names shown escaped).
+    public static func escapedName(_ path: String) -> String { TerminalText.escaped(name(path)) }
+
     static func bytes(_ count: Int64) -> String { ByteCount.text(Int(clamping: count)) }
 }

@@ -27,7 +27,7 @@ public struct PathStamp: Sendable, Equatable, Codable {
 
     /// Why `path` is not as stamped, or nil when it is: "gone", "changed since".
     public static func problem(_ path: String, expected: PathStamp) -> String? {
-        let name = TerminalText.escaped(FileOperation.name(path))
+        let name = FileOperation.escapedName(path)
         guard let now = of(path) else { return "\(name) is gone" }
         if now.device != expected.device || now.inode != expected.inode { return "\(name) is another file now" }
         if now != expected { return "\(name) changed since" }

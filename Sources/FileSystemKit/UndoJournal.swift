@@ -29,7 +29,9 @@ public final class UndoJournal: Sendable {
     public let path: String
     /// Writes the journal's bytes to its path, replacing what was there at once.
     private let write: @Sendable ([UInt8], String) -> Void
-    private let stacks = Mutex(Stacks())
+    /// nil until the file is read: read at the first use, under the lock, so that a step recorded
+    /// before the browser's start-up read is never overwritten by that read.
+    private let state = Mutex<Stacks?>(nil)
     /// Steps kept at most; the oldest go first.
     static let limit = 100
 
@@ -38,18 +40,25 @@ public final class UndoJournal: Sendable {
         self.write = write
     }
 
-    /// Reads the journal a run before left. A damaged file is set aside (".damaged") and a new one started.
-    public func load() {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return }
-        if let loaded = try? JSONDecoder().decode(Stacks.self, from: data) {
-            stacks.withLock { $0 = loaded }
-        } else {
-            rename(path, path + ".damaged")
+    /// Reads the journal a run before left, if it is not read yet (any use reads it first; this
+    /// lets a caller do it ahead, off the thread that will use it).
+    public func load() { withStacks { _ in } }
+
+    public var canUndo: Bool { withStacks { !$0.undo.isEmpty } }
+
+    /// Runs `body` on the stacks, read from the file first if this is the first use. A damaged file
+    /// is set aside (".damaged") and a new journal started.
+    private func withStacks<Result>(_ body: (inout Stacks) -> Result) -> Result {
+        state.withLock { state in
+            if state == nil {
+                let data = try? Data(contentsOf: URL(fileURLWithPath: path))
+                let loaded = data.flatMap { try? JSONDecoder().decode(Stacks.self, from: $0) }
+                if data != nil && loaded == nil { rename(path, path + ".damaged") }
+                state = loaded ?? Stacks()
+            }
+            return body(&state!)
         }
     }
-
-    public var canUndo: Bool { stacks.withLock { !$0.undo.isEmpty } }
-    public var canRedo: Bool { stacks.withLock { !$0.redo.isEmpty } }
 
     /// A new step: what was ahead to redo goes.
     public func record(_ step: UndoStep) {
@@ -89,7 +98,7 @@ public final class UndoJournal: Sendable {
     }
 
     private func replay(fromUndo: Bool, trash: TrashCan, moved: (String, String) -> Void, removed: (String) -> Void) -> Outcome {
-        guard let step = stacks.withLock({ fromUndo ? $0.undo.last : $0.redo.last }) else {
+        guard let step = withStacks({ fromUndo ? $0.undo.last : $0.redo.last }) else {
             return Outcome(message: fromUndo ? "nothing to undo" : "nothing to redo", succeeded: false)
         }
         let verb = fromUndo ? "undone" : "redone"
@@ -115,17 +124,17 @@ public final class UndoJournal: Sendable {
         switch action {
         case .rename(let from, let to, let expected), .move(let from, let to, let expected):
             if let problem = PathStamp.problem(from, expected: expected) { return problem }
-            return PathStamp.of(to) == nil ? nil : "\(name(to)) is taken by another file"
+            return PathStamp.of(to) == nil ? nil : "\(FileOperation.escapedName(to)) is taken by another file"
         case .discard(let path, let expected):
             return PathStamp.problem(path, expected: expected)
         case .restore(let item):
-            if PathStamp.of(item.trashedPath) == nil { return "\(name(item.originalPath)) is no longer in the Trash" }
-            return PathStamp.of(item.originalPath) == nil ? nil : "\(name(item.originalPath)) is taken by another file"
+            if PathStamp.of(item.trashedPath) == nil { return "\(FileOperation.escapedName(item.originalPath)) is no longer in the Trash" }
+            return PathStamp.of(item.originalPath) == nil ? nil : "\(FileOperation.escapedName(item.originalPath)) is taken by another file"
         case .renames(let renames):
             let sources = Set(renames.map(\.from))
             for rename in renames {
                 if let problem = PathStamp.problem(rename.from, expected: rename.expected) { return problem }
-                if !sources.contains(rename.to), PathStamp.of(rename.to) != nil { return "\(name(rename.to)) is taken by another file" }
+                if !sources.contains(rename.to), PathStamp.of(rename.to) != nil { return "\(FileOperation.escapedName(rename.to)) is taken by another file" }
             }
             return nil
         }
@@ -142,7 +151,7 @@ public final class UndoJournal: Sendable {
                 let folder = String(to[..<to.lastIndex(of: "/")!])
                 let operation = FileOperation(kind: .move, sources: [from], destination: folder.isEmpty ? "/" : folder)
                 let report = operation.run(trash: nil, resolve: { _ in (.skip, false) }, progress: { _ in }, moved: moved, removed: removed)
-                guard let placed = report.placed.first else { return .failure(UndoRefusal(report.failures.first ?? "\(name(from)) could not be moved back")) }
+                guard let placed = report.placed.first else { return .failure(UndoRefusal(report.failures.first ?? "\(FileOperation.escapedName(from)) could not be moved back")) }
                 if placed.target != to {
                     try FileRename.noReplaceOrLook(placed.target, to: to)
                     moved(placed.target, to)
@@ -177,14 +186,14 @@ public final class UndoJournal: Sendable {
             let temporary = folder + "/.qlbrowse-rename-\(getpid())-\(index)"
             do { try FileRename.noReplaceOrLook(rename.from, to: temporary) } catch {
                 rollBack()
-                return .failure(UndoRefusal("\(name(rename.from)): \(error.message); every name is as it was"))
+                return .failure(UndoRefusal("\(FileOperation.escapedName(rename.from)): \(error.message); every name is as it was"))
             }
             parked.append((rename, temporary))
         }
         for entry in parked {
             do { try FileRename.noReplaceOrLook(entry.temporary, to: entry.rename.to) } catch {
                 rollBack()
-                return .failure(UndoRefusal("\(name(entry.rename.to)): \(error.message); every name is as it was"))
+                return .failure(UndoRefusal("\(FileOperation.escapedName(entry.rename.to)): \(error.message); every name is as it was"))
             }
             placed.append(entry)
         }
@@ -194,13 +203,12 @@ public final class UndoJournal: Sendable {
 
     /// Changes the stacks and writes them, under the lock: two changes never write out of order.
     private func save(_ change: (inout Stacks) -> Void) {
-        stacks.withLock { stacks in
+        withStacks { stacks in
             change(&stacks)
             if let data = try? JSONEncoder().encode(stacks) { write(Array(data), path) }
         }
     }
 
-    private static func name(_ path: String) -> String { TerminalText.escaped(FileOperation.name(path)) }
 }
 
 /// Why an undo (or a bulk rename) was not done; nothing was changed.

@@ -28,29 +28,18 @@ struct ArchiveWalk {
         var notes: [String] = []
         let more = count > members.count
         if more {
-            let total = stoppedEarly == nil && count < ArchiveLister.countingLimit ? "\(Self.grouped(count))" : "at least \(Self.grouped(count))"
-            notes.append("showing the first \(Self.grouped(members.count)) of \(total) members")
+            let total = stoppedEarly == nil && count < ArchiveLister.countingLimit ? "\(GroupedNumber.text(count))" : "at least \(GroupedNumber.text(count))"
+            notes.append("showing the first \(GroupedNumber.text(members.count)) of \(total) members")
         }
         if let stoppedEarly { notes.append(stoppedEarly) }
         if totalSize >= ArchiveLister.bombSize && totalSize / max(1, archiveSize) >= ArchiveLister.bombRatio {
             let ratio = totalSize / max(1, archiveSize)
             notes.append("the members unpack to \(ByteCount.text(Int(totalSize))) from a \(ByteCount.text(Int(archiveSize))) archive "
-                         + "(\(Self.grouped(Int(ratio)))×): possibly an archive bomb; nothing is unpacked here")
+                         + "(\(GroupedNumber.text(Int(ratio)))×): possibly an archive bomb; nothing is unpacked here")
         }
-        if encrypted > 0 { notes.append("\(Self.grouped(encrypted)) of the members are encrypted") }
+        if encrypted > 0 { notes.append("\(GroupedNumber.text(encrypted)) of the members are encrypted") }
         if count == 0 && stoppedEarly == nil { notes.append(archiveSize == 0 ? "the file is empty" : "the archive has no members") }
         return ArchiveListing(members: members, truncated: more || stoppedEarly != nil,
                               note: notes.isEmpty ? nil : notes.joined(separator: "; "), format: format)
-    }
-
-    /// 12345 → "12,345".
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
     }
 }

@@ -29,14 +29,9 @@ public enum MotionPhoto {
         }
     }
 
-    /// libav's name for the movie inside the file (its `subfile` protocol), or the path itself for
-    /// an ordinary file.
-    public static func mediaURL(path: String) -> (url: String, isMotionPhoto: Bool) {
-        mediaURL(path: path, movieAt: movieOffset(path: path))
-    }
-
-    /// The same, for a movie already found at `offset` (nil: none).
-    static func mediaURL(path: String, movieAt offset: Int?) -> (url: String, isMotionPhoto: Bool) {
+    /// libav's name for the movie found inside the file at `offset` (its `subfile` protocol), or
+    /// the path itself for an ordinary file (`offset` nil).
+    public static func mediaURL(path: String, movieAt offset: Int?) -> (url: String, isMotionPhoto: Bool) {
         offset.map { ("subfile,,start,\($0),end,0,,:\(path)", true) } ?? (path, false)
     }
 

@@ -25,15 +25,17 @@ public enum GraphicsChoice {
         return .symbols
     }
 
-    /// The driver for `mode` on this terminal, with its cell size.
-    public static func driver(_ mode: GraphicsMode, facts: TerminalFacts, cell: CellSize) -> (any GraphicsDriver)? {
+    /// The driver for `mode` on this terminal, with its cell size; block art at `symbolsWork`
+    /// (chafa's effort per cell: the browser's by default).
+    public static func driver(_ mode: GraphicsMode, facts: TerminalFacts, cell: CellSize,
+                              symbolsWork: Double = SymbolsDriver.browserWork) -> (any GraphicsDriver)? {
         let pane = facts.tmux.flatMap { $0.drawsSixelItself && mode == .sixel ? nil : $0.pane }
         switch mode {
         case .kitty: return KittyDriver(cell: cell)
         case .kittyPlaceholders: return KittyPlaceholderDriver(cell: cell, throughTmux: facts.tmux != nil)
         case .sixel: return SixelDriver(cell: cell, tmux: pane, limit: facts.sixelLimit)
         case .iterm: return ITermDriver(cell: cell, tmux: pane)
-        case .symbols: return SymbolsDriver(cell: cell, colors: facts.symbolColors)
+        case .symbols: return SymbolsDriver(cell: cell, colors: facts.symbolColors, workFactor: symbolsWork)
         case .off: return nil
         }
     }

@@ -56,10 +56,10 @@ struct PreviewCommand: AsyncParsableCommand {
         facts.terminfoColors = ["256", "kitty", "ghostty", "alacritty", "foot", "wezterm", "direct"].contains { term.contains($0) } ? 256 : 16
         let mode = GraphicsChoice.mode(requested: chosen, facts: facts)
         let cell = TerminalProbe.cellSize(fd: Self.terminalDescriptor())
-        guard let chosenDriver = GraphicsChoice.driver(mode == .off ? .symbols : mode, facts: facts, cell: cell) else { return }
         // Block art at chafa's own default effort, as the previewer set-ups this replaces draw it
         // (the browser spends more per cell, off its UI thread).
-        let driver = (chosenDriver as? SymbolsDriver).map { SymbolsDriver(cell: $0.cell, colors: $0.colors, workFactor: SymbolsDriver.chafaDefaultWork) } ?? chosenDriver
+        guard let driver = GraphicsChoice.driver(mode == .off ? .symbols : mode, facts: facts, cell: cell,
+                                                 symbolsWork: SymbolsDriver.chafaDefaultWork) else { return }
         if clear {
             try Self.toTerminal(driver.eraseAll(freeing: true))
             return

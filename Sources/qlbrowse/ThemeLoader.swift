@@ -11,7 +11,7 @@ import Glibc
 enum ThemeLoader {
     static func searchFolders() -> [String] {
         var folders = [UserConfig.folder + "/themes", UserConfig.folder]
-        if let executable = executableFolder() {
+        if let executable = OwnExecutable.folder {
             folders += [executable + "/../share/qlbrowse/themes", executable + "/../../Themes", executable + "/../../../Themes"]
         }
         folders += ["/usr/local/share/qlbrowse/themes", "/usr/share/qlbrowse/themes"]
@@ -30,11 +30,4 @@ enum ThemeLoader {
         throw ValidationError("no theme named \(TerminalText.escaped(name)); looked in \(searchFolders().joined(separator: ", "))")
     }
 
-    private static func executableFolder() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return path.lastIndex(of: "/").map { String(path[..<$0]) }
-    }
 }

@@ -43,6 +43,23 @@ import ThumbnailKit
         #expect(next.undo(trash: place.trash).message == "nothing to undo")
     }
 
+    @Test func aStepRecordedBeforeTheStartUpReadKeepsTheStepsBeforeIt() throws {
+        let place = try Place()
+        defer { place.remove() }
+        place.write("one", "a.txt")
+        place.write("two", "c.txt")
+        rename(place.root + "/a.txt", place.root + "/b.txt")
+        place.journal.record(UndoStep(title: "the rename of a.txt", actions: [.rename(from: place.root + "/b.txt", to: place.root + "/a.txt", expected: PathStamp.of(place.root + "/b.txt")!)]))
+        // The next run finishes a rename before its start-up read of the journal has run.
+        let next = Place.journal(at: place.journal.path)
+        rename(place.root + "/c.txt", place.root + "/d.txt")
+        next.record(UndoStep(title: "the rename of c.txt", actions: [.rename(from: place.root + "/d.txt", to: place.root + "/c.txt", expected: PathStamp.of(place.root + "/d.txt")!)]))
+        next.load()
+        #expect(next.undo(trash: place.trash).message == "undone: the rename of c.txt (Z redoes)")
+        #expect(next.undo(trash: place.trash).message == "undone: the rename of a.txt (Z redoes)", "the earlier run's step was lost")
+        #expect(place.read("a.txt") == "one" && place.read("c.txt") == "two")
+    }
+
     @Test func anUndoThatWouldLoseAChangeRefusesAndSaysWhy() throws {
         let place = try Place()
         defer { place.remove() }

@@ -32,7 +32,7 @@ import Testing
             + #"<rdf:li><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="LENGTH"/></rdf:li></rdf:Seq></Container:Directory>"#
         let (keep, path) = try photo(xmp)
         #expect(MotionPhoto.movieOffset(path: path) != nil)
-        #expect(MotionPhoto.mediaURL(path: path).url.hasPrefix("subfile,,start,"))
+        #expect(MotionPhoto.mediaURL(path: path, movieAt: MotionPhoto.movieOffset(path: path)).url.hasPrefix("subfile,,start,"))
         _ = keep
     }
 
@@ -44,7 +44,7 @@ import Testing
 
     @Test func ordinaryPicturesAndWrongOffsetsAreNot() throws {
         let (keep, plain) = try photo("<x:xmpmeta/>", movie: [])
-        #expect(MotionPhoto.movieOffset(path: plain) == nil && MotionPhoto.mediaURL(path: plain).url == plain)
+        #expect(MotionPhoto.movieOffset(path: plain) == nil && MotionPhoto.mediaURL(path: plain, movieAt: MotionPhoto.movieOffset(path: plain)).url == plain)
         let (keep2, lying) = try photo(#"GCamera:MicroVideoOffset="LENGTH""#, movie: Array(repeating: 9, count: 300))
         #expect(MotionPhoto.movieOffset(path: lying) == nil, "the offset must lead to an MP4")
         #expect(MotionPhoto.movieOffset(path: "/nonexistent.jpg") == nil)

@@ -9,14 +9,10 @@ public enum DisplayFormat {
     /// A byte count: "812 B", "1.5 MB" (powers of 1000, as file managers show them).
     public static func bytes(_ count: Int64) -> String { ByteCount.text(Int(clamping: count)) }
 
-    /// A duration: "42s", "3m7s", "2h5m".
     /// A count with thousands separated: "120,431".
-    public static func count(_ value: Int) -> String {
-        let digits = Array(String(abs(value)))
-        let grouped = digits.enumerated().map { index, digit in (index > 0 && (digits.count - index) % 3 == 0 ? "," : "") + String(digit) }.joined()
-        return (value < 0 ? "-" : "") + grouped
-    }
+    public static func count(_ value: Int) -> String { GroupedNumber.text(value) }
 
+    /// A duration: "42s", "3m7s", "2h5m".
     public static func duration(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds).rounded())
         if whole >= 3600 { return "\(whole / 3600)h\(whole % 3600 / 60)m" }

@@ -71,7 +71,7 @@ final class EditRunner: Sendable {
                 let editedItem = try trash.trash(edited)
                 do throws(TrashCan.Failure) {
                     let back = try trash.restore(original)
-                    return "the original \(TerminalText.escaped(FileOperation.name(back))) is back; the edited one is in the Trash"
+                    return "the original \(FileOperation.escapedName(back)) is back; the edited one is in the Trash"
                 } catch {
                     _ = try? trash.restore(editedItem)
                     return "cannot restore the original: \(TerminalText.escaped(error.message))"
@@ -90,7 +90,7 @@ final class EditRunner: Sendable {
 
     /// What the browser says once an edit is saved: what it did, where it went, what the worker noticed.
     static func summary(_ outcome: EditSaver.Outcome, copy: Bool) -> String {
-        let saved = copy ? "saved as \(TerminalText.escaped(FileOperation.name(outcome.output)))" : "saved; the original is in the Trash (U puts it back)"
+        let saved = copy ? "saved as \(FileOperation.escapedName(outcome.output))" : "saved; the original is in the Trash (U puts it back)"
         return ([saved] + outcome.details).joined(separator: " · ")
     }
 }

@@ -150,19 +150,19 @@ final class FileJobRunner: Sendable {
             do throws(FileSystemError) {
                 try FileRename.noReplaceOrLook(from, to: to)
                 if let stamp = PathStamp.of(to) {
-                    journal.record(UndoStep(title: "the rename of \(Self.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
+                    journal.record(UndoStep(title: "the rename of \(FileOperation.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
                 }
                 return 0
             } catch {
                 return error.errno
             }
         }, completion: { outcome in
-            let name = Array((to.split(separator: "/").last.map(String.init) ?? to).utf8)
+            let name = Array(FileOperation.name(to).utf8)
             switch outcome {
             case .done(0):
                 cache.moveThumbnails(from: from, to: to)
                 inbox.post(.action(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.action(.showMessage("\(Self.escapedName(to)) exists already; nothing renamed")))
+            case .done(EEXIST): inbox.post(.action(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
             case .done(let code): inbox.post(.action(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
             case .timedOut, .refused: inbox.post(.action(.showMessage("cannot rename: the volume is not responding")))
             }
@@ -181,15 +181,15 @@ final class FileJobRunner: Sendable {
                 close(fd)
             }
             if let stamp = PathStamp.of(path) {
-                journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(Self.escapedName(path))", actions: [.discard(path, expected: stamp)]))
+                journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(FileOperation.escapedName(path))", actions: [.discard(path, expected: stamp)]))
             }
             return 0
         }, completion: { outcome in
-            let name = Array((path.split(separator: "/").last.map(String.init) ?? path).utf8)
+            let name = Array(FileOperation.name(path).utf8)
             switch outcome {
             case .done(0): inbox.post(.action(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.action(.showMessage("\(Self.escapedName(path)) exists already")))
-            case .done(let code): inbox.post(.action(.showMessage("cannot create \(Self.escapedName(path)): \(String(cString: strerror(code)))")))
+            case .done(EEXIST): inbox.post(.action(.showMessage("\(FileOperation.escapedName(path)) exists already")))
+            case .done(let code): inbox.post(.action(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(code)))")))
             case .timedOut, .refused: inbox.post(.action(.showMessage("cannot create: the volume is not responding")))
             }
         })
@@ -225,9 +225,6 @@ final class FileJobRunner: Sendable {
         ProcessEnvironment.current.dataHome
     }
 
-    static func escapedName(_ path: String) -> String {
-        TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)
-    }
 }
 
 /// Job numbers shared by thumbnail and file jobs, so the jobs panel can tell them apart.

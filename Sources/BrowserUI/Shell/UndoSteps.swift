@@ -23,7 +23,7 @@ enum UndoSteps {
         let title: String
         switch kind {
         case .copy: title = "the copy of \(what)"
-        case .move: title = "the move of \(what)" + (destination.map { " to \(TerminalText.escaped(FileOperation.name($0)))" } ?? "")
+        case .move: title = "the move of \(what)" + (destination.map { " to \(FileOperation.escapedName($0))" } ?? "")
         case .trash: title = "the trashing of \(what)"
         case .delete: title = ""
         }

@@ -41,10 +41,5 @@ package enum ServiceIdentity {
     }
 
     /// This program's path (`… (deleted)` once a new build replaced it).
-    package static func ownExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return "qlbrowse" }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    package static func ownExecutable() -> String { OwnExecutable.path ?? "qlbrowse" }
 }
