@@ -13,7 +13,7 @@ public enum FileURI {
 
     /// `file:///home/jens/photos/me.png` for `/home/jens/photos/me.png`.
     public static func from(absolutePath path: String) -> String {
-        "file://" + escape(Array(path.utf8))
+        "file://" + escape(path.fileSystemBytes)
     }
 
     /// Percent-escapes bytes the way GLib does (upper-case hex).
@@ -49,6 +49,6 @@ public enum FileURI {
             }
         }
         guard !bytes.contains(0) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(fileSystemBytes: bytes)
     }
 }
