@@ -66,7 +66,7 @@ let package = Package(
         // The ncurses screen, the event loop, and drawing of the state.
         .target(name: "BrowserUI", dependencies: ["BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "SystemKit", "CNcurses"]),
 
-        .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker"], linkerSettings: [
+        .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker", "SystemKit"], linkerSettings: [
             // Every batch starts a worker per core: a static Swift runtime spares each start the
             // relocation of the Swift libraries on top of the ~170 C libraries the decoders bring.
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),

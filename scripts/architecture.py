@@ -12,6 +12,10 @@ Checks (one line per problem, `path:line: what is wrong`; exit status 1 when any
     only under C_IMPORTS_ALLOWED;
   - every module a target's files import (Sources/<target>, Tests/<target>, or its `path:`) is
     among the target's direct dependencies in Package.swift (toolchain modules aside);
+  - every file that calls a libc function taking a path (PATH_CALLS) imports SystemKit, whose
+    String overloads hand the kernel the name's own bytes (`FileSystemBytes`); so do the files
+    of Providers and Editors calling the libraries' path functions (their overloads are in
+    LibraryPathCalls.swift and EditorPathCalls.swift); `utf8CString` never makes a path;
   - with --check-doc FILE: FILE holds the diagram --diagram prints, between MARKER_BEGIN and
     MARKER_END (--write-doc FILE puts it there).
 """
@@ -313,6 +317,38 @@ def check_declared_imports(root, targets):
     return problems
 
 
+PATH_CALLS = ("open openat stat lstat fstatat statvfs access mkdir mkdirat rmdir unlink unlinkat remove rename "
+              "renameat link symlink chmod utimensat opendir strdup").split()
+LIBRARY_PATH_CALLS = ("CVips_thumbnail CVips_thumbnail_any_size CVips_open_header CVips_loader CVips_open CVips_write "
+                      "magic_file archive_read_open_filename libraw_open_file avformat_open_input "
+                      "avformat_alloc_output_context2 qpdf_read qpdf_init_write").split()
+PATH_CALL = re.compile(r"(?<![\w.])(?<!case )(" + "|".join(PATH_CALLS + LIBRARY_PATH_CALLS) + r")\(\s*[^)\s]")
+
+
+def check_path_calls(root, targets):
+    """Files outside SystemKit that call a path function must import SystemKit, or the Glibc
+    original (the string's UTF-8, not the name's bytes) is what Swift picks."""
+    problems = []
+    for target in targets:
+        if target.name == "SystemKit" or not target.path or not target.path.startswith("Sources"):
+            continue
+        for path in swift_files(root, target.path):
+            text = read(root, path)
+            masked = mask(text)
+            imported = {module for _, module in imports(text)}
+            for match in PATH_CALL.finditer(masked):
+                if "SystemKit" not in imported:
+                    line = masked.count("\n", 0, match.start()) + 1
+                    problems.append(f"{path}:{line}: calls {match.group(1)} without importing SystemKit: the path "
+                                    f"would reach the kernel as its drawn form, not its bytes")
+                    break
+            for match in re.finditer(r"\.utf8CString\b", masked):
+                line = masked.count("\n", 0, match.start()) + 1
+                problems.append(f"{path}:{line}: utf8CString makes a C string of the text, not of the name's bytes: "
+                                f"use withFileSystemRepresentation")
+    return problems
+
+
 # --- The diagram ----------------------------------------------------------------------------------
 
 def diagram(root, targets):
@@ -418,6 +454,7 @@ def main(argv):
     problems = check_file_lengths(args.root, args.max_lines)
     problems += check_c_imports(args.root, targets)
     problems += check_declared_imports(args.root, targets)
+    problems += check_path_calls(args.root, targets)
     if args.check_doc:
         problems += check_doc(args.root, args.check_doc, targets)
     for problem in problems:

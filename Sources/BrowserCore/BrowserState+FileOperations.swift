@@ -45,7 +45,7 @@ extension BrowserState {
             return [.fileOperation(clipboard.isCut ? .move : .copy, sources: clipboard.paths, destination: folder)]
         case .startRename:
             guard let entry = selected else { return [] }
-            prompt = .renaming(String(decoding: entry.nameBytes, as: UTF8.self), isFolder: entry.isDirectory)
+            prompt = .renaming(entry.name, isFolder: entry.isDirectory)
         case .startCreate:
             prompt = TextPrompt(purpose: .create)
         case .trashMarked:
@@ -135,7 +135,7 @@ extension BrowserState {
         case .rename(let original):
             guard text != original else { return [] }
             // A Live Photo's movie takes the still's new name, in one step (one undo).
-            if let movie = navigation.livePhotos.movie(ofStill: Array(original.utf8)).map({ String(decoding: $0, as: UTF8.self) }) {
+            if let movie = navigation.livePhotos.movie(ofStill: original.fileSystemBytes).map({ String(fileSystemBytes: $0) }) {
                 message = "renaming\(Self.movieNote(1))…"
                 return [.applyBulkRename(folder: folder, [.init(from: original, to: text),
                                                           .init(from: movie, to: LivePhotoPairs.movieName(movie, forStill: text))])]

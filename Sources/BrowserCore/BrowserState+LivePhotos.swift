@@ -1,3 +1,4 @@
+import SystemKit
 import FileSystemKit
 
 /// Live Photos as one entry: the still stands for the pair (with a badge), file operations take
@@ -5,7 +6,7 @@ import FileSystemKit
 extension BrowserState {
     /// The movie name of `entry` when it is the still of a Live Photo.
     public func liveMovie(of entry: Entry) -> String? {
-        navigation.livePhotos.movie(ofStill: entry.nameBytes).map { String(decoding: $0, as: UTF8.self) }
+        navigation.livePhotos.movie(ofStill: entry.nameBytes).map { String(fileSystemBytes: $0) }
     }
 
     /// `paths` with each Live Photo's movie after its still; and how many movies came along.
@@ -16,7 +17,7 @@ extension BrowserState {
             result.append(path)
             let name = Array(Self.lastComponent(path).utf8)
             if let movie = navigation.livePhotos.movie(ofStill: name) {
-                result.append(Self.join(folder, String(decoding: movie, as: UTF8.self)))
+                result.append(Self.join(folder, String(fileSystemBytes: movie)))
                 movies += 1
             }
         }

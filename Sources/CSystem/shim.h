@@ -137,3 +137,9 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int CSystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+// stat(2) and statvfs(3) by path: Swift sees the struct names first and cannot name the calls.
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+static inline int CSystem_stat(const char *path, struct stat *info) { return stat(path, info); }
+static inline int CSystem_statvfs(const char *path, struct statvfs *info) { return statvfs(path, info); }

@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import SystemKit
 import CAV
 import Providers
 import ThumbnailKit
@@ -114,7 +115,7 @@ final class MediaRemuxer {
            let audio = streams.firstIndex(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) {
             let seconds = Double(kept[audio]) * av_q2d(streams[audio].pointee.time_base)
             avio_flush(output.pointee.pb)
-            try FLACStreamInfo.setSampleCount(Int64((seconds * Double(streams[audio].pointee.codecpar.pointee.sample_rate)).rounded()), in: String(cString: output.pointee.url))
+            try FLACStreamInfo.setSampleCount(Int64((seconds * Double(streams[audio].pointee.codecpar.pointee.sample_rate)).rounded()), in: String(fileSystemRepresentation: output.pointee.url))
         }
         guard let first = span.firstKept else { throw ThumbnailError(.corrupt, "nothing of the file falls between the start and the end") }
         var result = FileEditResult(start: first, end: span.lastKept)

@@ -1,3 +1,4 @@
+import SystemKit
 import CQPDF
 import Providers
 import ThumbnailKit

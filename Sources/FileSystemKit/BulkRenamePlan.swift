@@ -1,3 +1,4 @@
+import SystemKit
 /// A bulk rename checked before anything moves: the names as edited (one per line, in the order
 /// given) against the names as they were, the folder's other names and what its volume allows.
 /// Either every rename is possible, all at once (swaps and cycles such as a↔b included), or
@@ -29,9 +30,12 @@ public struct BulkRenamePlan: Sendable, Equatable {
             return
         }
         let caseless = capabilities?.isCaseInsensitive == true
-        let key: (String) -> String = { caseless ? $0.lowercased() : $0 }
+        // Names compare as bytes: Swift's String equality would take NFC and NFD spellings (two
+        // files on Linux) for one name.
+        let key: (String) -> [UInt8] = { caseless ? Array($0.lowercased().utf8) : Array($0.utf8) }
+        let same: (String, String) -> Bool = { $0.utf8.elementsEqual($1.utf8) }
         var changes: [Change] = []
-        var taken: [String: String] = [:]
+        var taken: [[UInt8]: String] = [:]
         for (index, (old, new)) in zip(names, lines).enumerated() {
             let line = index + 1
             if new.isEmpty { problems.append("line \(line) (\(old)) is empty"); continue }
@@ -39,14 +43,14 @@ public struct BulkRenamePlan: Sendable, Equatable {
                 problems.append("line \(line): \"\(new)\" cannot be a name (no /, not . or ..)")
                 continue
             }
-            if new.utf8.count > (capabilities?.nameMax ?? 255) { problems.append("line \(line): \"\(new)\" is longer than this volume allows"); continue }
-            if new != old, let problem = capabilities?.problem(withName: new) { problems.append("line \(line): \(problem)"); continue }
+            if new.fileSystemBytes.count > (capabilities?.nameMax ?? 255) { problems.append("line \(line): \"\(new)\" is longer than this volume allows"); continue }
+            if !same(new, old), let problem = capabilities?.problem(withName: new) { problems.append("line \(line): \(problem)"); continue }
             if let earlier = taken[key(new)] {
                 problems.append("\(earlier) and \(old) would both be named \"\(new)\"")
                 continue
             }
             taken[key(new)] = old
-            if new != old { changes.append(Change(from: old, to: new)) }
+            if !same(new, old) { changes.append(Change(from: old, to: new)) }
         }
         let others = Set(others.map(key))
         for change in changes where others.contains(key(change.to)) {

@@ -5,7 +5,7 @@ import SystemKit
 public struct Entry: Sendable, Equatable {
     /// The name as bytes (file names need not be UTF-8).
     public let nameBytes: [UInt8]
-    /// The name decoded for display and messages (invalid UTF-8 replaced).
+    /// The name as the string that carries its bytes (`FileSystemBytes`): what paths are made of.
     public let name: String
     public let isDirectory: Bool
     public let isSymbolicLink: Bool
@@ -16,7 +16,7 @@ public struct Entry: Sendable, Equatable {
 
     public init(nameBytes: [UInt8], isDirectory: Bool, isSymbolicLink: Bool = false, size: Int, modified: Int, kind: ContentKind? = nil) {
         self.nameBytes = nameBytes
-        self.name = String(decoding: nameBytes, as: UTF8.self)
+        self.name = String(fileSystemBytes: nameBytes)
         self.isDirectory = isDirectory
         self.isSymbolicLink = isSymbolicLink
         self.size = size
@@ -26,7 +26,7 @@ public struct Entry: Sendable, Equatable {
 
     /// Convenience for tests and callers with a String name.
     public init(name: String, isDirectory: Bool = false, size: Int = 0, modified: Int = 0) {
-        self.init(nameBytes: Array(name.utf8), isDirectory: isDirectory, size: size, modified: modified)
+        self.init(nameBytes: name.fileSystemBytes, isDirectory: isDirectory, size: size, modified: modified)
     }
 
     public var isHidden: Bool { nameBytes.first == UInt8(ascii: ".") }

@@ -115,7 +115,7 @@ public final class FileFinder: Sendable {
                         let length = strlen(name)
                         let type = Int32(entry.pointee.d_type)
                         if type == Int32(DT_DIR) || type == Int32(DT_UNKNOWN) {
-                            let path = prefix + "/" + String(cString: name)
+                            let path = prefix + "/" + String(fileSystemRepresentation: name)
                             let isSkipped = skipped.contains(path)
                             var isFolder = type == Int32(DT_DIR)
                             if type == Int32(DT_UNKNOWN), !isSkipped {

@@ -37,11 +37,9 @@ extension FileOperation {
             utimensat(AT_FDCWD, target, &times, 0)
             return nil
         case S_IFLNK:
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(source, &buffer, buffer.count - 1)
-            guard count >= 0 else { return .system(errno, "cannot read the link \(source)") }
+            guard let linkTarget = readLink(source) else { return .system(errno, "cannot read the link \(source)") }
             if replace { unlink(target) }
-            guard symlink(String(cString: Array(buffer[0..<count]) + [0]), target) == 0 else { return .system(errno, "cannot make the link \(target)") }
+            guard symlink(linkTarget, target) == 0 else { return .system(errno, "cannot make the link \(target)") }
             created.append(target)
             return nil
         case S_IFREG:

@@ -1,3 +1,4 @@
+import SystemKit
 /// The kernel's table of mounted filesystems (`/proc/self/mountinfo`), parsed.
 public enum MountTable {
     /// One line of mountinfo: where a filesystem is mounted, what it is, where it comes from.
@@ -44,7 +45,7 @@ public enum MountTable {
     static func unescape(_ field: String) -> String {
         guard field.contains("\\") else { return field }
         var bytes: [UInt8] = []
-        let utf8 = Array(field.utf8)
+        let utf8 = field.fileSystemBytes
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,
@@ -56,6 +57,6 @@ public enum MountTable {
                 index += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(fileSystemBytes: bytes)
     }
 }

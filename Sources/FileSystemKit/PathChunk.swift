@@ -1,3 +1,4 @@
+import SystemKit
 /// Paths found by a walk, packed: their UTF-8 bytes one after the other and where each ends.
 /// A million paths take their bytes and four more each, not a million strings.
 public struct PathChunk: Sendable {
@@ -20,7 +21,7 @@ public struct PathChunk: Sendable {
     }
 
     /// The path at `index` as a string.
-    public func path(_ index: Int) -> String { withPath(index) { String(decoding: $0, as: UTF8.self) } }
+    public func path(_ index: Int) -> String { withPath(index) { String(fileSystemBytes: $0) } }
 
     /// Calls `body` with the bytes of the path at `index`.
     public func withPath<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

@@ -1,3 +1,4 @@
+import SystemKit
 import CArchive
 import ThumbnailKit
 #if canImport(Glibc)

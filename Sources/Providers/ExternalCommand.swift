@@ -91,9 +91,7 @@ struct ExternalCommand {
 
     /// The program's real path (bubblewrap binds its folder; symbolic links would point outside it).
     private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        realPath(path) ?? path
     }
 
     static func seconds(_ value: Double) -> String {

@@ -26,15 +26,15 @@ enum FileSystem {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(fileSystemBytes: buffer[0..<count].map { UInt8(bitPattern: $0) })
     }
 
     /// A new folder only this user can enter (mode 0700, `mkdtemp`), in `$TMPDIR` or `/tmp`.
     static func makeTemporaryDirectory(prefix: String) -> String? {
         let base = ProcessEnvironment.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        var template = Array(((base.hasSuffix("/") ? base : base + "/") + prefix + "XXXXXX").utf8CString)
+        var template = ((base.hasSuffix("/") ? base : base + "/") + prefix + "XXXXXX").fileSystemBytes.map { CChar(bitPattern: $0) } + [0]
         guard let made = mkdtemp(&template) else { return nil }
-        return String(cString: made)
+        return String(fileSystemRepresentation: made)
     }
 
     /// Deletes a folder and everything under it, never following symbolic links out of it.

@@ -1,3 +1,4 @@
+import SystemKit
 import CAV
 import ThumbnailKit
 #if canImport(Glibc)

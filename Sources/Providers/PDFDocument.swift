@@ -1,5 +1,6 @@
 import CCairo
 import CPoppler
+import SystemKit
 import ThumbnailKit
 
 /// An opened PDF (poppler-glib), released with the object: page count, title, and any page
@@ -10,11 +11,8 @@ public final class PDFDocument {
     /// Opens the file; an encrypted PDF throws `.encrypted`, a damaged one `.corrupt`.
     public init(path: String) throws(ThumbnailError) {
         var error: UnsafeMutablePointer<GError>?
-        guard let uri = g_filename_to_uri(PathNormalizer.absolute(path), nil, &error) else {
-            defer { CPoppler_error_free(error) }
-            throw ThumbnailError(.unreadable, "cannot name the file as a URI: \(String(cString: CPoppler_error_message(error)))")
-        }
-        defer { g_free(uri) }
+        // GLib's escaping of the name's own bytes (a name that is not UTF-8 stays itself).
+        let uri = FileURI.from(absolutePath: PathNormalizer.absolute(path))
         guard let document = poppler_document_new_from_file(uri, nil, &error) else {
             defer { CPoppler_error_free(error) }
             if CPoppler_error_is_encrypted(error) != 0 {

@@ -1,3 +1,4 @@
+import SystemKit
 import CRaw
 import ThumbnailKit
 

@@ -1,3 +1,4 @@
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ public enum PathNormalizer {
         var full = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = getcwd(&buffer, buffer.count) != nil ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/"
+            let cwd = getcwd(&buffer, buffer.count) != nil ? String(fileSystemBytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) : "/"
             full = cwd + "/" + path
         }
         var parts: [Substring] = []

@@ -22,7 +22,7 @@ public enum WorkerLoop {
             for row in ProviderCatalog.previewerRows() {
                 text += "\(row.type)\t\(row.previewer)\t\(row.origin)\t\(row.output)\t\(row.overridesBuiltIn ? "override" : "fallback")\n"
             }
-            _ = text.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
+            FileDescriptorWriter.writeAll(Array(text.utf8), to: 1)
             exit(0)
         }
         if arguments.first == "--lazy-libraries" {

@@ -40,7 +40,7 @@ struct FindCommand: ParsableCommand {
         let shown: @Sendable (String) -> String = { toTerminal ? TerminalText.escaped($0) : $0 }
         let onReport: @Sendable (FileFinder.Report) -> Void = { report in
             if all, !report.fresh.isEmpty {
-                FileDescriptorWriter.writeAll(Array(report.fresh.map { shown($0) + "\n" }.joined().utf8), to: 1)
+                FileDescriptorWriter.writeAll((report.fresh.map { shown($0) + "\n" }.joined()).fileSystemBytes, to: 1)
             }
             last.withLock { $0 = report }
             if report.complete { finished.signal() }
@@ -52,7 +52,7 @@ struct FindCommand: ParsableCommand {
         finished.wait()
         guard let report = last.withLock({ $0 }) else { return }
         if !all {
-            FileDescriptorWriter.writeAll(Array(report.best.map { shown($0) + "\n" }.joined().utf8), to: 1)
+            FileDescriptorWriter.writeAll((report.best.map { shown($0) + "\n" }.joined()).fileSystemBytes, to: 1)
         }
         if report.unreadable > 0 {
             FileDescriptorWriter.writeAll(Array("qlbrowse find: \(report.unreadable) folder\(report.unreadable == 1 ? "" : "s") could not be read\n".utf8), to: 2)

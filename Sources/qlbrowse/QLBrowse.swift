@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemKit
 
 /// The `qlbrowse` command: the browser (default) and the engine's command-line front ends.
 @main
@@ -9,4 +10,9 @@ struct QLBrowse: AsyncParsableCommand {
         version: BuildInfo.versionLine,
         subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self, DBusCommand.self],
         defaultSubcommand: BrowseCommand.self)
+
+    /// Parses the arguments as their bytes (`ProcessArguments`), not as repaired text.
+    static func main() async {
+        await main(Array(ProcessArguments.all.dropFirst()))
+    }
 }

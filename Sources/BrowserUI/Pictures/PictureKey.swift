@@ -29,6 +29,21 @@ struct PictureKey: Hashable, Sendable {
         PictureKey(path: entry.path(in: folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive, part: part)
     }
 
+    /// Keys compare their paths as bytes: String equality takes the NFC and NFD spellings of a
+    /// name (two files side by side on Linux) for one, and would show one file's picture for the other.
+    static func == (left: PictureKey, right: PictureKey) -> Bool {
+        left.path.utf8.elementsEqual(right.path.utf8) && left.side == right.side && left.iconOnly == right.iconOnly
+            && left.part == right.part && left.box == right.box
+    }
+
+    func hash(into hasher: inout Hasher) {
+        path.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) } ?? hasher.combine(Array(path.utf8).count)
+        hasher.combine(side)
+        hasher.combine(iconOnly)
+        hasher.combine(part)
+        hasher.combine(box)
+    }
+
     /// A frame's time in milliseconds (-1 for other parts).
     var frameTime: Int { if case .frame(let milliseconds) = part { return milliseconds } else { return -1 } }
 
@@ -36,7 +51,7 @@ struct PictureKey: Hashable, Sendable {
 
     /// Another frame of the same video in the same place.
     func showsSameMovingPicture(as other: PictureKey) -> Bool {
-        isFrame && other.isFrame && path == other.path && box == other.box
+        isFrame && other.isFrame && path.utf8.elementsEqual(other.path.utf8) && box == other.box
     }
 
     /// The same file's thumbnail at the same size (its type and facts stand for every part).

@@ -1,3 +1,4 @@
+import SystemKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc

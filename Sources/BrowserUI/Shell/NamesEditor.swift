@@ -1,32 +1,31 @@
 import FileSystemKit
 import SystemKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Names for a bulk rename, in the user's editor: written one per line to a private temporary
-/// file, the editor run on it, the lines read back. Nil when the editor failed, or quit without
+/// file (each as an `EditableName`: bytes that are not UTF-8 as `\xNN`), the editor run on it,
+/// the lines read back. Nil when the editor failed, or quit without
 /// writing (the file is unchanged), so that nothing is renamed by accident.
 enum NamesEditor {
     static func edit(_ names: [String], environment: [String: String], run: ([String]) -> Int32) -> [String]? {
-        var template = Array(((environment["TMPDIR"] ?? "/tmp") + "/qlbrowse-names-XXXXXX.txt").utf8CString)
+        var template = ((environment["TMPDIR"] ?? "/tmp") + "/qlbrowse-names-XXXXXX.txt").fileSystemBytes.map { CChar(bitPattern: $0) } + [0]
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else { return nil }
-        let path = String(cString: template)
+        let path = String(fileSystemRepresentation: template)
         defer { unlink(path) }
-        let written = FileDescriptorWriter.writeAll(Array((names.joined(separator: "\n") + "\n").utf8), to: fd)
+        let written = FileDescriptorWriter.writeAll(Array((names.map(EditableName.encode).joined(separator: "\n") + "\n").utf8), to: fd)
         close(fd)
         guard written, let before = PathStamp.of(path) else { return nil }
         let editor = (environment["VISUAL"] ?? environment["EDITOR"] ?? "vi").split(separator: " ").map(String.init)
         guard run(editor + [path]) == 0, PathStamp.of(path) != before,
-              let text = try? String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8) else { return nil }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+              let text = FileDescriptorReader.readFile(path, upTo: 64 << 20).map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+        // By scalars, not Characters: "\r\n" is one Character, and a list saved with CRLF line ends
+        // would be one line.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line[...])) }
         if lines.last == "" { lines.removeLast() }
-        return lines
+        return lines.map(EditableName.decode)
     }
 }

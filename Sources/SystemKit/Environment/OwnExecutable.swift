@@ -10,7 +10,7 @@ public enum OwnExecutable {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(fileSystemBytes: buffer[0..<length].map { UInt8(bitPattern: $0) })
     }
 
     /// The folder holding it, without a trailing slash.

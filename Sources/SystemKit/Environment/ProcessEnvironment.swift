@@ -19,7 +19,7 @@ public struct ProcessEnvironment: Sendable, Equatable {
         var result: [String: String] = [:]
         var pointer = CSystem_environment()
         while let entry = pointer?.pointee {
-            let text = String(cString: entry)
+            let text = String(fileSystemRepresentation: entry)
             if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
             pointer = pointer?.advanced(by: 1)
         }
@@ -35,7 +35,7 @@ public struct ProcessEnvironment: Sendable, Equatable {
     /// One variable of this process's environment, nil when unset or empty, without copying the rest.
     public static func variable(_ name: String) -> String? {
         guard let value = getenv(name), value.pointee != 0 else { return nil }
-        return String(cString: value)
+        return String(fileSystemRepresentation: value)
     }
 
     /// `environ` itself, for posix_spawn: children get the environment as it is.

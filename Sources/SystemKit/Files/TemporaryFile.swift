@@ -14,10 +14,10 @@ public struct TemporaryFile: Sendable {
     /// Creates a file from `template`, whose six X before the last `suffixLength` characters are
     /// replaced ("/dir/.name.XXXXXX.tmp", suffix 4).
     public static func create(template: String, suffixLength: Int32) throws(FileSystemError) -> TemporaryFile {
-        var bytes = Array(template.utf8CString)
+        var bytes = template.fileSystemBytes.map { CChar(bitPattern: $0) } + [0]
         let fd = try SystemCall.run("mkostemps", path: template) {
             bytes.withUnsafeMutableBufferPointer { CSystem_mkostemps($0.baseAddress!, suffixLength, O_CLOEXEC) }
         }
-        return TemporaryFile(descriptor: fd, path: bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        return TemporaryFile(descriptor: fd, path: bytes.withUnsafeBufferPointer { String(fileSystemRepresentation: $0.baseAddress!) })
     }
 }
