@@ -15,6 +15,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Tests only: hostile file names generated and shrunk (property-based tests).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries, one system-library target each, with a small shim header (two opened lazily, below).
@@ -86,9 +88,10 @@ let package = Package(
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "SystemKit", "ThumbnailKit"]),
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit", "SystemKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
-        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "FileSystemKit", "SystemKit", "TerminalGraphics", "ThumbnailKit"]),
+        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "FileSystemKit", "SystemKit", "TerminalGraphics", "ThumbnailKit",
+                                                           .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit", "SystemKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,7 +29,8 @@ public enum FileCopier {
 
     /// The hidden temporary name a copy of `name` is written under, in the destination folder.
     public static func temporaryName(for name: String) -> String {
-        ".\(name).qlbrowse-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
+        // Within the 255 bytes of a name, however long `name` is.
+        ".\(FileSystemBytes.prefix(of: name, bytes: 200)).qlbrowse-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
     }
 
     /// Copies `source` to `destination` (which must not be written by anyone else meanwhile).

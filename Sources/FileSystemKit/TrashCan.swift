@@ -38,7 +38,8 @@ public struct TrashCan: Sendable {
         for folder in [trash + "/files", trash + "/info"] where !FolderMaker.make(folder) {
             throw .system(errno, "cannot make the trash folder \(folder)")
         }
-        let base = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+        // The info file's name is the trashed name + ".trashinfo" (and ".N" on a clash): within 255 bytes.
+        let base = FileSystemBytes.prefix(of: String(path[path.index(after: path.lastIndex(of: "/")!)...]), bytes: 240)
         let recorded = relativeTo.map { String(path.dropFirst($0.count + 1)) } ?? path
         let text = "[Trash Info]\nPath=\(Self.escape(recorded))\nDeletionDate=\(Self.date(now))\n"
         for attempt in 1...1000 {

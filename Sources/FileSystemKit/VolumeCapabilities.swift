@@ -73,7 +73,7 @@ public struct VolumeCapabilities: Sendable, Equatable {
 
     /// Why `name` cannot be created on this volume, or nil when it can.
     public func problem(withName name: String) -> String? {
-        if name.utf8.count > nameMax { return "the name is longer than the \(nameMax) bytes this volume allows" }
+        if name.fileSystemBytes.count > nameMax { return "the name is longer than the \(nameMax) bytes this volume allows" }
         if let bad = name.first(where: { forbiddenCharacters.contains($0) }) { return "this volume does not allow \"\(bad)\" in names" }
         return nil
     }

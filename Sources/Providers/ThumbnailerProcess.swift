@@ -93,7 +93,7 @@ enum ThumbnailerProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        if let directory { CSystem_spawn_addchdir(&actions, directory) }
+        if let directory { directory.withFileSystemRepresentation { _ = CSystem_spawn_addchdir(&actions, $0) } }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -110,7 +110,7 @@ enum ThumbnailerProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment)
+        let status = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment)
         guard status == 0 else {
             throw ThumbnailError(.unsupported, "cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         }

@@ -47,7 +47,7 @@ final class WorkerProcess: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawnp(&child, executable, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
+        let status = posix_spawnp(&child, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
         close(toWorker.readEnd)
         close(fromWorker.writeEnd)
         guard status == 0 else {

@@ -24,7 +24,7 @@ enum ChildProcess {
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0 else { return 127 }
+        guard posix_spawnp(&pid, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0 else { return 127 }
         return (SystemCall.waitForExit(pid) >> 8) & 0xff
     }
 }

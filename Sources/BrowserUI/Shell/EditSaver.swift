@@ -125,7 +125,7 @@ public struct EditSaver: Sendable {
     private static func temporary(beside name: String, in folder: String, mode: mode_t) throws -> (path: String, lock: Int32) {
         let suffix = Self.suffix(of: name)
         let temporary = try TemporaryFile.create(template: folder + "/" + leftoverPrefix(name) + "XXXXXX" + (suffix.isEmpty ? "" : "." + suffix),
-                                                 suffixLength: Int32(suffix.isEmpty ? 0 : suffix.utf8.count + 1))
+                                                 suffixLength: Int32(suffix.isEmpty ? 0 : suffix.fileSystemBytes.count + 1))
         fchmod(temporary.descriptor, mode)
         flock(temporary.descriptor, LOCK_EX)
         return (temporary.path, temporary.descriptor)

@@ -37,7 +37,7 @@ final class SoundPlayer {
         posix_spawnattr_setpgroup(&attributes, 0)
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        return posix_spawn(&pid, command[0], &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment) == 0
+        return posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment) == 0
     }
 
     func stop() {

@@ -21,7 +21,7 @@ public enum ProcessOutput {
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0
+        let spawned = posix_spawnp(&pid, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0
         close(toChild[0])
         close(fromChild[1])
         defer { close(fromChild[0]) }
@@ -68,7 +68,7 @@ public enum ProcessOutput {
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0
+        let spawned = posix_spawnp(&pid, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0
         close(output.writeEnd)
         defer { close(output.readEnd) }
         guard spawned else { return false }

@@ -31,7 +31,8 @@ public enum SessionProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, arguments.first ?? "", &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment)
+        guard let program = argv[0] else { throw FileSystemError(errno: EINVAL, call: "posix_spawn", path: "") }
+        let status = posix_spawn(&child, program, &actions, &attributes, argv, ProcessEnvironment.spawnEnvironment)
         guard status == 0 else { throw FileSystemError(errno: status, call: "posix_spawn", path: arguments.first ?? "") }
         let spawned = child
         DetachedThread.start(stackSize: 64 * 1024) { SystemCall.waitForExit(spawned) }

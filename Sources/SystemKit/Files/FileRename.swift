@@ -8,7 +8,9 @@ public enum FileRename {
     /// renameat2(RENAME_NOREPLACE): fails with EEXIST instead of replacing a file that appeared
     /// at `destination`. EINVAL or ENOSYS where the filesystem cannot (some FUSE ones).
     public static func noReplace(_ source: String, to destination: String) throws(FileSystemError) {
-        _ = try SystemCall.run("renameat2", path: destination) { CSystem_rename_noreplace(source, destination) }
+        _ = try SystemCall.run("renameat2", path: destination) {
+            source.withFileSystemRepresentation { from in destination.withFileSystemRepresentation { to in CSystem_rename_noreplace(from, to) } }
+        }
     }
 
     /// Whether a `noReplace` failure means only that the filesystem cannot do it (so a caller

@@ -146,3 +146,9 @@ public func realPath(_ path: String) -> String? {
     defer { free(resolved) }
     return String(fileSystemRepresentation: resolved)
 }
+
+/// `posix_spawn_file_actions_addopen(3)` of the path's own bytes (the child opens it).
+public func posix_spawn_file_actions_addopen(_ actions: UnsafeMutablePointer<Glibc.posix_spawn_file_actions_t>, _ fd: Int32, _ path: String,
+                                             _ flags: Int32, _ mode: Glibc.mode_t) -> Int32 {
+    path.withFileSystemRepresentation { Glibc.posix_spawn_file_actions_addopen(actions, fd, $0, flags, mode) }
+}

@@ -64,6 +64,21 @@ public enum FileSystemBytes {
         return out
     }
 
+    /// `name` cut to at most `limit` bytes, between characters (for names made from a name, such
+    /// as a temporary's or a trashed file's, which must stay within the 255 bytes of a name).
+    public static func prefix(of name: String, bytes limit: Int) -> String {
+        if bytes(of: name).count <= limit { return name }
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in name.unicodeScalars {
+            let size = isReserved(scalar.value) ? 1 : String(scalar).utf8.count
+            if count + size > limit { break }
+            kept.append(scalar)
+            count += size
+        }
+        return String(kept)
+    }
+
     /// Whether `text` holds bytes that are not UTF-8 (and so is drawn with escapes).
     public static func holdsRawBytes(_ text: String) -> Bool {
         mayHoldReserved(text) && text.unicodeScalars.contains { isReserved($0.value) }

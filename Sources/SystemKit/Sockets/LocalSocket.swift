@@ -16,7 +16,7 @@ public struct LocalSocket: Sendable, Equatable {
     public static func listen(at path: String, backlog: Int32 = 64) throws(FileSystemError) -> LocalSocket {
         let socket = try make(path: path)
         do throws(FileSystemError) {
-            _ = try SystemCall.run("bind", path: path) { CSystem_unix_bind(socket.fd, path) }
+            _ = try SystemCall.run("bind", path: path) { path.withFileSystemRepresentation { CSystem_unix_bind(socket.fd, $0) } }
             _ = try SystemCall.run("chmod", path: path) { chmod(path, 0o600) }
             _ = try SystemCall.run("listen", path: path) { Glibc.listen(socket.fd, backlog) }
         } catch {
@@ -30,7 +30,7 @@ public struct LocalSocket: Sendable, Equatable {
     public static func connect(to path: String) throws(FileSystemError) -> LocalSocket {
         let socket = try make(path: path)
         do throws(FileSystemError) {
-            _ = try SystemCall.run("connect", path: path) { CSystem_unix_connect(socket.fd, path) }
+            _ = try SystemCall.run("connect", path: path) { path.withFileSystemRepresentation { CSystem_unix_connect(socket.fd, $0) } }
         } catch {
             socket.close()
             throw error
