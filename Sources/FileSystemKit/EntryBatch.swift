@@ -18,7 +18,7 @@ public struct EntryBatch: Sendable {
         bytes.append(contentsOf: name)
         var keyLength = 0
         if name.contains(where: { $0 >= 0x80 }) {
-            let key = NaturalOrder.key(String(decoding: name, as: UTF8.self))
+            let key = NaturalOrder.key(String(fileSystemBytes: name))
             bytes.append(contentsOf: key)
             keyLength = key.count
         }

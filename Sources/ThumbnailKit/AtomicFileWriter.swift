@@ -14,7 +14,8 @@ public enum AtomicFileWriter {
         let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         let file: TemporaryFile
         do throws(FileSystemError) {
-            file = try TemporaryFile.create(template: "\(folder.isEmpty ? "/" : folder)/.\(base).XXXXXX.tmp", suffixLength: 4)
+            // The temporary's name stays within the 255 bytes of a name, however long `base` is.
+            file = try TemporaryFile.create(template: "\(folder.isEmpty ? "/" : folder)/.\(FileSystemBytes.prefix(of: base, bytes: 200)).XXXXXX.tmp", suffixLength: 4)
         } catch {
             throw writeError(path, error.errno)
         }

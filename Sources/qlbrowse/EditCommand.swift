@@ -116,7 +116,7 @@ struct EditCommand: AsyncParsableCommand {
     private static func json(_ outcome: EditSaver.Outcome) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(outcome)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? encoder.encode(outcome)).map { FileSystemBytes.jsonForOtherPrograms(String(decoding: $0, as: UTF8.self)) } ?? "{}"
     }
 
     /// "90", "1:30", "1:02:03.5" as seconds.

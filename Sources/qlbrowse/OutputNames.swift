@@ -1,3 +1,4 @@
+import SystemKit
 import ThumbnailKit
 
 /// Output file names for `qlbrowse thumbnail`: the input's name plus the format's extension
@@ -6,7 +7,8 @@ import ThumbnailKit
 final class OutputNames {
     private let folder: String
     private let format: ImageFormat
-    private var used: Set<String> = []
+    /// Names given so far, as bytes (String equality would take NFC and NFD twins for one).
+    private var used: Set<[UInt8]> = []
 
     init(folder: String, format: ImageFormat) {
         self.folder = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
@@ -16,13 +18,15 @@ final class OutputNames {
     func path(for input: String) -> String {
         var base = input.split(separator: "/").last.map(String.init) ?? "file"
         if base == "." || base == ".." { base = "folder" }
+        // Room for " (N)" and the extension within the 255 bytes of a name.
+        base = FileSystemBytes.prefix(of: base, bytes: 255 - 12 - format.fileExtension.utf8.count)
         var candidate = "\(base).\(format.fileExtension)"
         var counter = 2
-        while used.contains(candidate) {
+        while used.contains(Array(candidate.utf8)) {
             candidate = "\(base) (\(counter)).\(format.fileExtension)"
             counter += 1
         }
-        used.insert(candidate)
+        used.insert(Array(candidate.utf8))
         return "\(folder)/\(candidate)"
     }
 }

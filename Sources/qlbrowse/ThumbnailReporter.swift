@@ -67,7 +67,7 @@ actor ThumbnailReporter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(line) else { return }
-        write(String(decoding: data, as: UTF8.self) + "\n", to: 1)
+        write(FileSystemBytes.jsonForOtherPrograms(String(decoding: data, as: UTF8.self)) + "\n", to: 1)
     }
 
     private func write(_ text: String, to fd: Int32) {

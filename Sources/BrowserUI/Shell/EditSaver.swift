@@ -138,7 +138,8 @@ public struct EditSaver: Sendable {
     }
 
     /// How an edit's temporaries of `name` begin: hidden, named after the file.
-    static func leftoverPrefix(_ name: String) -> String { "." + name + ".qlbrowse-edit-" }
+    /// Cut so that a temporary of a 255-byte name is still a name (leftovers are found by this prefix).
+    static func leftoverPrefix(_ name: String) -> String { "." + FileSystemBytes.prefix(of: name, bytes: 200) + ".qlbrowse-edit-" }
 
     /// Temporaries of earlier edits of `name` that nobody holds: left by a volume that went away
     /// in the middle of writing, or by a process killed outright. They go before a new edit.

@@ -64,6 +64,22 @@ public enum FileSystemBytes {
         return out
     }
 
+    /// JSON text for other programs with each raw byte of a name as the lone surrogate
+    /// `\uDCxx` (Python's surrogateescape: `os.fsencode(json.loads(line)["file"])` gives the
+    /// name's bytes back), never as the private-use scalar that carries it here.
+    public static func jsonForOtherPrograms(_ json: String) -> String {
+        guard mayHoldReserved(json) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if isReserved(scalar.value) {
+                out += "\\uDC" + String(scalar.value - 0xEF00, radix: 16, uppercase: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// `name` cut to at most `limit` bytes, between characters (for names made from a name, such
     /// as a temporary's or a trashed file's, which must stay within the 255 bytes of a name).
     public static func prefix(of name: String, bytes limit: Int) -> String {
