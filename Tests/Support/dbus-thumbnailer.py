@@ -14,6 +14,7 @@ GetFlavors, GetSchedulers, signals only to the caller and never before the reply
 a second instance refused while the name is taken, and the idle exit.
 Prints one line per check; exit status 1 on the first failure.
 """
+import urllib.parse
 import hashlib, os, shutil, subprocess, sys, time
 import gi
 gi.require_version('Gio', '2.0')
@@ -122,6 +123,10 @@ def check(qlbrowse, fixtures, work, started):
         shutil.copy(os.path.join(fixtures, name), os.path.join(files, name))
     spaced = os.path.join(files, 'a photo é.jpg')
     shutil.copy(os.path.join(fixtures, 'landscape.jpg'), spaced)
+    # A Latin-1 name (not UTF-8) beside its U+FFFD twin: the URI is percent-encoded from its bytes.
+    latin = os.path.join(files.encode(), b'caf\xe9.jpg')
+    shutil.copy(os.path.join(fixtures, 'landscape.jpg'), latin)
+    shutil.copy(os.path.join(fixtures, 'doc.pdf'), os.path.join(files.encode(), 'caf\ufffd.jpg'.encode()))
 
     other, heard = listener(os.environ['DBUS_SESSION_BUS_ADDRESS'])
     bus = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SESSION_BUS_ADDRESS'],
@@ -143,7 +148,8 @@ def check(qlbrowse, fixtures, work, started):
     # Good files, at the large flavor (256 px), one with a space and an accent (escaped in the URI).
     good = [os.path.join(files, n) for n in ('landscape.jpg', 'doc.pdf', 'clip.mp4')]
     spaced_uri = 'file://' + GLib.uri_escape_string(spaced, '/', False)
-    uris = [uri(p) for p in good] + [spaced_uri]
+    latin_uri = 'file://' + urllib.parse.quote(latin, safe="!$&'()*+,-./:=@_~")
+    uris = [uri(p) for p in good] + [spaced_uri, latin_uri]
     handle = thumbnailer.queue(uris, 'large')
     if not thumbnailer.finished(handle):
         fail('no Finished for handle %d: %s' % (handle, thumbnailer.signals))
@@ -151,7 +157,7 @@ def check(qlbrowse, fixtures, work, started):
     ready = [u for s, p in thumbnailer.of(handle, 'Ready') for u in p[1]]
     if kinds[0] != 'Started' or kinds[-1] != 'Finished' or sorted(ready) != sorted(uris) or thumbnailer.of(handle, 'Error'):
         fail('signals for handle %d: %s' % (handle, thumbnailer.of(handle)))
-    for path, text in zip(good + [spaced], uris):
+    for path, text in zip(good + [spaced, latin], uris):
         png = os.path.join(cache, 'thumbnails', 'large', hashlib.md5(text.encode()).hexdigest() + '.png')
         if not os.path.exists(png):
             fail('no %s for %s' % (png, text))
@@ -159,7 +165,7 @@ def check(qlbrowse, fixtures, work, started):
         if image.info.get('Thumb::URI') != text or int(image.info.get('Thumb::MTime', -1)) != int(os.stat(path).st_mtime) \
                 or max(image.size) > 256:
             fail('%s: %s %s' % (png, image.size, {k: v for k, v in image.info.items() if k.startswith('Thumb')}))
-    ok('Queue at large: Started, Ready for each of %d files, Finished; PNGs in thumbnails/large with Thumb::URI and Thumb::MTime' % len(uris))
+    ok('Queue at large: Started, Ready for each of %d files (one named in Latin-1), Finished; PNGs in thumbnails/large with Thumb::URI and Thumb::MTime' % len(uris))
     # The handle's reply came before any signal about it, and nobody else heard those signals.
     order = [(kind, member) for kind, member, first in thumbnailer.wire if first == handle]
     if not order or order[0][0] != Gio.DBusMessageType.METHOD_RETURN:
