@@ -1,4 +1,6 @@
 // swift-tools-version: 6.0
+// qlbrowse is free software under the GNU General Public License, version 3 or any later version
+// (GPL-3.0-or-later, LICENSE): the worker links poppler, which is GPL.
 import PackageDescription
 
 /// qlbrowse: a terminal file browser with inline thumbnails, and the thumbnail engine behind it.

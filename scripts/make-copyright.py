@@ -85,12 +85,12 @@ Comment: This package was built from the qlbrowse source tree by scripts/package
 
 Files: *
 Copyright: {options.years} the qlbrowse authors
-License: none-chosen
+License: GPL-3+
 
 Files: usr/bin/qlbrowse usr/libexec/qlbrowse/qlbrowse-thumbnailer
 Copyright: {options.years} the qlbrowse authors
  Apple Inc. and the Swift project authors
-License: none-chosen and Apache-2.0-with-Swift-runtime-exception and Apache-2.0
+License: GPL-3+ and Apache-2.0-with-Swift-runtime-exception and Apache-2.0
 Comment: Besides qlbrowse's own code, both programs contain, linked statically,
  the Swift runtime and standard library, swift-foundation (FoundationEssentials,
  with swift-collections), and qlbrowse also swift-argument-parser: these are
@@ -98,9 +98,18 @@ Comment: Besides qlbrowse's own code, both programs contain, linked statically,
  swift-corelibs-libdispatch, whose sources name the Apache-2.0 licence without
  the exception.
 
-License: none-chosen
- The qlbrowse authors have not chosen a licence for qlbrowse yet; until they
- do, no licence is granted beyond what the law allows.
+License: GPL-3+
+ This program is free software: you can redistribute it and/or modify it
+ under the terms of the GNU General Public License as published by the Free
+ Software Foundation, either version 3 of the License, or (at your option)
+ any later version (the worker links poppler, which is GPL).
+ .
+ This program is distributed in the hope that it will be useful, but WITHOUT
+ ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+ FOR A PARTICULAR PURPOSE. See the GNU General Public License for more details.
+ .
+ On Debian systems, the full text of the GNU General Public License version 3
+ is in /usr/share/common-licenses/GPL-3.
 
 License: Apache-2.0-with-Swift-runtime-exception
  Licensed under the Apache License, Version 2.0. On Debian systems, the full

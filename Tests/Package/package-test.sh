@@ -81,6 +81,7 @@ copyright=$tree/usr/share/doc/qlbrowse/copyright
 for package in $(tr ',' '\n' <<<"$depends" | sed 's/^ *//; s/ .*//'); do
     grep -q "^   $package " "$copyright" || fail "the copyright file does not name $package's licence"
 done
+grep -q "^License: GPL-3+" "$copyright" || fail "the copyright file does not name qlbrowse's own licence (GPL-3+)"
 pass "unpacked: both programs find their libraries, none of them Swift"
 
 # --- run it as a user without Swift --------------------------------------------------------------
