@@ -122,7 +122,7 @@ struct HostileShareTests {
     func quickLookOnAFIFOLeavesTheVolumeResponding() throws {
         let place = try Place()
         defer { place.remove() }
-        let planted = SecondUser.run("mkfifo \"$1/a-trap.txt\"", place.share.path)
+        let planted = SecondUser.run("mkfifo \"$1/a-trap.txt\" \"$1/b-trap.jpg\" \"$1/c-trap.pdf\"", place.share.path)
         #expect(planted.status == 0, "\(planted.stderr)")
         let other = place.root.appendingPathComponent("a-elsewhere")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
@@ -130,14 +130,21 @@ struct HostileShareTests {
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics none '\(place.share.path)'", columns: 120, rows: 30,
                                       environment: ["XDG_CACHE_HOME": place.cache])
         #expect(session.waitFor { $0.contains("a-trap.txt") && !$0.contains("reading…") }, "the browser did not start:\n\(session.screen())")
+        #expect(session.lines().dropFirst().first?.contains("a-trap.txt") ?? false, "the cursor is not on the first FIFO")
         session.send("Space")
         #expect(session.waitFor(5) { $0.contains("is a FIFO") }, "Quick Look does not say what the file is:\n\(session.screen())")
         // Past the 10 s deadline of a volume call (PictureService.readText): a read stuck on the
         // FIFO would by then be counted against the volume, and every folder on it would show
         // "/ is not responding" (the repro).
         Thread.sleep(forTimeInterval: 11)
+        // A picture (refused by the generator) and a PDF (whose pages the worker is asked for directly).
+        for name in ["b-trap.jpg", "c-trap.pdf"] {
+            session.send("Right")
+            #expect(session.waitFor(3) { $0.contains(name) && $0.contains("is a FIFO") && !$0.contains("not read:") },
+                    "Quick Look on \(name) does not say what it is:\n\(session.screen())")
+        }
         session.send("Escape")
-        #expect(session.waitFor(5) { !$0.contains("is a FIFO") }, "Quick Look did not close:\n\(session.screen())")
+        #expect(session.waitFor(5) { $0.contains("photo.jpg") && $0.contains("sort:name") }, "Quick Look did not close:\n\(session.screen())")
         // Another folder of the same volume: up to the parent, then up from `share` to `a-elsewhere` and into it.
         session.send("Left")
         #expect(session.waitFor(10) { $0.contains("a-elsewhere") && !$0.contains("reading…") }, "\(session.screen())")
