@@ -15,7 +15,8 @@ public final class FileBytes {
         do {
             fd = try UntrustedFile.openRegular(path, links: .followed)
         } catch {
-            throw ThumbnailError(error == .failed(error.errno) ? .unreadable : .unsupported, "\(path): \(error.reason)")
+            if case .refused = error { throw ThumbnailError(.unsupported, "\(path): \(error.reason)") }
+            throw ThumbnailError(.unreadable, "\(path): \(error.reason)")
         }
         var status = stat()
         fstat(fd, &status)
