@@ -143,3 +143,22 @@ static inline int CSystem_spawn_addclosefrom(posix_spawn_file_actions_t *actions
 #include <sys/statvfs.h>
 static inline int CSystem_stat(const char *path, struct stat *info) { return stat(path, info); }
 static inline int CSystem_statvfs(const char *path, struct statvfs *info) { return statvfs(path, info); }
+
+#include <linux/openat2.h>
+/// openat2(2) by system call (glibc has no wrapper): `path` resolved beneath the folder `folder`
+/// only (RESOLVE_BENEATH: no `..` or absolute path out of it) and through no symbolic link at all
+/// (RESOLVE_NO_SYMLINKS), for reading what other users may have planted in a shared folder.
+/// -1 with ENOSYS on kernels before 5.6 (the caller falls back to a walk with O_NOFOLLOW).
+static inline int CSystem_openat_beneath(int folder, const char *path, int flags) {
+#ifdef SYS_openat2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(unsigned)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    return (int)syscall(SYS_openat2, folder, path, &how, sizeof how);
+#else
+    (void)folder; (void)path; (void)flags;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

@@ -10,8 +10,14 @@ public final class FileBytes {
     public let size: Int
 
     public init(path: String) throws(ThumbnailError) {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ThumbnailError(.unreadable, "\(path): \(String(cString: strerror(errno)))") }
+        // Non-blocking and checked to be a regular file: a FIFO swapped in after the worker's own
+        // check is refused, not waited on.
+        do {
+            fd = try UntrustedFile.openRegular(path, links: .followed)
+        } catch {
+            if case .refused = error { throw ThumbnailError(.unsupported, "\(path): \(error.reason)") }
+            throw ThumbnailError(.unreadable, "\(path): \(error.reason)")
+        }
         var status = stat()
         fstat(fd, &status)
         size = Int(status.st_size)

@@ -40,6 +40,36 @@ public enum AtomicFileWriter {
         ok = true
     }
 
+    /// Writes `name` inside the folder descriptor `folder` (a place others may write, such as a
+    /// shared thumbnail repository): the temporary file is made there with `O_EXCL | O_NOFOLLOW`
+    /// (nothing planted under its name is opened or written through) and renamed over `name`
+    /// within the same folder, so a link, FIFO or file planted as `name` is replaced, never written.
+    public static func write(_ bytes: [UInt8], into folder: Int32, name: String, permissions: mode_t) throws(ThumbnailError) {
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<8 where fd < 0 {
+            temporary = ".\(name).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+            fd = SystemCall.retryingInterrupts {
+                temporary.withFileSystemRepresentation { openat(folder, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+            }
+            if fd < 0 && errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw writeError(name, errno) }
+        var ok = false
+        defer {
+            if !ok { _ = temporary.withFileSystemRepresentation { unlinkat(folder, $0, 0) } }
+        }
+        guard FileDescriptorWriter.writeAll(bytes, to: fd), fchmod(fd, permissions) == 0 else {
+            let code = errno
+            close(fd)
+            throw writeError(name, code)
+        }
+        close(fd)
+        let renamed = temporary.withFileSystemRepresentation { from in name.withFileSystemRepresentation { to in renameat(folder, from, folder, to) } }
+        guard renamed == 0 else { throw writeError(name, errno) }
+        ok = true
+    }
+
     /// A file of the user's own state (bookmarks, the undo journal): its folder made as needed,
     /// only the user may read it, and it is on the disk before it replaces the old one.
     public static func writeState(_ bytes: [UInt8], to path: String) throws(ThumbnailError) {

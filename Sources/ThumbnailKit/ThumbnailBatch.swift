@@ -116,7 +116,10 @@ public struct ThumbnailBatch: Sendable {
             known = try await VolumeIO.engineCall { _ -> Outcome? in
                 var info = stat()
                 if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
-                return cache.hasValidThumbnail(forFile: path, box: box) ? .alreadyCached : nil
+                guard cache.hasValidThumbnail(forFile: path, box: box) else { return nil }
+                // `--shared` fills the repository beside the file whatever the personal cache
+                // holds: a stored thumbnail is copied there, a missing one is made (and published).
+                return cache.publishShared(forFile: path, box: box) ? .alreadyCached : nil
             }
         } catch {
             return .failed(error)

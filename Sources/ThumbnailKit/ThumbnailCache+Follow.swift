@@ -13,7 +13,7 @@ extension ThumbnailCache {
             let newURI = FileURI.from(absolutePath: new)
             for flavor in Flavor.allCases {
                 let from = path(forFile: old, flavor: flavor), to = path(forFile: new, flavor: flavor)
-                guard let png = FileDescriptorReader.readFile(from, upTo: 64 << 20), let info = PNGDecoder.info(png),
+                guard let png = UntrustedFile.read(from, links: .refused, upTo: 64 << 20), let info = PNGDecoder.info(png),
                       let image = PNGDecoder.decode(png) else { continue }
                 let text = info.text.map { ($0.key, $0.key == "Thumb::URI" ? newURI : $0.value) }.sorted { $0.0 < $1.0 }
                 try? AtomicFileWriter.write(PNGEncoder.encode(image, text: text), to: to, permissions: 0o600)

@@ -72,7 +72,12 @@ public final class ThumbnailCache: ThumbnailCaching {
         let absolute = PathNormalizer.absolute(file)
         let slash = absolute.lastIndex(of: "/") ?? absolute.startIndex
         let folder = String(absolute[..<slash])
-        return "\(folder)/.sh_thumbnails/\(flavor.rawValue)/\(MD5.hex(sharedURI(forFile: absolute))).png"
+        return "\(folder)/.sh_thumbnails/\(flavor.rawValue)/\(sharedName(forFile: absolute))"
+    }
+
+    /// The name of a file's entry in its shared repository's size folders: `md5(./escaped-name).png`.
+    public static func sharedName(forFile file: String) -> String {
+        "\(MD5.hex(sharedURI(forFile: file))).png"
     }
 
     /// The relative URI a shared repository keys a file by, and writes as `Thumb::URI`: `./` and the
@@ -142,13 +147,32 @@ public final class ThumbnailCache: ThumbnailCaching {
         // A success makes an old failure entry stale.
         unlink(failurePath(forFile: absolute))
         if writesShared {
-            let shared = Self.sharedPath(forFile: absolute, flavor: flavor)
             text[0] = ("Thumb::URI", Self.sharedURI(forFile: absolute))
-            if ensureFolder(String(shared[..<shared.lastIndex(of: "/")!]), mode: 0o755) {
-                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), to: shared, permissions: 0o644)
-            }
+            SharedRepository.publish(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), forFile: absolute,
+                                     name: Self.sharedName(forFile: absolute), flavor: flavor.rawValue)
         }
         return png
+    }
+
+    /// With `writesShared`: makes the shared repository beside the file hold its thumbnail whatever
+    /// the personal cache holds (`thumbnail -r --shared` over files thumbnailed before). A valid
+    /// personal thumbnail is copied there with the repository's URI; true when nothing is left to
+    /// make (done now, there already, or the file is not to be published), false when the
+    /// thumbnail must be made first (which `store` then publishes).
+    public func publishShared(forFile file: String, box: PixelSize) -> Bool {
+        guard writesShared, let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: file) else { return true }
+        let absolute = PathNormalizer.absolute(file)
+        guard SharedRepository.mayPublish(absolute) else { return true }
+        let shared = Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute), source: "shared",
+                               requiresMTime: false, isShared: true)
+        if let png = read(shared), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: shared) { return true }
+        guard !ignoresStored, let own = candidatePaths(absolute, flavor: flavor).first, let png = read(own), let info = PNGDecoder.info(png),
+              isValid(info, stamp: stamp, candidate: own), let image = PNGDecoder.decode(png) else { return false }
+        var text = [("Thumb::URI", Self.sharedURI(forFile: absolute)), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size))]
+        if let type = info.text["Thumb::Mimetype"] { text.append(("Thumb::Mimetype", type)) }
+        text.append(("Software", Self.software))
+        return SharedRepository.publish(PNGEncoder.encode(image, text: text, opaqueAsRGB: true), forFile: absolute,
+                                        name: Self.sharedName(forFile: absolute), flavor: flavor.rawValue)
     }
 
     public func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest) {
@@ -169,7 +193,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         guard !ignoresStored, let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: file) else { return false }
         if memory.withLock({ $0.entry(for: path(forFile: file, flavor: flavor), stamp: stamp) }) != nil { return true }
         for candidate in candidatePaths(file, flavor: flavor) {
-            guard let png = readFile(candidate.path), let info = PNGDecoder.info(png) else { continue }
+            guard let png = read(candidate), let info = PNGDecoder.info(png) else { continue }
             if isValid(info, stamp: stamp, candidate: candidate) { return true }
         }
         return false
@@ -192,6 +216,8 @@ public final class ThumbnailCache: ThumbnailCaching {
         /// The personal cache always records `Thumb::MTime`; a shared repository (a read-only share,
         /// a CD) may have thumbnails without it, which are then taken as they are.
         let requiresMTime: Bool
+        /// In a shared repository: read beneath the file's folder through no link (others write there).
+        var isShared = false
     }
 
     private func candidatePaths(_ file: String, flavor: Flavor) -> [Candidate] {
@@ -199,7 +225,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         var paths = [Candidate(path: path(forFile: absolute, flavor: flavor), uri: FileURI.from(absolutePath: absolute), source: "cache", requiresMTime: true)]
         if readsShared {
             paths.append(Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute),
-                                   source: "shared", requiresMTime: false))
+                                   source: "shared", requiresMTime: false, isShared: true))
         }
         return paths
     }
@@ -210,7 +236,7 @@ public final class ThumbnailCache: ThumbnailCaching {
             return Found(image: hit.image, source: hit.source, contentType: hit.contentType)
         }
         for candidate in candidatePaths(file, flavor: flavor) {
-            guard let png = readFile(candidate.path), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate),
+            guard let png = read(candidate), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate),
                   let image = PNGDecoder.decode(png) else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
             memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type)) }
@@ -237,37 +263,25 @@ public final class ThumbnailCache: ThumbnailCaching {
         return size == image.size ? image : image.resized(to: size)
     }
 
-    /// A cache entry's bytes; nil when missing, empty, or 64 MiB or more (no thumbnail is that big).
+    /// A cache entry's bytes; nil when missing, empty, not a regular file (a FIFO planted there
+    /// is refused at once, never waited on), or 64 MiB or more (no thumbnail is that big). A shared
+    /// repository's entry is reached beneath the file's folder through no symbolic link.
+    private func read(_ candidate: Candidate) -> [UInt8]? {
+        guard candidate.isShared else { return readFile(candidate.path) }
+        let limit = 64 << 20
+        guard let bytes = SharedRepository.read(candidate.path, upTo: limit), !bytes.isEmpty, bytes.count < limit else { return nil }
+        return bytes
+    }
+
+    /// A personal cache entry's bytes (see `read(_:)`); its last component is never followed.
     private func readFile(_ path: String) -> [UInt8]? {
         let limit = 64 << 20
-        guard let bytes = FileDescriptorReader.readFile(path, upTo: limit), !bytes.isEmpty, bytes.count < limit else { return nil }
+        guard let bytes = UntrustedFile.read(path, links: .refused, upTo: limit), !bytes.isEmpty, bytes.count < limit else { return nil }
         return bytes
     }
 
     private func ensureFolder(_ folder: String, mode: mode_t = 0o700) -> Bool {
         FolderMaker.make(folder, mode: mode) && access(folder, W_OK) == 0
-    }
-}
-
-/// A file's modification time (whole seconds) and size: the cache's validity key.
-public struct FileStamp: Equatable, Sendable {
-    public let modified: Int
-    public let size: Int
-
-    public init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        self.init(status)
-    }
-
-    public init(_ status: stat) {
-        modified = Int(status.st_mtim.tv_sec)
-        size = Int(status.st_size)
-    }
-
-    public init(modified: Int, size: Int) {
-        self.modified = modified
-        self.size = size
     }
 }
 

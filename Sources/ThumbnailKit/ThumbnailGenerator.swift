@@ -112,6 +112,11 @@ public final class ThumbnailGenerator: Sendable {
             if delivered == nil { throw ThumbnailError(.unsupported, "a folder has only an icon") }
             return
         }
+        // A FIFO, a device or a socket (or a link to one) has no content to decode: refused now
+        // (after its icon, when asked for), never handed to a worker that would wait on it until
+        // the deadline.
+        let kind = FileKind(mode: status.st_mode)
+        guard kind == .regular else { throw ThumbnailError(.unsupported, kind.refusal, contentType: contentType) }
         if status.st_size == 0 && (status.st_mode & S_IFMT) == S_IFREG {
             throw ThumbnailError(.noPreview, "the file is empty", contentType: contentType)
         }

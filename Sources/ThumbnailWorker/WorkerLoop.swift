@@ -126,6 +126,20 @@ final class Decoder: @unchecked Sendable {
             return reply(failure(message.id, ThumbnailError(.cancelled, "cancelled"), contentType: nil))
         }
         ResourceLimits.armCPULimit(seconds: cpuSeconds)
+        // The file is opened first, non-blocking, and held while it is decoded: a FIFO, a device or
+        // a socket (a link to /dev/zero named `.jpg`) is refused here at once instead of holding
+        // a decoder until the deadline. A link the caller named is followed (see DECISIONS.md).
+        var held: Int32 = -1
+        if let path = message.path {
+            do {
+                held = try UntrustedFile.openRegular(path, links: .followed)
+            } catch .refused(let kind) where kind != .folder {
+                return reply(failure(message.id, ThumbnailError(.unsupported, kind.refusal), contentType: nil))
+            } catch {
+                // Missing or unreadable: the decoders say so in their own words, as before.
+            }
+        }
+        defer { if held >= 0 { close(held) } }
         if let kind = message.preview { return answerPreview(kind, to: message, cancellation: flag) }
         guard let path = message.path, let width = message.maxWidth, let height = message.maxHeight, width > 0, height > 0 else {
             return reply(failure(message.id, ThumbnailError(.unsupported, "malformed request"), contentType: nil))
@@ -172,10 +186,14 @@ final class Decoder: @unchecked Sendable {
     /// cache does not remember against the file.
     static func blameTheVolume(_ error: ThumbnailError?, path: String) -> ThumbnailError? {
         guard let error, error.code == .corrupt || error.code == .noPreview else { return error }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var fd: Int32 = -1
+        var failure: Int32 = 0
+        do { fd = try UntrustedFile.openRegular(path, links: .followed) } catch { failure = error.errno }
         var byte: UInt8 = 0
-        let failure = fd < 0 ? errno : (pread(fd, &byte, 1, 0) < 0 ? errno : 0)
-        if fd >= 0 { close(fd) }
+        if fd >= 0 {
+            if pread(fd, &byte, 1, 0) < 0 { failure = errno }
+            close(fd)
+        }
         guard failure != 0 else { return error }
         return ThumbnailError(.unreadable, "cannot read the file: \(String(cString: strerror(failure)))", contentType: error.contentType)
     }

@@ -72,7 +72,7 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         var output: [UInt8]
         if (status.st_mode & S_IFMT) == S_IFREG, let type = ContentTypeTable.type(forFileName: file), type.kind == .text {
-            guard let bytes = FileDescriptorReader.readFile(file, upTo: 64 * 1024) else {
+            guard let bytes = UntrustedFile.read(file, links: .followed, upTo: 64 * 1024) else {
                 throw ValidationError("cannot read \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
             }
             output = Array(TextPreview.lines(from: bytes, maxLines: area.rows, maxColumns: area.columns).joined(separator: "\n").utf8) + [0x0A]

@@ -110,7 +110,7 @@ class Run:
             self.expect('the cache keys %s by its bytes' % name.decode('utf-8', 'backslashreplace'), any(os.path.exists(c) for c in cached))
 
         # find, piped: raw bytes, one path a line (a name with a newline is one path with a newline in it).
-        found = self.call('find', '--all', '', source)
+        found = self.call('find', '--all', '--hidden', '', source)
         listed = set(found.stdout.split(b'\n')) - {b''}
         wanted = set(name for name in names if b'\n' not in name)
         self.expect('find prints the bytes', wanted <= listed, repr(sorted(listed))[-300:])

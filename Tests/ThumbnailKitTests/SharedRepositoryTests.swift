@@ -107,4 +107,74 @@ import Testing
         #expect(json["size"] as? [Int] == [120, 60])
         #expect(json["files"] as? [String] == [MD5.hex("./My%20Photo.jpg") + ".png"])
     }
+
+    private func store(_ file: String, in folder: String, shared: Bool = true) {
+        let representation = Representation(type: .thumbnail, image: PixelImage(width: 40, height: 20, filledWith: RGBA(200, 10, 10)),
+                                            source: "vips", contentType: ContentType("image/jpeg"))
+        ThumbnailCache(root: folder + "/home-cache", writesShared: shared).store(representation, for: ThumbnailRequest(path: file), box: box)
+    }
+
+    private func mode(_ path: String) -> mode_t? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode : nil
+    }
+
+    @Test func aSharedThumbnailIsNeverMoreReadableThanItsFile() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, fileMode) in [("everyone.jpg", 0o644), ("others-only.jpg", 0o604), ("private.jpg", 0o600), ("group.jpg", 0o640)] as [(String, mode_t)] {
+            _ = try makeFile("\(folder)/\(name)")
+            chmod("\(folder)/\(name)", fileMode)
+            store("\(folder)/\(name)", in: folder)
+        }
+        let normal = folder + "/.sh_thumbnails/normal/"
+        #expect(mode(normal + ThumbnailCache.sharedName(forFile: "everyone.jpg")).map { $0 & 0o777 } == 0o644)
+        #expect(mode(normal + ThumbnailCache.sharedName(forFile: "others-only.jpg")).map { $0 & 0o777 } == 0o604)
+        #expect(mode(normal + ThumbnailCache.sharedName(forFile: "private.jpg")) == nil, "a 0600 file's picture was published")
+        #expect(mode(normal + ThumbnailCache.sharedName(forFile: "group.jpg")) == nil, "a 0640 file's picture was published")
+        // A link to a readable file is not published either: its picture belongs to another place.
+        #expect(symlink(folder + "/everyone.jpg", folder + "/link.jpg") == 0)
+        store(folder + "/link.jpg", in: folder)
+        #expect(mode(normal + ThumbnailCache.sharedName(forFile: "link.jpg")) == nil)
+    }
+
+    @Test func aPlantedFIFOOrLinkAtTheNameIsReplacedNeverOpened() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let elsewhere = temporary()
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        _ = try makeFile(folder + "/a.jpg")
+        _ = try makeFile(folder + "/b.jpg")
+        try FileManager.default.createDirectory(atPath: folder + "/.sh_thumbnails/normal", withIntermediateDirectories: true)
+        let fifo = folder + "/.sh_thumbnails/normal/" + ThumbnailCache.sharedName(forFile: "a.jpg")
+        let link = folder + "/.sh_thumbnails/normal/" + ThumbnailCache.sharedName(forFile: "b.jpg")
+        #expect(mkfifo(fifo, 0o666) == 0)
+        #expect(symlink(elsewhere + "/target.png", link) == 0)
+        let start = ContinuousClock.now
+        // Read first (the planted FIFO must not hold the look-up), then written over.
+        #expect(ThumbnailCache(root: folder + "/home-cache").cachedRepresentation(for: ThumbnailRequest(path: folder + "/a.jpg"), box: box) == nil)
+        store(folder + "/a.jpg", in: folder)
+        store(folder + "/b.jpg", in: folder)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(mode(fifo).map { $0 & S_IFMT } == S_IFREG, "the FIFO was not replaced by the thumbnail")
+        #expect(mode(link).map { $0 & S_IFMT } == S_IFREG, "the link was not replaced by the thumbnail")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/target.png"), "written through the planted link")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/.sh_thumbnails/normal").allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    @Test func sharedCopiesWhatThePersonalCacheHolds() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let stamp = try makeFile(folder + "/a.jpg")
+        store(folder + "/a.jpg", in: folder, shared: false)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.sh_thumbnails"))
+        let cache = ThumbnailCache(root: folder + "/home-cache", writesShared: true)
+        #expect(cache.hasValidThumbnail(forFile: folder + "/a.jpg", box: box))
+        #expect(cache.publishShared(forFile: folder + "/a.jpg", box: box))
+        let png = try #require(FileManager.default.contents(atPath: ThumbnailCache.sharedPath(forFile: folder + "/a.jpg", flavor: .normal)))
+        let info = try #require(PNGDecoder.info([UInt8](png)))
+        #expect(info.text["Thumb::URI"] == "./a.jpg")
+        #expect(info.text["Thumb::MTime"] == String(stamp.modified))
+        #expect(info.text["Thumb::Mimetype"] == "image/jpeg")
+    }
 }

@@ -1,5 +1,6 @@
 import SystemKit
 import Synchronization
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,9 @@ final class TextFileWindow: Sendable {
         let total: Int?
     }
 
-    enum Failure: Error, Equatable { case unreadable(String) }
+    /// The file could not be read (the system's reason), or is not a regular file (what it is:
+    /// "is a FIFO", "is a device").
+    enum Failure: Error, Equatable { case unreadable(String), refused(String) }
 
     static let stride = 1024
     static let maxLineBytes = 2048
@@ -39,8 +42,16 @@ final class TextFileWindow: Sendable {
 
     /// `count` lines from line `first`; a `first` past the end gives the last `count` lines.
     func lines(from first: Int, count: Int) throws(Failure) -> Lines {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        // Non-blocking and checked to be a regular file before a byte is read: a FIFO (planted
+        // in a shared folder) or a device is refused at once, never waited on by a thread that
+        // would leave the whole volume "not responding" until someone writes to it.
+        let fd: Int32
+        do {
+            fd = try UntrustedFile.openRegular(path, links: .followed)
+        } catch {
+            if case .refused = error { throw .refused(error.reason) }
+            throw .unreadable(error.reason)
+        }
         defer { close(fd) }
         return try index.withLock { index throws(Failure) -> Lines in
             // Only the start of the window's stride must be known; the window itself is read on from there.

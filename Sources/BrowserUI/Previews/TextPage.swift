@@ -28,8 +28,13 @@ extension TextPage {
             let styled = Highlighter.highlight(visible, fileName: name) ?? visible.map(StyledLine.init(plain:))
             return TextPage(path: window.path, first: read.first, lines: styled, total: read.total)
         } catch {
-            guard case .unreadable(let reason) = error else { return TextPage(path: window.path, first: line, lines: [], total: nil) }
-            return TextPage(path: window.path, first: line, lines: [], total: nil, problem: "cannot read: \(reason)")
+            switch error {
+            case .unreadable(let reason):
+                return TextPage(path: window.path, first: line, lines: [], total: nil, problem: "cannot read: \(reason)")
+            case .refused(let what):
+                let name = String(window.path.split(separator: "/").last ?? "")
+                return TextPage(path: window.path, first: line, lines: [], total: nil, problem: "not read: \(name) \(what), not a regular file")
+            }
         }
     }
 }
