@@ -104,6 +104,8 @@ public final class ThumbnailCache: ThumbnailCaching {
             // Shown at its stored size, the file read is that picture's PNG already: `thumbnail -o`
             // writes it as it is instead of encoding the pixels again.
             if shown.size == image.image.size { representation.encodedPNG = image.png }
+            representation.facts = image.facts ?? []
+            representation.lacksFacts = image.facts == nil
             return representation
         }
         // Another size will do as the low-quality picture while the right one is made; a request
@@ -111,8 +113,10 @@ public final class ThumbnailCache: ThumbnailCaching {
         guard request.types.contains(.lowQuality) else { return nil }
         for flavor in Flavor.allCases.reversed() where flavor != wanted {
             if let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
-                return Representation(type: .lowQuality, image: fitted(image.image, in: box), source: "cache",
-                                      contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+                var representation = Representation(type: .lowQuality, image: fitted(image.image, in: box), source: "cache",
+                                                    contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+                representation.facts = image.facts ?? []
+                return representation
             }
         }
         return nil
@@ -133,12 +137,16 @@ public final class ThumbnailCache: ThumbnailCaching {
         let uri = FileURI.from(absolutePath: absolute)
         var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
                     ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
+        // The decoder's facts (camera, date taken, duration) come back with the next visit's hit;
+        // a picture made without them is stored without the key, so a request for them decodes again.
+        let facts = request.wantsFacts ? representation.facts : nil
+        if let facts { text.append((FileFact.cacheKey, FileFact.cacheText(facts))) }
         let target = path(forFile: absolute, flavor: flavor)
         let png = PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true)
         if ensureFolder("\(root)/\(flavor.rawValue)") {
             try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
         }
-        memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType)) }
+        memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType, facts: facts)) }
         // A success makes an old failure entry stale.
         unlink(failurePath(forFile: absolute))
         if writesShared {
@@ -181,6 +189,9 @@ public final class ThumbnailCache: ThumbnailCaching {
         let image: PixelImage
         let source: String
         let contentType: ContentType?
+        /// The facts stored with it; nil when qlbrowse stored it without them (another program's
+        /// thumbnail has none to give, and is not decoded again for them: empty).
+        let facts: [FileFact]?
         /// The file the picture was read from (nil when it came from memory).
         var png: [UInt8]?
     }
@@ -207,14 +218,16 @@ public final class ThumbnailCache: ThumbnailCaching {
     private func validImage(for file: String, flavor: Flavor, stamp: FileStamp) -> Found? {
         let key = path(forFile: file, flavor: flavor)
         if let hit = memory.withLock({ $0.entry(for: key, stamp: stamp) }) {
-            return Found(image: hit.image, source: hit.source, contentType: hit.contentType)
+            return Found(image: hit.image, source: hit.source, contentType: hit.contentType, facts: hit.facts)
         }
         for candidate in candidatePaths(file, flavor: flavor) {
             guard let png = readFile(candidate.path), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate),
                   let image = PNGDecoder.decode(png) else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
-            memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type)) }
-            return Found(image: image, source: candidate.source, contentType: type, png: png)
+            let ours = info.text["Software"]?.hasPrefix("qlbrowse") ?? false
+            let facts = info.text[FileFact.cacheKey].map(FileFact.parseCacheText) ?? (ours ? nil : [])
+            memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type, facts: facts)) }
+            return Found(image: image, source: candidate.source, contentType: type, facts: facts, png: png)
         }
         return nil
     }

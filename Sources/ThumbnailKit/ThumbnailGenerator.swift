@@ -120,9 +120,16 @@ public final class ThumbnailGenerator: Sendable {
         }
         if let cached = lookup.cached, wanted.contains(cached.type) || cached.type == .lowQuality {
             contentType = cached.contentType
-            if cached.type == .thumbnail {
+            // A thumbnail stored without the facts this request wants is shown at once as the low
+            // quality, and made again with them (stored with them for the next visit).
+            let redo = cached.type == .thumbnail && cached.lacksFacts && request.wantsFacts && wanted.contains(.lowQuality)
+            if cached.type == .thumbnail && !redo {
                 deliver(cached)
                 return
+            }
+            if redo {
+                let early = Representation(type: .lowQuality, image: cached.image, source: cached.source, contentType: cached.contentType)
+                deliver(early)
             }
             if wanted.contains(.lowQuality) { deliver(cached) }
         }

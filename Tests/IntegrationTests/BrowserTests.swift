@@ -192,6 +192,25 @@ import Testing
         session.send("q")
     }
 
+    /// Issue 23 point 9: the camera showed when the thumbnail was made, not when it came from the cache.
+    @Test func photoDetailsShowAgainWhenThePictureComesFromTheCache() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-facts")
+        let cache = TestEnvironment.temporaryFolder("qlbrowse-facts-cache")
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: cache) }
+        try FileManager.default.copyItem(at: TestEnvironment.fixtures.appendingPathComponent("with-exif-thumb.jpg"),
+                                         to: folder.appendingPathComponent("photo.jpg"))
+        for visit in ["fresh", "cached"] {
+            let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' '\(folder.path)'", environment: ["XDG_CACHE_HOME": cache.path])
+            #expect(session.waitFor { $0.contains("from ") && $0.contains("Fixture Camera") },
+                    "\(visit): no camera in the preview pane:\n\(session.screen())")
+            if visit == "cached" {
+                #expect(session.screen().contains("from cache"), "the second visit's picture is the cached one:\n\(session.screen())")
+            }
+            session.send("q")
+            #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
+        }
+    }
+
     @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }
