@@ -211,6 +211,26 @@ import Testing
         }
     }
 
+    /// A thumbnail a batch run cached (made without facts) is shown at once and made again for
+    /// the camera, which then shows.
+    @Test func photoDetailsShowForAThumbnailABatchRunCached() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-facts")
+        let cache = TestEnvironment.temporaryFolder("qlbrowse-facts-cache")
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: cache) }
+        try FileManager.default.copyItem(at: TestEnvironment.fixtures.appendingPathComponent("with-exif-thumb.jpg"),
+                                         to: folder.appendingPathComponent("photo.jpg"))
+        // Every size class, whichever the preview pane asks for.
+        for size in ["128", "256", "512", "1024"] {
+            let batch = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "-r", "-s", size, folder.path], environment: ["XDG_CACHE_HOME": cache.path])
+            #expect(batch.status == 0, "\(batch.stderr)")
+        }
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' '\(folder.path)'", environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(session.waitFor { $0.contains("from ") && $0.contains("Fixture Camera") && !$0.contains("(preview)") },
+                "no camera for the batch-cached photo:\n\(session.screen())")
+        session.send("q")
+        #expect(session.waitFor { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
+
     @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }
