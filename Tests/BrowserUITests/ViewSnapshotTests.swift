@@ -110,6 +110,17 @@ import ThumbnailKit
         try check("list-long-names", state)
     }
 
+    /// Issue 23: Quick Look's footer ended "space/Esc clo" at 80 columns. The least needed hints
+    /// give way; closing is always there, last.
+    @Test func quickLookFooterKeepsTheHintsThatMatterMost() {
+        let keys = QuickLookView.keys(.timeline)
+        #expect(QuickLookView.footer(keys, extras: "e edit   ", width: 79) == "p play/pause  e edit  ↓/↑ 5 s  ←/→ previous/next  space/Esc close")
+        #expect(QuickLookView.footer(keys, extras: "", width: 200)
+                == "p play/pause   ↓/↑ 5 s   PgDn/PgUp a tenth   g/G start/end   90 Enter 1:30   ←/→ previous/next   space/Esc close")
+        #expect(QuickLookView.footer(keys, extras: "", width: 34) == "←/→ previous/next  space/Esc close")
+        #expect(QuickLookView.footer(keys, extras: "", width: 20) == "space/Esc close")
+    }
+
     @Test func theVolumesView() throws {
         var state = state(columns: 100)
         state.apply(.toggleVolumes)

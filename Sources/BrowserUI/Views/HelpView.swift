@@ -76,6 +76,8 @@ enum HelpText {
     static func pages(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [[String]] {
         let all = lines(for: keys, width: width)
         guard all.count > height, height >= 4 else { return [all] }
+        // One line short: the blank under the title goes rather than a second page.
+        if all.count == height + 1 { return [[all[0]] + all.dropFirst(2)] }
         let body = Array(all.dropFirst(2))
         let perPage = height - 3  // the title, a blank line, …, the page line
         let count = (body.count + perPage - 1) / perPage

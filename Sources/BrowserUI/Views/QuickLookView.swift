@@ -81,11 +81,13 @@ struct QuickLookView {
         }
     }
 
-    /// The footer in `width` characters: the hints in order of need (`keys`, then the file's own
-    /// `extras`: m, zoom, e, p), shown with closing last where the eye ends; three spaces apart when
-    /// all fit, else two, the least needed dropped until the rest fits.
+    /// The footer in `width` characters: the hints in order of need (closing, other files, the
+    /// first key inside the file, the file's own `extras` — m, zoom, e, p — then the other keys),
+    /// shown with closing last where the eye ends; three spaces apart when all fit, else two, the
+    /// least needed dropped until the rest fits.
     static func footer(_ keys: [String], extras: String, width: Int) -> String {
-        let items = keys + extras.components(separatedBy: "   ").filter { !$0.isEmpty }
+        let own = extras.components(separatedBy: "   ").filter { !$0.isEmpty }
+        let items = Array(keys.prefix(3)) + own + Array(keys.dropFirst(3))
         func shown(_ items: [String], _ separator: String) -> String {
             (Array(items.dropFirst(2)) + items.prefix(2).reversed()).joined(separator: separator)
         }
