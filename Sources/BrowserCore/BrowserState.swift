@@ -265,13 +265,7 @@ public struct BrowserState: Sendable, Equatable {
             navigation.top = 0
             scrollToCursor()
         case .toggleExtensions: showExtensions.toggle()
-        case .startFilter:
-            // A new filter, as in ranger and yazi: a kept filter is replaced, not typed onto.
-            mode = .filtering
-            if !filter.isEmpty {
-                navigation.filter = ""
-                refresh(keeping: selected?.nameBytes)
-            }
+        case .startFilter: startFilter()
         case .quickLook:
             guard selected != nil else { break }
             mode = .overlay(.quickLook)
