@@ -1,5 +1,14 @@
 /// The filter typed after `/`: the shown entries narrow as the user types.
 extension BrowserState {
+    /// `/`: a new filter, as in ranger and yazi: a kept filter is replaced, not typed onto (the
+    /// list shows everything again, the selection kept, until something is typed).
+    mutating func startFilter() {
+        mode = .filtering
+        guard !filter.isEmpty else { return }
+        navigation.filter = ""
+        refresh(keeping: selected?.nameBytes)
+    }
+
     /// Typing the filter; nil for what typing does not take (arrows still move).
     mutating func applyFiltering(_ action: BrowserAction) -> [BrowserEffect]? {
         switch action {

@@ -12,7 +12,14 @@ extension BrowserState {
         case .bookmarks: return applyInBookmarks(action)
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
         case .quickLook: if let effects = applyQuickLook(action) ?? applyQuickEdit(action) { return effects }
-        case .help: break
+        case .help:
+            // The help turns its pages; the list underneath stays where it is.
+            switch action {
+            case .moveDown, .moveRight, .pageDown: helpPage += 1; return []
+            case .moveUp, .moveLeft, .pageUp: helpPage -= 1; return []
+            case .home: helpPage = 0; return []
+            default: break
+            }
         case .confirmDelete, .conflict, .bulkRenamePlan: return applyQuestion(overlay, action)
         }
         switch action {
@@ -32,6 +39,7 @@ extension BrowserState {
             resetQuickLook()
         case .help:
             mode = overlay == .help ? .browsing : .overlay(.help)
+            helpPage = 0
         default:
             return nil
         }

@@ -69,6 +69,9 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var tabs: [BrowserTab] = []
     /// Which of `tabs` is shown.
     public internal(set) var currentTab = 0
+    /// The help's page, counted from its opening: ↓ and PgDn turn on, ↑ and PgUp back; the help
+    /// view wraps it to the pages the screen's size gives (so no line count lives here).
+    public internal(set) var helpPage = 0
     /// Whether the bookmarks file has been read (keys may come before it is).
     var bookmarksRead = false
     /// A bookmark key pressed before the file was read, gone to once it is.
@@ -262,12 +265,14 @@ public struct BrowserState: Sendable, Equatable {
             navigation.top = 0
             scrollToCursor()
         case .toggleExtensions: showExtensions.toggle()
-        case .startFilter: mode = .filtering
+        case .startFilter: startFilter()
         case .quickLook:
             guard selected != nil else { break }
             mode = .overlay(.quickLook)
             resetQuickLook()
-        case .help: mode = .overlay(.help)
+        case .help:
+            mode = .overlay(.help)
+            helpPage = 0
         case .closeOverlay: mode = .browsing
         case .quit: return [.quit(folder: folder)]
         case .startBatch: return startBatch()

@@ -2,9 +2,12 @@ import CAV
 import ThumbnailKit
 
 /// Videos (MP4, MKV, WebM, MOV, AVI, …) through libavformat/libavcodec: a frame around 10 % in
-/// that is neither near-black nor flat (trying a few positions, as totem does), shown as the
-/// player would: sample aspect ratio and display-matrix rotation applied. A container with sound
-/// and no video stream goes to `AudioProvider` (cover art or waveform).
+/// that is neither near-black nor flat (trying a few positions, as totem and ffmpegthumbnailer
+/// do), shown as the player would: sample aspect ratio and display-matrix rotation applied. After
+/// a seek, frames are decoded on from the keyframe to the position (a realtime encoder's WebM may
+/// have one keyframe, at the start); a file without a duration is read from the start, a frame
+/// looked at every half second until one is worth showing. A container with sound and no video
+/// stream goes to `AudioProvider` (cover art or waveform).
 public struct VideoProvider: ThumbnailProvider {
     public let name = "libav"
     /// A still picture in a format only FFmpeg decodes (BMP, TGA, PCX…): its only frame, as is.
@@ -12,6 +15,10 @@ public struct VideoProvider: ThumbnailProvider {
 
     /// Where to look, as fractions of the duration, in order.
     static let positions: [Double] = [0.10, 0.25, 0.50, 0.75, 0.04]
+    /// How long decoding on from a keyframe towards one position may take before the frame reached is used.
+    static let forwardBudget = Duration.milliseconds(600)
+    /// Without a duration: how many frames are looked at, half a second apart.
+    static let scanLooks = 24
 
     public init(stillImage: Bool = false) {
         self.stillImage = stillImage
@@ -35,34 +42,86 @@ public struct VideoProvider: ThumbnailProvider {
         guard let frame else { throw ThumbnailError(.tooLarge, "out of memory") }
 
         var best: (image: PixelImage, score: Double)?
-        let seekable = !stillImage && media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
-        for position in seekable ? Self.positions : [0] {
-            try job.cancellation.check()
-            if let duration = media.duration, seekable {
-                let target = Int64(duration * position * Double(CAV_time_base()))
-                av_seek_frame(media.context, -1, target, AVSEEK_FLAG_BACKWARD)
-                avcodec_flush_buffers(decoder.codec)
-            }
-            // Without seeking, step past the first second or so of frames, where intros are black.
-            guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: seekable || stillImage ? 0 : 30, cancellation: job.cancellation) else { continue }
+        /// Keeps the better of the frames seen; true when this one is worth showing.
+        func judge() throws(ThumbnailError) -> Bool {
             let image = try picture(of: frame, stream: stream, box: job.box)
             let score = FrameQuality.score(image)
             if best == nil || score > best!.score { best = (image, score) }
-            if stillImage || FrameQuality.isInteresting(image) { break }
+            return stillImage || FrameQuality.isInteresting(image)
+        }
+        let seekable = !stillImage && media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
+        if let duration = media.duration, seekable {
+            let timeBase = av_q2d(stream.pointee.time_base)
+            let start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
+            for position in Self.positions {
+                try job.cancellation.check()
+                let seconds = duration * position
+                if timeBase > 0, av_seek_frame(media.context, stream.pointee.index, start + Int64(seconds / timeBase), AVSEEK_FLAG_BACKWARD) < 0 {
+                    av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
+                }
+                avcodec_flush_buffers(decoder.codec)
+                // The seek lands on the keyframe at or before the position: decode on to the position.
+                guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: 0, until: seconds,
+                                      cancellation: job.cancellation) else { continue }
+                if try judge() { break }
+            }
+        } else if stillImage {
+            if try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: 0, cancellation: job.cancellation) { _ = try judge() }
+        } else {
+            // No duration to go by (a stream written to a pipe): from the start, a frame every half
+            // second, until one is neither black nor flat (intros and fades are).
+            let rate = av_q2d(stream.pointee.avg_frame_rate)
+            let halfSecond = rate > 0 && rate.isFinite ? max(1, Int((rate / 2).rounded())) : 12
+            for look in 0..<Self.scanLooks {
+                try job.cancellation.check()
+                guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: look == 0 ? 0 : halfSecond - 1,
+                                      cancellation: job.cancellation) else { break }
+                if try judge() { break }
+            }
         }
         guard let best else {
-            // A stream shorter than the frames skipped: its first frame will do.
-            if !seekable && !stillImage { return try VideoProvider(stillImage: true).makeImages(for: job, emit: emit) }
             throw ThumbnailError(.corrupt, "no video frame could be decoded")
         }
         emit(ProviderImage(.thumbnail, best.image, source: name, facts: media.facts(video: stream)))
     }
 
-    /// Reads packets until the decoder yields a frame (after skipping `skip` frames). False at end of stream.
+    /// Reads packets until the decoder yields a frame (after skipping `skip` frames, and, with
+    /// `until`, the frames before that time in seconds for at most `forwardBudget`: the last frame
+    /// decoded is kept when the budget runs out or the stream ends). False when there is no frame.
     func decodeFrame(media: MediaFile, stream: UnsafeMutablePointer<AVStream>, decoder: MediaDecoder,
-                             into frame: UnsafeMutablePointer<AVFrame>, skip: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Bool {
+                     into frame: UnsafeMutablePointer<AVFrame>, skip: Int, until target: Double? = nil,
+                     cancellation: CancellationFlag) throws(ThumbnailError) -> Bool {
         guard let packet = av_packet_alloc() else { return false }
         defer { var doomed: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&doomed) }
+        let timeBase = av_q2d(stream.pointee.time_base)
+        let start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
+        let rate = av_q2d(stream.pointee.avg_frame_rate)
+        let halfFrame = rate > 0 && rate.isFinite ? 0.5 / rate : 0.02
+        let begun = ContinuousClock.now
+        // The last frame short of the target, kept in case the stream ends or the budget runs out first.
+        var earlier: UnsafeMutablePointer<AVFrame>? = nil
+        defer {
+            if earlier != nil { av_frame_free(&earlier) }
+            decoder.codec.pointee.skip_frame = AVDISCARD_DEFAULT
+        }
+        /// Whether `frame` is short of the target and there is time to decode on.
+        func shortOfTarget() -> Bool {
+            guard let target, timeBase > 0 else { return false }
+            let stamp = frame.pointee.best_effort_timestamp
+            guard stamp != CAV_nopts() else { return false }
+            let time = Double(stamp - start) * timeBase
+            guard time + halfFrame < target, ContinuousClock.now - begun <= Self.forwardBudget else { return false }
+            // Far before the target, frames nothing refers to are not worth decoding.
+            decoder.codec.pointee.skip_frame = time < target - 0.5 ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+            return true
+        }
+        /// At the end of the stream, the last frame decoded short of the target is the answer.
+        func fallBack() -> Bool {
+            guard let kept = earlier else { return false }
+            av_frame_unref(frame)
+            av_frame_move_ref(frame, kept)
+            return true
+        }
         var skipped = 0
         var packets = 0
         var draining = false
@@ -84,12 +143,17 @@ public struct VideoProvider: ThumbnailProvider {
             while true {
                 let received = avcodec_receive_frame(decoder.codec, frame)
                 if received == CAV_error_eagain() { break }
-                if received < 0 { return false }  // end of stream or a decoder error
+                if received < 0 { return fallBack() }  // end of stream or a decoder error
                 if skipped < skip { skipped += 1; av_frame_unref(frame); continue }
+                if shortOfTarget() {
+                    if earlier == nil { earlier = av_frame_alloc() }
+                    if let kept = earlier { av_frame_unref(kept); av_frame_move_ref(kept, frame) } else { av_frame_unref(frame) }
+                    continue
+                }
                 return true
             }
         }
-        return false
+        return fallBack()
     }
 
     /// The frame scaled into the box with its display aspect ratio and rotation.

@@ -6,6 +6,8 @@ struct MemoryLRU {
         let stamp: FileStamp
         let source: String
         let contentType: ContentType?
+        /// The decoder's facts stored with the picture; nil when it was made without them.
+        var facts: [FileFact]? = nil
     }
 
     private let capacityBytes: Int

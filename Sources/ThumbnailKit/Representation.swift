@@ -13,8 +13,12 @@ public struct Representation: Sendable {
     /// The picture already encoded as PNG (with the cache's text keys), when the cache wrote it or
     /// it was read from a cache file at this size.
     public var encodedPNG: [UInt8]?
-    /// What the decoder learned about the file (empty for icons and cached pictures).
+    /// What the decoder learned about the file (empty for icons; a cached picture carries the
+    /// facts stored with it).
     public var facts: [FileFact] = []
+    /// A cached picture stored without facts (made by a request that did not want them): the
+    /// generator decodes again when a request wants them.
+    public var lacksFacts = false
 
     public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
         self.type = type

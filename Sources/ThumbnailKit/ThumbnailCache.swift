@@ -66,27 +66,6 @@ public final class ThumbnailCache: ThumbnailCaching {
         "\(root)/fail/qlbrowse-\(EngineVersion.string)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
     }
 
-    /// The shared repository entry (the standard's "Shared thumbnail repositories"):
-    /// `.sh_thumbnails/<flavor>/md5(./escaped-name).png` beside the file.
-    public static func sharedPath(forFile file: String, flavor: Flavor) -> String {
-        let absolute = PathNormalizer.absolute(file)
-        let slash = absolute.lastIndex(of: "/") ?? absolute.startIndex
-        let folder = String(absolute[..<slash])
-        return "\(folder)/.sh_thumbnails/\(flavor.rawValue)/\(sharedName(forFile: absolute))"
-    }
-
-    /// The name of a file's entry in its shared repository's size folders: `md5(./escaped-name).png`.
-    public static func sharedName(forFile file: String) -> String {
-        "\(MD5.hex(sharedURI(forFile: file))).png"
-    }
-
-    /// The relative URI a shared repository keys a file by, and writes as `Thumb::URI`: `./` and the
-    /// file's escaped name (`./My%20Photo.jpg`).
-    public static func sharedURI(forFile file: String) -> String {
-        let name = PathNormalizer.absolute(file).split(separator: "/").last.map(String.init) ?? ""
-        return "./" + FileURI.escape(Array(name.utf8))
-    }
-
     /// True for files inside the cache itself, which are never thumbnailed into it.
     public func contains(_ file: String) -> Bool {
         PathNormalizer.absolute(file).hasPrefix(root + "/")
@@ -109,6 +88,8 @@ public final class ThumbnailCache: ThumbnailCaching {
             // Shown at its stored size, the file read is that picture's PNG already: `thumbnail -o`
             // writes it as it is instead of encoding the pixels again.
             if shown.size == image.image.size { representation.encodedPNG = image.png }
+            representation.facts = image.facts ?? []
+            representation.lacksFacts = image.facts == nil
             return representation
         }
         // Another size will do as the low-quality picture while the right one is made; a request
@@ -116,8 +97,10 @@ public final class ThumbnailCache: ThumbnailCaching {
         guard request.types.contains(.lowQuality) else { return nil }
         for flavor in Flavor.allCases.reversed() where flavor != wanted {
             if let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
-                return Representation(type: .lowQuality, image: fitted(image.image, in: box), source: "cache",
-                                      contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+                var representation = Representation(type: .lowQuality, image: fitted(image.image, in: box), source: "cache",
+                                                    contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
+                representation.facts = image.facts ?? []
+                return representation
             }
         }
         return nil
@@ -138,12 +121,16 @@ public final class ThumbnailCache: ThumbnailCaching {
         let uri = FileURI.from(absolutePath: absolute)
         var text = [("Thumb::URI", uri), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size)),
                     ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
+        // The decoder's facts (camera, date taken, duration) come back with the next visit's hit;
+        // a picture made without them is stored without the key, so a request for them decodes again.
+        let facts = request.wantsFacts ? representation.facts : nil
+        if let facts { text.append((FileFact.cacheKey, FileFact.cacheText(facts))) }
         let target = path(forFile: absolute, flavor: flavor)
         let png = PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true)
         if ensureFolder("\(root)/\(flavor.rawValue)") {
             try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
         }
-        memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType)) }
+        memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType, facts: facts)) }
         // A success makes an old failure entry stale.
         unlink(failurePath(forFile: absolute))
         if writesShared {
@@ -205,6 +192,9 @@ public final class ThumbnailCache: ThumbnailCaching {
         let image: PixelImage
         let source: String
         let contentType: ContentType?
+        /// The facts stored with it; nil when qlbrowse stored it without them (another program's
+        /// thumbnail has none to give, and is not decoded again for them: empty).
+        let facts: [FileFact]?
         /// The file the picture was read from (nil when it came from memory).
         var png: [UInt8]?
     }
@@ -233,14 +223,16 @@ public final class ThumbnailCache: ThumbnailCaching {
     private func validImage(for file: String, flavor: Flavor, stamp: FileStamp) -> Found? {
         let key = path(forFile: file, flavor: flavor)
         if let hit = memory.withLock({ $0.entry(for: key, stamp: stamp) }) {
-            return Found(image: hit.image, source: hit.source, contentType: hit.contentType)
+            return Found(image: hit.image, source: hit.source, contentType: hit.contentType, facts: hit.facts)
         }
         for candidate in candidatePaths(file, flavor: flavor) {
             guard let png = read(candidate), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate),
                   let image = PNGDecoder.decode(png) else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
-            memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type)) }
-            return Found(image: image, source: candidate.source, contentType: type, png: png)
+            let ours = info.text["Software"]?.hasPrefix("qlbrowse") ?? false
+            let facts = info.text[FileFact.cacheKey].map(FileFact.parseCacheText) ?? (ours ? nil : [])
+            memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type, facts: facts)) }
+            return Found(image: image, source: candidate.source, contentType: type, facts: facts, png: png)
         }
         return nil
     }

@@ -123,13 +123,25 @@ public final class ThumbnailGenerator: Sendable {
         if let failure = lookup.failure {
             throw ThumbnailError(failure.code, failure.reason, contentType: contentType)
         }
+        // A cached thumbnail shown as low quality while it is made again for its facts: the
+        // answer after all if making it again fails (the file is not blamed for that).
+        var fallback: Representation?
         if let cached = lookup.cached, wanted.contains(cached.type) || cached.type == .lowQuality {
             contentType = cached.contentType
-            if cached.type == .thumbnail {
+            // A thumbnail stored without the facts this request wants is shown at once as the low
+            // quality, and made again with them (stored with them for the next visit).
+            let redo = cached.type == .thumbnail && cached.lacksFacts && request.wantsFacts && wanted.contains(.lowQuality)
+            if cached.type == .thumbnail && !redo {
                 deliver(cached)
                 return
             }
-            if wanted.contains(.lowQuality) { deliver(cached) }
+            if redo {
+                fallback = cached
+                let early = Representation(type: .lowQuality, image: cached.image, source: cached.source, contentType: cached.contentType)
+                deliver(early)
+            } else if wanted.contains(.lowQuality) {
+                deliver(cached)
+            }
         }
         try Task.checkCancellation()
         // With a cache, decode at its size class so the result can be kept, then fit the box.
@@ -158,6 +170,9 @@ public final class ThumbnailGenerator: Sendable {
                     break  // only preview requests get one
                 }
             }
+        } catch is ThumbnailError where fallback != nil && !Task.isCancelled {
+            deliver(fallback!)
+            return
         } catch let error as ThumbnailError {
             // Only what the file's content caused is remembered: an I/O error, a timeout or a lost
             // worker says nothing about the file (a share may be back tomorrow) and is retried.

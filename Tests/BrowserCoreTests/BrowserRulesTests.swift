@@ -163,6 +163,12 @@ import ThumbnailKit
         #expect(DisplayFormat.bar(0.5, width: 4) == "[██··] 50%" && DisplayFormat.bar(2, width: 2) == "[██] 100%")
         #expect(DisplayFormat.clip("photograph", to: 6) == "photo…" && DisplayFormat.clip("ok", to: 6) == "ok")
         #expect(DisplayFormat.pad("ab", to: 4) == "ab  " && DisplayFormat.pad("abcdef", to: 4) == "abcd")
+        // Long names lose their middle: the end (a model, a counter) and the extension stay.
+        #expect(DisplayFormat.elideMiddle("exifsamples__HMD_Nokia_8.3_5G.jpg", to: 22) == "exifsample…_8.3_5G.jpg")
+        #expect(DisplayFormat.elideMiddle("exifsamples__HMD_Nokia_8.3_5G.jpg", to: 22).count == 22)
+        #expect(DisplayFormat.elideMiddle("short.jpg", to: 22) == "short.jpg")
+        #expect(DisplayFormat.elideMiddle("IMG_20240101_123456.jpeg", to: 12) == "IMG_2…6.jpeg")
+        #expect(DisplayFormat.elideMiddle("abcdefgh", to: 3) == "ab…")
         #expect(DisplayFormat.oneDecimal(2.46) == "2.5")
     }
 

@@ -55,6 +55,36 @@ import ThumbnailKit
         #expect(state.entries.count == 3 && state.filter.isEmpty)
     }
 
+    /// Issue 23: `/` after a kept filter typed onto the old text ("APP" then "le" gave "APPle").
+    /// As in ranger and yazi, it starts a new filter; the list shows everything until one is typed.
+    @Test func slashAfterAKeptFilterStartsANewOne() {
+        var state = loaded(["apple.jpg", "banana.jpg", "Pineapple.png"])
+        state.apply(.startFilter)
+        state.apply(.filterInput("APP"))
+        state.apply(.filterAccept)
+        state.apply(.moveDown(1))
+        #expect(state.filter == "APP" && state.entries.count == 2)
+        state.apply(.startFilter)
+        #expect(state.isTypingFilter && state.filter.isEmpty)
+        #expect(state.entries.count == 3 && state.selected?.name == "Pineapple.png", "everything shows again, the selection kept")
+        state.apply(.filterInput("ban"))
+        #expect(state.filter == "ban" && state.entries.map(\.name) == ["banana.jpg"])
+    }
+
+    /// The help turns pages with the moving keys, and the list under it stays put.
+    @Test func theHelpTurnsPagesAndLeavesTheListAlone() {
+        var state = loaded(["a", "b", "c"])
+        state.apply(.help)
+        state.apply(.moveDown(1))
+        state.apply(.pageDown)
+        #expect(state.helpPage == 2 && state.cursor == 0)
+        state.apply(.moveUp(1))
+        #expect(state.helpPage == 1 && state.cursor == 0)
+        state.apply(.closeOverlay)
+        state.apply(.help)
+        #expect(state.helpPage == 0, "the help opens at its first page")
+    }
+
     @Test func sortCyclesAndKeepsTheSelection() {
         var state = loaded(["a", "bbbbbb", "cc"])
         state.apply(.moveDown(1))  // "bbbbbb"

@@ -15,7 +15,7 @@ import ThumbnailKit
     static let root = Volume(mountPoint: "/", fsType: "ext4", source: "/dev/sda1", device: "8:1", kind: .local, isReadOnly: false, label: "/")
 
     /// A folder of a few files (times in UTC) on a 24×80 screen.
-    private func state(rows: Int = 24, columns: Int = 80) -> BrowserState {
+    private func state(rows: Int = 24, columns: Int = 80, more: [Entry] = []) -> BrowserState {
         setenv("TZ", "UTC", 1)
         tzset()
         var state = BrowserState(folder: "/home/me/photos", layout: ScreenLayout(rows: rows, columns: columns))
@@ -27,7 +27,7 @@ import ThumbnailKit
             Entry(name: "notes.txt", size: 812, modified: day + 3600), Entry(name: "clip.mp4", size: 48_000_000, modified: day),
             Entry(name: "song.flac", size: 31_000_000, modified: day), Entry(name: "a very long name that does not fit in the list column at all.pdf", size: 90_000, modified: day),
             Entry(name: "bad\u{1B}[31mname.txt", size: 3, modified: day),
-        ]
+        ] + more
         state.apply(.listed(ticket: state.ticket, entries: EntryStore(entries), complete: true))
         return state
     }
@@ -80,6 +80,45 @@ import ThumbnailKit
         var state = state()
         state.apply(.help)
         try check("help", state)
+    }
+
+    /// Issue 23: at 80×24 the help cut almost every description and dropped the Quick Look notes:
+    /// now one column of whole lines, in pages.
+    @Test func theHelpAt80x24TurnsPages() throws {
+        var state = state()
+        state.apply(.help)
+        state.apply(.pageDown)
+        try check("help-page2", state)
+        state.apply(.pageDown)
+        try check("help-page3", state)
+    }
+
+    /// At 120×36 all of the help shows at once, nothing cut.
+    @Test func theHelpAt120x36() throws {
+        var state = state(rows: 36, columns: 120)
+        state.apply(.help)
+        try check("help-120", state)
+    }
+
+    /// Issue 23: at 120 columns the name column showed ~23 characters, so names that differ at
+    /// the end could not be told apart: the date gives way and long names lose their middle.
+    @Test func longNamesAt120Columns() throws {
+        let day = 1_790_000_000
+        let names = ["exifsamples__HMD_Nokia_8.3_5G.jpg", "exifsamples__HMD_Nokia_8.3_5G_night.jpg", "exifsamples__Canon_EOS_5D_Mark_IV_portrait_mode.jpg"]
+        var state = state(rows: 36, columns: 120, more: names.map { Entry(name: $0, size: 3_000_000, modified: day) })
+        state.apply(.moveDown(3))
+        try check("list-long-names", state)
+    }
+
+    /// Issue 23: Quick Look's footer ended "space/Esc clo" at 80 columns. The least needed hints
+    /// give way; closing is always there, last.
+    @Test func quickLookFooterKeepsTheHintsThatMatterMost() {
+        let keys = QuickLookView.keys(.timeline)
+        #expect(QuickLookView.footer(keys, extras: "e edit   ", width: 79) == "p play/pause  e edit  ↓/↑ 5 s  ←/→ previous/next  space/Esc close")
+        #expect(QuickLookView.footer(keys, extras: "", width: 200)
+                == "p play/pause   ↓/↑ 5 s   PgDn/PgUp a tenth   g/G start/end   90 Enter 1:30   ←/→ previous/next   space/Esc close")
+        #expect(QuickLookView.footer(keys, extras: "", width: 34) == "←/→ previous/next  space/Esc close")
+        #expect(QuickLookView.footer(keys, extras: "", width: 20) == "space/Esc close")
     }
 
     @Test func theVolumesView() throws {

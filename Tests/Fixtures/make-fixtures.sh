@@ -697,6 +697,15 @@ row clip.mov video 320 240 ok "clip.mp4 remuxed to QuickTime"
 row clip.avi video 320 240 ok "MPEG-4 Part 2 + MP3 in AVI"
 "${FF[@]}" -i "$OUT/clip.mp4" -c:v libvpx -deadline realtime -cpu-used 8 -b:v 200k -c:a libvorbis -q:a 1 "$OUT/clip.webm"
 row clip.webm video 320 240 ok "VP8 + Vorbis in WebM"
+# A realtime encoder's WebM: one keyframe (at the start, black), the format's duration but none per
+# stream; and the same streamed through a pipe, so the file has no duration at all (issue 23).
+BLACK_LEAD=(-f lavfi -i "color=c=black:s=320x240:r=25:d=0.5[a];testsrc=s=320x240:r=25:d=4.5[b];[a][b]concat=n=2:v=1:a=0"
+    -f lavfi -i "sine=f=440:d=5" -shortest -c:v libvpx -deadline realtime -cpu-used 8 -b:v 300k -c:a libvorbis -q:a 1)
+"${FF[@]}" "${BLACK_LEAD[@]}" "$OUT/black-lead.webm"
+row black-lead.webm video 320 240 ok "VP8 realtime + Vorbis, 5 s, one keyframe; the first half second is black"
+BLACK_LEAD[3]="color=c=black:s=320x240:r=25:d=2[a];testsrc=s=320x240:r=25:d=3[b];[a][b]concat=n=2:v=1:a=0"
+"${FF[@]}" "${BLACK_LEAD[@]}" -f webm - >"$OUT/black-lead-streamed.webm"
+row black-lead-streamed.webm video 320 240 ok "as black-lead.webm with 2 s of black, written to a pipe: no duration anywhere"
 # FFmpeg 5.1 cannot write -display_rotation (6.0+), and "-metadata:s:v rotate=90" while encoding is
 # ignored; remuxing with -c copy and the rotate tag makes the mov muxer write a tkhd display matrix
 # (ffprobe: side_data "Display Matrix", rotation 90 in 5.1 -- the sign differs between versions).

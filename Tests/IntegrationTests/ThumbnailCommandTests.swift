@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbnailKit
 
 /// `qlbrowse thumbnail` run as a user runs it, on fixtures made by real tools.
 @Suite(.serialized) struct ThumbnailCommandTests {
@@ -106,6 +107,27 @@ import Testing
         let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--json", "-s", "64", "-o", out.path, file])
         let line = try #require(TestEnvironment.jsonLines(result.stdout).first)
         #expect(line["width"] as? Int == 48 && line["height"] as? Int == 64)
+    }
+
+    /// Issue 23 point 8: a WebM with one keyframe (black) and no stream duration, and one with no
+    /// duration at all, got pure-black thumbnails.
+    @Test func videosWithABlackLeadInArePicturedPastIt() throws {
+        let out = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        for name in ["black-lead.webm", "black-lead-streamed.webm", "clip.webm"] {
+            let file = TestEnvironment.fixtures.appendingPathComponent(name).path
+            let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--json", "--no-cache", "-s", "128", "-o", out.path, file])
+            let line = try #require(TestEnvironment.jsonLines(result.stdout).first, "\(name): \(result.stderr)")
+            let output = try #require(line["output"] as? String, "\(name): \(line)")
+            let image = try #require(FileManager.default.contents(atPath: output).flatMap { PNGDecoder.decode([UInt8]($0)) })
+            var sum = 0.0
+            for index in stride(from: 0, to: image.width * image.height * 4, by: 4) {
+                sum += 0.299 * Double(image.pixels[index]) + 0.587 * Double(image.pixels[index + 1]) + 0.114 * Double(image.pixels[index + 2])
+            }
+            let mean = sum / Double(image.width * image.height)
+            // testsrc's bars and gradient average about 128; black is 0.
+            #expect(mean > 60, "\(name): mean luminance \(mean)")
+        }
     }
 
     @Test func iconsNeedNoDecoderAndScaleMultipliesTheBox() throws {

@@ -50,6 +50,22 @@ public enum DisplayFormat {
         return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "] \(Int(clamped * 100))%"
     }
 
+    /// A name cut in the middle to `width` characters, its end and extension kept:
+    /// "exifsample…a_8.3_5G.jpg". Names that differ only in the middle (a camera's counter, a
+    /// model) stay apart better than with the end cut; an extension longer than the half is not kept whole.
+    public static func elideMiddle(_ name: String, to width: Int) -> String {
+        guard name.count > width else { return name }
+        guard width >= 5 else { return clip(name, to: width) }
+        let characters = Array(name)
+        var tail = (width - 1) - (width - 1) / 2
+        if let dot = characters.lastIndex(of: "."), dot > 0 {
+            let extensionLength = characters.count - dot
+            if extensionLength < width / 2 { tail = max(tail, extensionLength + 1) }
+        }
+        let head = width - 1 - tail
+        return String(characters[..<head]) + "…" + String(characters[(characters.count - tail)...])
+    }
+
     /// `text` cut to `width` characters, ending in "…" when cut.
     public static func clip(_ text: String, to width: Int) -> String {
         text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"

@@ -14,7 +14,7 @@ struct GridView {
             let selected = index == state.cursor
             let moves = state.liveMovie(of: entry) != nil || context.store.motionPhotos.contains(entry.path(in: state.folder))
             let name = (moves ? "◉ " : "") + (state.showExtensions ? entry.displayName : entry.displayNameWithoutExtension)
-            let clipped = DisplayFormat.clip(name, to: layout.tileWidth - 2)
+            let clipped = DisplayFormat.elideMiddle(name, to: layout.tileWidth - 2)
             let pad = max(0, (layout.tileWidth - 2 - clipped.count) / 2)
             let style = selected ? context.style(.selection) : context.nameStyle(entry)
             let nameRow = origin.row + layout.tileHeight - 2

@@ -1,19 +1,22 @@
 import BrowserCore
 
-/// The help overlay: every key, as the user's key map binds them, in a box.
+/// The help overlay: every key, as the user's key map binds them, in a box; on a screen too small
+/// for all of it, in pages turned with ↓ and ↑ (the last line says so).
 struct HelpView {
     let context: ViewContext
 
-    func draw(_ layout: ScreenLayout) {
+    func draw(_ layout: ScreenLayout, page: Int) {
         let screen = context.screen
-        let lines = HelpText.lines(for: context.keys, width: layout.columns - 6, height: layout.rows - 4)
-        let width = min(layout.columns - 2, (lines.map(\.count).max() ?? 40) + 4)
-        let height = min(layout.rows - 2, lines.count + 2)
+        let pages = HelpText.pages(for: context.keys, width: layout.columns - 6, height: layout.rows - 4)
+        let count = max(1, pages.count)
+        let lines = pages.isEmpty ? [] : pages[((page % count) + count) % count]
+        let width = min(layout.columns - 2, (pages.flatMap { $0 }.map(\.count).max() ?? 40) + 4)
+        let height = min(layout.rows - 2, (pages.map(\.count).max() ?? 0) + 2)
         let top = max(1, (layout.rows - height) / 2), left = max(1, (layout.columns - width) / 2)
         let style = context.style(.help)
         screen.fill(row: top, column: left, width: width, height: height, style: style)
         for (offset, line) in lines.prefix(height - 2).enumerated() {
-            screen.text(line, row: top + 1 + offset, column: left + 2, width: width - 4, style: style)
+            screen.text(line, row: top + 1 + offset, column: left + 2, width: width - 4, style: style, ellipsis: true)
         }
     }
 }
@@ -37,30 +40,70 @@ enum HelpText {
         (.help, "this help"), (.quit, "quit"),
     ]
 
-    /// The help in columns fitted to `width`×`height` cells: two, or more when the keys would not
-    /// fit the height otherwise; on a narrow screen the key column narrows and long descriptions
-    /// end in "…"; on a short one the closing hints go first.
-    static func lines(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [String] {
+    /// The closing notes, after the keys; wrapped to the width.
+    private static let notes = [
+        "Esc closes or clears, Ctrl-C quits (always).",
+        "Quick Look: ← → other files, ↓ ↑ PgDn PgUp g G inside one, 12 Enter jumps, p plays and pauses, w wraps text, e edits (turn, mirror, trim), space or Esc closes.",
+        "Mouse: wheel scrolls, click selects.",
+        "Keys can be changed in config.toml's [keys] table.",
+    ]
+
+    /// Every line of the help for a box `width` cells wide: the title, the keys in as many columns
+    /// as fit without cutting a description (one at 80 columns, two at 120), the notes wrapped.
+    static func lines(for keys: KeyMap, width: Int = 110) -> [String] {
         let entries = descriptions.compactMap { command, text -> (keys: String, text: String)? in
             let names = keys.keys(for: command).map(displayName)
             return names.isEmpty ? nil : (names.joined(separator: " "), text)
         }
-        // Every key on screen: as many columns as the height needs.
-        let rowsAvailable = max(1, height - 2)
-        let columnCount = max(2, (entries.count + rowsAvailable - 1) / rowsAvailable)
-        let column = min(54, max(20, (width - 2) / columnCount))
-        let keyWidth = min(20, max(8, column - 30))
-        let cells = entries.map { DisplayFormat.clip(DisplayFormat.pad(DisplayFormat.clip($0.keys, to: keyWidth - 1), to: keyWidth) + $0.text, to: column - 2) }
+        let keyWidth = min(16, (entries.map(\.keys.count).max() ?? 8) + 2)
+        let cellWidth = keyWidth + (entries.map(\.text.count).max() ?? 30)
+        let gap = 3
+        let columnCount = max(1, min(3, (width + gap) / (cellWidth + gap)))
+        let cells = entries.map { DisplayFormat.pad(DisplayFormat.clip($0.keys, to: keyWidth - 1), to: keyWidth) + $0.text }
         let perColumn = (cells.count + columnCount - 1) / columnCount
         var lines = ["qlbrowse keys", ""]
         for row in 0..<perColumn {
             let parts = (0..<columnCount).compactMap { index in cells.indices.contains(row + index * perColumn) ? cells[row + index * perColumn] : nil }
-            lines.append(parts.dropLast().map { DisplayFormat.pad($0, to: column) }.joined() + (parts.last ?? ""))
+            lines.append(parts.dropLast().map { DisplayFormat.pad($0, to: cellWidth + gap) }.joined() + (parts.last ?? ""))
         }
-        let hints = ["", "Esc closes or clears, Ctrl-C quits (always).", "Quick Look: ← → other files, ↓ ↑ PgDn PgUp g G inside one, 12 Enter jumps,",
-                     "p plays and pauses, w wraps text, e edits (turn, mirror, trim), space or Esc closes.",
-                     "Mouse: wheel scrolls, click selects.", "Keys can be changed in config.toml's [keys] table."]
-        return lines + hints.prefix(max(0, height - lines.count))
+        lines.append("")
+        for note in notes { lines += wrap(note, to: max(20, min(width, columnCount * (cellWidth + gap) - gap))) }
+        return lines
+    }
+
+    /// The help in pages of at most `height` lines for a box `width` wide: one page when it all
+    /// fits; else each page repeats the title and ends with where it is and how to go on.
+    static func pages(for keys: KeyMap, width: Int = 110, height: Int = 40) -> [[String]] {
+        let all = lines(for: keys, width: width)
+        guard all.count > height, height >= 4 else { return [all] }
+        // One line short: the blank under the title goes rather than a second page.
+        if all.count == height + 1 { return [[all[0]] + all.dropFirst(2)] }
+        let body = Array(all.dropFirst(2))
+        let perPage = height - 3  // the title, a blank line, …, the page line
+        let count = (body.count + perPage - 1) / perPage
+        return (0..<count).map { index in
+            let slice = Array(body[(index * perPage)..<min(body.count, (index + 1) * perPage)])
+            let padding = [String](repeating: "", count: perPage - slice.count)
+            let more = index + 1 < count ? "↓ more" : "↓ first page"
+            return ["qlbrowse keys (\(index + 1)/\(count))", ""] + slice + padding + ["— \(more), ↑ back, Esc closes —"]
+        }
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func wrap(_ text: String, to width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.map { DisplayFormat.clip($0, to: width) }
     }
 
     private static func displayName(_ key: String) -> String {

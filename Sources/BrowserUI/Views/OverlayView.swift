@@ -11,7 +11,7 @@ struct OverlayView {
         let layout = state.layout, box = BoxView(context: context)
         switch overlay {
         case .quickLook: return
-        case .help: HelpView(context: context).draw(layout)
+        case .help: HelpView(context: context).draw(layout, page: state.helpPage)
         case .volumes:
             let (lines, selected) = Self.volumeLines(state)
             box.draw(title: " Volumes   Enter opens · Esc closes", lines: lines, selected: selected, layout: layout)

@@ -51,7 +51,8 @@ struct QuickLookView {
         if state.canZoom { members += position.zoom > 1 ? "+/- zoom   hjkl move   " : "+ zoom in   " }
         if QuickEdit.target(for: entry, showing: content) != nil, position.custom == nil { members += "e edit   " }
         if content == .picture, state.hasMotion { members += state.liveMovie(of: entry) != nil ? "p plays the Live Photo   " : "p plays the Motion Photo   " }
-        screen.text(" " + members + Self.keys(content), row: layout.rows - 1, column: 0, width: layout.columns, style: context.style(.hidden), fill: true)
+        screen.text(" " + Self.footer(Self.keys(content), extras: members, width: layout.columns - 1), row: layout.rows - 1, column: 0,
+                    width: layout.columns, style: context.style(.hidden), fill: true)
     }
 
     /// Where Quick Look is in the file, for the header: "page 4/1008", "lines 120–162 of 2,000".
@@ -67,15 +68,32 @@ struct QuickLookView {
         }
     }
 
-    /// The keys that work on this kind of file.
-    static func keys(_ content: QuickLookContent) -> String {
-        let common = "←/→ previous/next   space/Esc close"
+    /// The keys that work on this kind of file, most needed first (closing, other files, then
+    /// what moves inside this one); `footer` drops from the end what does not fit.
+    static func keys(_ content: QuickLookContent) -> [String] {
+        let common = ["space/Esc close", "←/→ previous/next"]
         switch content {
-        case .pages: return "↓/↑ PgDn/PgUp page   g/G first/last   12 Enter page 12   " + common
-        case .text: return "↓/↑ line   PgDn/PgUp screen   g/G first/last   12 Enter line 12   w wrap   " + common
-        case .members: return "↓/↑ PgDn/PgUp scroll   g/G first/last   " + common
-        case .timeline: return "p play/pause   ↓/↑ 5 s   PgDn/PgUp a tenth   g/G start/end   90 Enter 1:30   " + common
+        case .pages: return common + ["↓/↑ PgDn/PgUp page", "g/G first/last", "12 Enter page 12"]
+        case .text: return common + ["↓/↑ line", "PgDn/PgUp screen", "w wrap", "g/G first/last", "12 Enter line 12"]
+        case .members: return common + ["↓/↑ PgDn/PgUp scroll", "g/G first/last"]
+        case .timeline: return common + ["p play/pause", "↓/↑ 5 s", "PgDn/PgUp a tenth", "g/G start/end", "90 Enter 1:30"]
         case .picture: return common
         }
+    }
+
+    /// The footer in `width` characters: the hints in order of need (closing, other files, the
+    /// first key inside the file, the file's own `extras` — m, zoom, e, p — then the other keys),
+    /// shown with closing last where the eye ends; three spaces apart when all fit, else two, the
+    /// least needed dropped until the rest fits.
+    static func footer(_ keys: [String], extras: String, width: Int) -> String {
+        let own = extras.components(separatedBy: "   ").filter { !$0.isEmpty }
+        let items = Array(keys.prefix(3)) + own + Array(keys.dropFirst(3))
+        func shown(_ items: [String], _ separator: String) -> String {
+            (Array(items.dropFirst(2)) + items.prefix(2).reversed()).joined(separator: separator)
+        }
+        if shown(items, "   ").count <= width { return shown(items, "   ") }
+        var kept = items
+        while kept.count > 1, shown(kept, "  ").count > width { kept.removeLast() }
+        return shown(kept, "  ")
     }
 }

@@ -9,8 +9,12 @@ struct StatusLineView {
     /// The graphics mode's name, shown in brackets.
     let graphics: String
 
-    /// The key hints, longest first: the longest that fits is shown.
-    static let hints = ["v grid  space preview  / filter  ? help  q quit ", "v grid  space preview  ? help ", "? help  q quit ", "? help "]
+    /// The key hints, longest first: the longest that fits is shown. `v` names the view it
+    /// switches to.
+    static func hints(_ view: ViewMode) -> [String] {
+        let other = view == .list ? "grid" : "list"
+        return ["v \(other)  space preview  / filter  ? help  q quit ", "v \(other)  space preview  ? help ", "? help  q quit ", "? help "]
+    }
 
     func draw(_ state: BrowserState) {
         if let prompt = state.prompt { return drawPrompt(prompt, layout: state.layout) }
@@ -19,7 +23,7 @@ struct StatusLineView {
         screen.text(left, row: row, column: 0, width: layout.columns, style: context.style(.status), fill: true)
         let room = layout.columns - left.count - 2
         // A message may cover the right part of the counts (the position stays readable).
-        let right = state.message.map(TerminalText.escaped) ?? Self.hints.first { $0.count <= room } ?? ""
+        let right = state.message.map(TerminalText.escaped) ?? Self.hints(state.view).first { $0.count <= room } ?? ""
         guard !right.isEmpty else { return }
         let start = max(min(left.count + 2, 24), layout.columns - right.count)
         screen.text(right, row: row, column: start, width: layout.columns - start, style: context.style(state.message == nil ? .status : .message))
