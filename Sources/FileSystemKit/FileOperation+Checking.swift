@@ -44,3 +44,18 @@ extension FileOperation {
         return nil
     }
 }
+
+extension FileOperation {
+    /// Why an operand must not be removed or moved away, in rm's words, or nil: a path whose last
+    /// part is `.` or `..` (trailing slashes aside) names the folder the user stands in or its
+    /// parent, and `/` is everything. The operand is judged as typed, before `..` is resolved.
+    public static func refusalToRemove(_ operand: String) -> String? {
+        var trimmed = Substring(operand)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let last = trimmed.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
+        let shown = TerminalText.escaped(operand)
+        if last == "." || last == ".." { return "refusing to remove '.' or '..': skipping '\(shown)'" }
+        if trimmed == "/" || (!trimmed.isEmpty && trimmed.allSatisfy { $0 == "/" }) { return "refusing to remove '/': skipping '\(shown)'" }
+        return nil
+    }
+}

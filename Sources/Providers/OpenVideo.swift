@@ -2,6 +2,7 @@ import CAV
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
+import SystemKit
 #endif
 
 /// A video opened for seeking, kept by `VideoFrameSeeker` between requests: after a frame at one
@@ -85,7 +86,7 @@ final class OpenVideo {
         shownSeconds = nil
         av_frame_unref(shown)
         guard timeBase > 0 else { return }
-        if av_seek_frame(media.context, stream.pointee.index, start + Int64(target / timeBase), AVSEEK_FLAG_BACKWARD) < 0 {
+        if av_seek_frame(media.context, stream.pointee.index, start.addingReportingOverflow(Int64(saturating: target / timeBase)).partialValue, AVSEEK_FLAG_BACKWARD) < 0 {
             av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
         }
         avcodec_flush_buffers(decoder.codec)

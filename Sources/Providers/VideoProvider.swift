@@ -1,5 +1,6 @@
 import CAV
 import ThumbnailKit
+import SystemKit
 
 /// Videos (MP4, MKV, WebM, MOV, AVI, …) through libavformat/libavcodec: a frame around 10 % in
 /// that is neither near-black nor flat (trying a few positions, as totem does), shown as the
@@ -39,7 +40,7 @@ public struct VideoProvider: ThumbnailProvider {
         for position in seekable ? Self.positions : [0] {
             try job.cancellation.check()
             if let duration = media.duration, seekable {
-                let target = Int64(duration * position * Double(CAV_time_base()))
+                let target = Int64(saturating: duration * position * Double(CAV_time_base()))
                 av_seek_frame(media.context, -1, target, AVSEEK_FLAG_BACKWARD)
                 avcodec_flush_buffers(decoder.codec)
             }
@@ -100,7 +101,7 @@ public struct VideoProvider: ThumbnailProvider {
         if aspect.num <= 0 || aspect.den <= 0 { aspect = stream.pointee.sample_aspect_ratio }
         if aspect.num <= 0 || aspect.den <= 0 { aspect = stream.pointee.codecpar.pointee.sample_aspect_ratio }
         let sar = aspect.num > 0 && aspect.den > 0 ? Double(aspect.num) / Double(aspect.den) : 1
-        let displayWidth = max(1, Int((Double(width) * sar).rounded()))
+        let displayWidth = max(1, Int(saturating: (Double(width) * sar).rounded()))
         let turns = Self.clockwiseQuarterTurns(fromDisplayRotation: CAV_stream_rotation(stream))
         let mirrored = CAV_stream_hflip(stream) != 0
         // Fit the box as displayed, then scale the unrotated frame to the matching size.

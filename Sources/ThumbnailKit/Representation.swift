@@ -15,6 +15,10 @@ public struct Representation: Sendable {
     public var encodedPNG: [UInt8]?
     /// What the decoder learned about the file (empty for icons and cached pictures).
     public var facts: [FileFact] = []
+    /// Why the picture, freshly made, could not be kept in the cache (a full disk, a read-only
+    /// cache folder); nil when it was kept or there is no cache. Batch and command-line callers
+    /// count it as a failure: the next run would have to make it again.
+    public var notStored: ThumbnailError?
 
     public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
         self.type = type

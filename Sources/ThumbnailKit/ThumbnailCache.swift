@@ -123,11 +123,11 @@ public final class ThumbnailCache: ThumbnailCaching {
               let info = PNGDecoder.info(png), info.text["Thumb::MTime"] == String(stamp.modified) else { return nil }
         let reason = info.text["X-QLBrowse::Reason"] ?? "could not be thumbnailed before"
         let code = info.text["X-QLBrowse::Code"].flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
-        return ThumbnailError(code, reason + " (remembered; --force retries)")
+        return ThumbnailError(code, reason + ThumbnailError.rememberedNote)
     }
 
     @discardableResult
-    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp? = nil) -> [UInt8]? {
+    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp? = nil) throws(ThumbnailError) -> [UInt8]? {
         guard let flavor = Flavor.smallest(covering: box), let stamp = stamp ?? FileStamp(path: request.path), !contains(request.path) else { return nil }
         let absolute = PathNormalizer.absolute(request.path)
         let uri = FileURI.from(absolutePath: absolute)
@@ -135,8 +135,13 @@ public final class ThumbnailCache: ThumbnailCaching {
                     ("Thumb::Mimetype", representation.contentType.identifier), ("Software", Self.software)]
         let target = path(forFile: absolute, flavor: flavor)
         let png = PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true)
+        // What could not be written is said, not swallowed: a full disk or a read-only cache
+        // counts as a failure for the caller, and the next run would otherwise make it again.
+        var failure: ThumbnailError?
         if ensureFolder("\(root)/\(flavor.rawValue)") {
-            try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
+            do { try AtomicFileWriter.write(png, to: target, permissions: 0o600) } catch { failure = error }
+        } else {
+            failure = Self.folderFailure("\(root)/\(flavor.rawValue)")
         }
         memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType)) }
         // A success makes an old failure entry stale.
@@ -145,10 +150,22 @@ public final class ThumbnailCache: ThumbnailCaching {
             let shared = Self.sharedPath(forFile: absolute, flavor: flavor)
             text[0] = ("Thumb::URI", Self.sharedURI(forFile: absolute))
             if ensureFolder(String(shared[..<shared.lastIndex(of: "/")!]), mode: 0o755) {
-                try? AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), to: shared, permissions: 0o644)
+                do {
+                    try AtomicFileWriter.write(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), to: shared, permissions: 0o644)
+                } catch {
+                    failure = failure ?? error
+                }
+            } else {
+                failure = failure ?? Self.folderFailure(String(shared[..<shared.lastIndex(of: "/")!]))
             }
         }
+        if let failure { throw failure }
         return png
+    }
+
+    /// A cache folder that could not be made or is not writable, in words (errno as `ensureFolder` left it).
+    private static func folderFailure(_ folder: String) -> ThumbnailError {
+        ThumbnailError(.writeFailed, "cannot write into \(TerminalText.escaped(folder)): \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
     }
 
     public func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest) {

@@ -48,7 +48,7 @@ struct BrowseCommand: ParsableCommand {
         let loadedTheme = try ThemeLoader.load(themeName)
         let folder = try Self.folder(path ?? ".")
         guard isatty(0) == 1 && isatty(1) == 1 else {
-            throw ValidationError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
+            throw RuntimeError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
         }
         var keys = KeyMap.standard
         for binding in config.keyBindings {
@@ -59,7 +59,7 @@ struct BrowseCommand: ParsableCommand {
         var previewPercent = 55
         if let text = config.values["preview_width"] {
             guard let percent = Int(text.hasSuffix("%") ? String(text.dropLast()) : text), (20...80).contains(percent) else {
-                throw ValidationError("preview_width in config.toml takes a percentage from 20 to 80 (not \(TerminalText.escaped(text)))")
+                throw RuntimeError("preview_width in config.toml takes a percentage from 20 to 80 (not \(TerminalText.escaped(text)))")
             }
             previewPercent = percent
         }
@@ -88,7 +88,7 @@ struct BrowseCommand: ParsableCommand {
     static func folder(_ path: String) throws -> String {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw ValidationError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
+            throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
         }
         let absolute = PathNormalizer.absolute(path)
         if (status.st_mode & S_IFMT) == S_IFDIR { return absolute }

@@ -9,4 +9,22 @@ struct QLBrowse: AsyncParsableCommand {
         version: BuildInfo.versionLine,
         subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self, DBusCommand.self],
         defaultSubcommand: BrowseCommand.self)
+
+    /// The parser's own `main`, with one difference: a `RuntimeError` is printed as a plain
+    /// sentence and exits 1, without the usage text (which is for mistakes in the command line).
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as RuntimeError {
+            StandardStream.write("qlbrowse: \(error.message)\n", to: 2)
+            Self.exit(withError: ExitCode(1))
+        } catch {
+            Self.exit(withError: error)
+        }
+    }
 }

@@ -131,7 +131,7 @@ import ThumbnailKit
         write("content", root + "/a.txt")
         let cache = ThumbnailCache(root: cacheRoot)
         let request = ThumbnailRequest(path: root + "/a.txt", size: 256)
-        cache.store(Representation(type: .thumbnail, image: PixelImage(width: 4, height: 4, filledWith: .clear), source: "test", contentType: .unknown), for: request, box: PixelSize(width: 256, height: 256))
+        try cache.store(Representation(type: .thumbnail, image: PixelImage(width: 4, height: 4, filledWith: .clear), source: "test", contentType: .unknown), for: request, box: PixelSize(width: 256, height: 256))
         #expect(cache.hasValidThumbnail(forFile: root + "/a.txt", box: PixelSize(width: 256, height: 256)))
         rename(root + "/a.txt", root + "/b.txt")
         cache.moveThumbnails(from: root + "/a.txt", to: root + "/b.txt")

@@ -25,7 +25,16 @@ enum NamesEditor {
         let editor = (environment["VISUAL"] ?? environment["EDITOR"] ?? "vi").split(separator: " ").map(String.init)
         guard run(editor + [path]) == 0, PathStamp.of(path) != before,
               let text = try? String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8) else { return nil }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+        return lines(of: text)
+    }
+
+    /// The lines of what the editor saved, LF or CRLF line ends alike (an editor set to DOS line
+    /// ends, or a list pasted from Windows). Split on the scalars: in a Swift String "\r\n" is one
+    /// Character, so splitting on the Character "\n" would find a CRLF file to be one line.
+    static func lines(of text: String) -> [String] {
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line))
+        }
         if lines.last == "" { lines.removeLast() }
         return lines
     }
