@@ -66,7 +66,8 @@ struct MoveSafetyTests {
         let writer = try Self.rewriter(big)
         usleep(100_000)
         let result = volumes.files(["move"] + (verify ? ["--verify"] : []) + [big, volumes.destination])
-        writer.terminate()
+        // SIGKILL: the test process's threads may block SIGTERM, and a child inherits the mask.
+        kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("big.bin changed while it was copied; kept"), "\(result.stderr)")
@@ -114,7 +115,7 @@ struct MoveSafetyTests {
         kill(killed.processIdentifier, SIGKILL)
         killed.waitUntilExit()
         let (running, held) = try start("other.mkv")
-        defer { running.terminate(); running.waitUntilExit() }
+        defer { kill(running.processIdentifier, SIGKILL); running.waitUntilExit() }
         #expect(FileManager.default.fileExists(atPath: leftover) && FileManager.default.fileExists(atPath: held))
         let small = volumes.source + "/note.txt"
         try "note".write(toFile: small, atomically: false, encoding: .utf8)

@@ -163,7 +163,7 @@ import Testing
         try ThumbnailCache(root: folder + "/thumbnails").store(representation(), for: ThumbnailRequest(path: file), box: box)
         let shared = folder + "/.sh_thumbnails/normal/" + MD5.hex("./My%20Photo.jpg") + ".png"
         #expect(!FileManager.default.fileExists(atPath: shared))
-        ThumbnailCache(root: folder + "/thumbnails", writesShared: true).store(representation(), for: ThumbnailRequest(path: file), box: box)
+        try ThumbnailCache(root: folder + "/thumbnails", writesShared: true).store(representation(), for: ThumbnailRequest(path: file), box: box)
         let png = try #require(FileManager.default.contents(atPath: shared))
         #expect(PNGDecoder.info([UInt8](png))?.text["Thumb::URI"] == "./My%20Photo.jpg")
         // Another machine (an empty personal cache) finds it.
@@ -172,7 +172,25 @@ import Testing
         #expect(ThumbnailCache(root: folder + "/x", readsShared: false).cachedRepresentation(for: ThumbnailRequest(path: file), box: box) == nil)
     }
 
-    @Test func filesInsideTheCacheAreNeverCached() {
+    @Test func aThumbnailThatCannotBeWrittenIsReportedNotSwallowed() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/a.jpg"
+        makeFile(file)
+        // The cache's root sits under a plain file: its folders cannot be made (ENOTDIR, even for root).
+        makeFile(folder + "/not-a-folder")
+        let cache = ThumbnailCache(root: folder + "/not-a-folder/thumbnails")
+        #expect(throws: ThumbnailError.self) {
+            try cache.store(representation(), for: ThumbnailRequest(path: file), box: PixelSize(width: 256, height: 256))
+        }
+        do {
+            try cache.store(representation(), for: ThumbnailRequest(path: file), box: PixelSize(width: 256, height: 256))
+        } catch {
+            #expect(error.code == .writeFailed && error.reason.contains("Not a directory"), "\(error.reason)")
+        }
+    }
+
+    @Test func filesInsideTheCacheAreNeverCached() throws {
         let folder = temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = ThumbnailCache(root: folder + "/thumbnails")
