@@ -37,7 +37,9 @@ extension FileOperation {
             let needed = tree.reduce(Int64(0)) { $0 + $1.size }
             var space = statvfs()
             if statvfs(destination, &space) == 0 {
-                let free = Int64(space.f_bavail) * Int64(space.f_frsize)
+                // Saturated: a FUSE file system may report any count of free blocks.
+                let (product, overflow) = Int64(clamping: space.f_bavail).multipliedReportingOverflow(by: Int64(clamping: space.f_frsize))
+                let free = overflow ? Int64.max : product
                 if needed > free { return "needs \(Self.bytes(needed)), \(destination) has \(Self.bytes(free)) free" }
             }
         }

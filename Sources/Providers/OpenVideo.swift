@@ -100,6 +100,7 @@ struct FileIdentity: Equatable {
     init(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { values = []; return }
-        values = [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+        // Bit patterns: an inode number may use the top bit (overlayfs with xino), which Int(_:) would trap on.
+        values = [Int(truncatingIfNeeded: status.st_dev), Int(truncatingIfNeeded: status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
     }
 }

@@ -46,6 +46,14 @@ import Testing
             #expect(single.stderr.contains("photo-\(index).jpg: made, but not stored in the cache"), "\(single.stderr)")
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("photo-\(index).jpg.png").path))
         }
+        // A read-only cache (root writes through permissions, so a read-only mount stands for it).
+        let readOnly = TestEnvironment.temporaryFolder("qlbrowse-ro-cache").path
+        guard TestEnvironment.run("/bin/mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", readOnly]).status == 0 else { return }
+        defer { TestEnvironment.run("/bin/umount", [readOnly]); try? FileManager.default.removeItem(atPath: readOnly) }
+        let refused = TestEnvironment.run(qlbrowse, ["thumbnail", "-r", folder.path], environment: ["XDG_CACHE_HOME": readOnly])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("generated 0, already cached 0, failed 6"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Read-only file system"), "\(refused.stderr)")
     }
 
     @Test func aMissingFolderFailsTheRunAndIsNamed() throws {
