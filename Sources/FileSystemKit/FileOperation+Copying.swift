@@ -45,6 +45,7 @@ extension FileOperation {
             if replace { unlink(target) }
             guard symlink(String(cString: Array(buffer[0..<count]) + [0]), target) == 0 else { return .system(errno, "cannot make the link \(target)") }
             created.append(target)
+            copiedStates.withLock { $0[source] = FileCopier.SourceState(info) }
             return nil
         case S_IFREG:
             var leftover: String?

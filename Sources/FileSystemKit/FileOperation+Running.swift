@@ -177,8 +177,8 @@ extension FileOperation {
     }
 
     /// Removes a moved item's original, each copied file checked once more right before it goes:
-    /// one changed in that last moment is kept (with the folders above it). Returns a problem in
-    /// words, and the files kept.
+    /// one changed in that last moment, or one that appeared after the copy began, is kept (with
+    /// the folders above it). Returns a problem in words, and the files kept.
     func removeMoved(_ path: String) -> (problem: String?, kept: [String]) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return (errno == ENOENT ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, []) }
@@ -192,7 +192,14 @@ extension FileOperation {
             if !kept.isEmpty { return (nil, kept) }
             return (rmdir(path) == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
         }
-        if let state = copiedStates.withLock({ $0[path] }), FileCopier.SourceState.of(path: path) != state { return (nil, [path]) }
+        // A file or link with no copy (it appeared after the walk) stays too; what is never copied
+        // (FIFOs, sockets, devices) goes, as before.
+        let type = info.st_mode & S_IFMT
+        if let state = copiedStates.withLock({ $0[path] }) {
+            if FileCopier.SourceState.of(path: path) != state { return (nil, [path]) }
+        } else if type == S_IFREG || type == S_IFLNK {
+            return (nil, [path])
+        }
         return (unlink(path) == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
     }
 }

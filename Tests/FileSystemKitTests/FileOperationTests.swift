@@ -207,4 +207,24 @@ import ThumbnailKit
         #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "the whole item stays")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []).isEmpty, "its copy is taken back")
     }
+
+    /// A file that appears in a folder while the folder is moved was never copied: it stays.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/shm"), "needs a second volume (/dev/shm)"))
+    func aFileThatAppearsWhileItsFolderIsMovedStays() throws {
+        let root = NSTemporaryDirectory() + "qlbrowse-appear-\(UUID().uuidString.prefix(8))"
+        let destination = "/dev/shm/qlbrowse-appear-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: destination) }
+        try FileManager.default.createDirectory(atPath: root + "/album", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: root + "/album/big.bin", contents: Data(repeating: 7, count: 24 << 20))
+        let late = root + "/album/late.txt"
+        let operation = FileOperation(kind: .move, sources: [root + "/album"], destination: destination)
+        // Made once bytes flow: after the folder was listed for the copy.
+        let report = operation.run(trash: nil, resolve: { _ in (.skip, true) }, progress: { state in
+            if state.bytesDone > 0 && !FileManager.default.fileExists(atPath: late) { FileManager.default.createFile(atPath: late, contents: Data("late".utf8)) }
+        })
+        #expect(FileManager.default.contents(atPath: late) == Data("late".utf8), "the late file is still there")
+        #expect(report.failures.first?.contains("late.txt changed while it was copied; kept") == true, "\(report.failures)")
+        #expect(FileManager.default.fileExists(atPath: destination + "/album/big.bin"), "what was copied is at the destination")
+    }
 }
