@@ -47,6 +47,7 @@ struct BrowseCommand: ParsableCommand {
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
         let folder = try Self.folder(path ?? ".")
+        if let choosedir { try Self.checkWritable(choosedir, what: "--choosedir") }
         guard isatty(0) == 1 && isatty(1) == 1 else {
             throw RuntimeError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
         }
@@ -80,7 +81,27 @@ struct BrowseCommand: ParsableCommand {
         let finalFolder = BrowserApp(options: options).run()
         if savedError >= 0 { dup2(savedError, 2); close(savedError) }
         if let choosedir {
-            try? AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)
+            // The shell function waiting for it would cd nowhere without a word: say so, and fail.
+            do {
+                try AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)
+            } catch {
+                throw RuntimeError("cannot write the last folder to \(TerminalText.escaped(choosedir)): \(error.reason)")
+            }
+        }
+    }
+
+    /// Refuses, before the screen is taken, a file option that names a folder or a place that
+    /// cannot be written, with what is wrong in words.
+    static func checkWritable(_ file: String, what option: String) throws {
+        let shown = TerminalText.escaped(file)
+        var status = stat()
+        if stat(file, &status) == 0 {
+            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw RuntimeError("\(shown) is a folder; \(option) takes a file to write") }
+            return
+        }
+        let parent = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
+        guard stat(parent.isEmpty ? "/" : parent, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw RuntimeError("\(option) \(shown): the folder \(TerminalText.escaped(parent)) does not exist")
         }
     }
 

@@ -126,6 +126,8 @@ import Testing
             (["thumbnail", "-o", "/etc/passwd", photo], "qlbrowse: /etc/passwd is a file, not a folder (-o takes the folder to write the images into)\n"),
             (["find", "x", "/nonexistent"], "qlbrowse: cannot look in /nonexistent: No such file or directory\n"),
             (["files", "copy", photo, "/nonexistent"], "qlbrowse: the destination folder /nonexistent cannot be used: No such file or directory\n"),
+            // A folder where a file is wanted: refused before the screen is taken, not lost at the end.
+            (["--choosedir", folder.path, folder.path], "qlbrowse: \(folder.path) is a folder; --choosedir takes a file to write\n"),
         ]
         for (arguments, sentence) in cases {
             let result = TestEnvironment.run(qlbrowse, arguments)
