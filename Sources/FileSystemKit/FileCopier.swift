@@ -55,7 +55,7 @@ public enum FileCopier {
         /// What is at `path` now (not following a last link), nil when nothing is.
         static func of(path: String) -> SourceState? {
             var status = stat()
-            return lstat(path, &status) == 0 ? SourceState(status) : nil
+            return path.withFileSystemRepresentation { lstat($0, &status) } == 0 ? SourceState(status) : nil
         }
 
         /// What the open file is now.
@@ -91,7 +91,7 @@ public enum FileCopier {
         for entry in DirectoryEntries.list(folder) {
             guard let pid = temporaryOwner(entry.name) else { continue }
             let path = (folder.hasSuffix("/") ? folder : folder + "/") + entry.name
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            let descriptor = path.withFileSystemRepresentation { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
             var status = stat()
@@ -100,7 +100,7 @@ public enum FileCopier {
             let age = time(nil) - status.st_mtim.tv_sec
             if running && age < 3600 { continue }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
-            if unlink(path) == 0 { removed.append(entry.name) }
+            if path.withFileSystemRepresentation({ unlink($0) }) == 0 { removed.append(entry.name) }
         }
         return removed
     }

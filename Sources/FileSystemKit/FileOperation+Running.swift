@@ -181,7 +181,9 @@ extension FileOperation {
     /// the folders above it). Returns a problem in words, and the files kept.
     func removeMoved(_ path: String) -> (problem: String?, kept: [String]) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return (errno == ENOENT ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, []) }
+        guard path.withFileSystemRepresentation({ lstat($0, &info) }) == 0 else {
+            return (errno == ENOENT ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
+        }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             var kept: [String] = []
             for name in Self.names(in: path) {
@@ -190,7 +192,7 @@ extension FileOperation {
                 if let problem { return (problem, kept) }
             }
             if !kept.isEmpty { return (nil, kept) }
-            return (rmdir(path) == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
+            return (path.withFileSystemRepresentation { rmdir($0) } == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
         }
         // A file or link with no copy (it appeared after the walk) stays too; what is never copied
         // (FIFOs, sockets, devices) goes, as before.
@@ -200,6 +202,6 @@ extension FileOperation {
         } else if type == S_IFREG || type == S_IFLNK {
             return (nil, [path])
         }
-        return (unlink(path) == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
+        return (path.withFileSystemRepresentation { unlink($0) } == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
     }
 }

@@ -95,12 +95,12 @@ struct BrowseCommand: ParsableCommand {
     static func checkWritable(_ file: String, what option: String) throws {
         let shown = TerminalText.escaped(file)
         var status = stat()
-        if stat(file, &status) == 0 {
+        if file.withFileSystemRepresentation({ stat($0, &status) }) == 0 {
             guard (status.st_mode & S_IFMT) != S_IFDIR else { throw RuntimeError("\(shown) is a folder; \(option) takes a file to write") }
             return
         }
         let parent = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
-        guard stat(parent.isEmpty ? "/" : parent, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+        guard (parent.isEmpty ? "/" : parent).withFileSystemRepresentation({ stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             throw RuntimeError("\(option) \(shown): the folder \(TerminalText.escaped(parent)) does not exist")
         }
     }
