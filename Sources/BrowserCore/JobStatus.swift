@@ -46,6 +46,9 @@ public struct JobStatus: Sendable, Equatable {
     public var alreadyCached = 0
     public var failed = 0
     public var skipped = 0
+    /// Thumbnails: folders the walk could not list (no permission, a path longer than the system
+    /// takes): their files were never looked at.
+    public var foldersNotListed = 0
     /// File operations: items done.
     public var itemsDone = 0
     /// Seconds since the job began.
@@ -95,6 +98,7 @@ public struct JobStatus: Sendable, Equatable {
         var parts = ["\(generated) made", "\(alreadyCached) already cached"]
         if failed > 0 { parts.append("\(failed) failed") }
         if skipped > 0 { parts.append("\(skipped) skipped") }
+        if foldersNotListed > 0 { parts.append("\(foldersNotListed) folder\(foldersNotListed == 1 ? "" : "s") could not be read") }
         if let total, !phase.isActive, processed < total { parts.append("\(total - processed) not done") }
         return parts.joined(separator: ", ")
     }

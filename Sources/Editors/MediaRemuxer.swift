@@ -2,6 +2,7 @@ import SystemKit
 import CAV
 import Providers
 import ThumbnailKit
+import SystemKit
 
 /// Trims and turns videos and songs by copying their streams into a new container of the same
 /// kind (libavformat): no frame is decoded or encoded, so quality and bit rate stay the same.
@@ -82,7 +83,7 @@ final class MediaRemuxer {
         // Chapters follow the kept part (timed from the start asked for; a start snapped back to
         // its keyframe puts them up to one keyframe interval late).
         let microseconds = Double(CAV_time_base())
-        guard CAV_copy_chapters(input, output, Int64((window?.start ?? 0) * microseconds), window.map { Int64($0.end * microseconds) } ?? -1) >= 0 else {
+        guard CAV_copy_chapters(input, output, Int64(saturating: (window?.start ?? 0) * microseconds), window.map { Int64(saturating: $0.end * microseconds) } ?? -1) >= 0 else {
             throw ThumbnailError(.tooLarge, "out of memory")
         }
         if let rotation, let index = videoIndex, let stream = output.pointee.streams[index] {
@@ -104,7 +105,7 @@ final class MediaRemuxer {
             av_packet_free(&doomed)
         }
         var span = PacketSpan(window: window)
-        if let window, av_seek_frame(input, -1, Int64(window.start * Double(CAV_time_base())), AVSEEK_FLAG_BACKWARD) < 0 {
+        if let window, av_seek_frame(input, -1, Int64(saturating: window.start * Double(CAV_time_base())), AVSEEK_FLAG_BACKWARD) < 0 {
             av_seek_frame(input, -1, 0, AVSEEK_FLAG_BACKWARD)
         }
         var kept = [Int64](repeating: 0, count: streams.count)
@@ -115,7 +116,7 @@ final class MediaRemuxer {
            let audio = streams.firstIndex(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) {
             let seconds = Double(kept[audio]) * av_q2d(streams[audio].pointee.time_base)
             avio_flush(output.pointee.pb)
-            try FLACStreamInfo.setSampleCount(Int64((seconds * Double(streams[audio].pointee.codecpar.pointee.sample_rate)).rounded()), in: String(fileSystemRepresentation: output.pointee.url))
+            try FLACStreamInfo.setSampleCount(Int64(saturating: (seconds * Double(streams[audio].pointee.codecpar.pointee.sample_rate)).rounded()), in: String(fileSystemRepresentation: output.pointee.url))
         }
         guard let first = span.firstKept else { throw ThumbnailError(.corrupt, "nothing of the file falls between the start and the end") }
         var result = FileEditResult(start: first, end: span.lastKept)
@@ -147,7 +148,7 @@ final class MediaRemuxer {
             case .stop: return
             case .keep(let shift):
                 kept[index] += max(0, packet.pointee.duration)
-                let offset = Int64((shift / av_q2d(base)).rounded())
+                let offset = Int64(saturating: (shift / av_q2d(base)).rounded())
                 if packet.pointee.pts != CAV_nopts() { packet.pointee.pts -= offset }
                 if packet.pointee.dts != CAV_nopts() { packet.pointee.dts -= offset }
                 av_packet_rescale_ts(packet, base, outStream.pointee.time_base)

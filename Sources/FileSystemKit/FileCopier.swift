@@ -27,19 +27,95 @@ public enum FileCopier {
         }
     }
 
-    /// The hidden temporary name a copy of `name` is written under, in the destination folder.
+    /// The hidden temporary name a copy of `name` is written under, in the destination folder:
+    /// `.NAME.qlbrowse-PID-RANDOM.part`. The copy holds an `flock` on it for its whole life, so a
+    /// temporary nobody holds is a leftover of a run that was killed (see `removeLeftovers(in:)`).
     public static func temporaryName(for name: String) -> String {
         // Within the 255 bytes of a name, however long `name` is.
         ".\(FileSystemBytes.prefix(of: name, bytes: 200)).qlbrowse-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).part"
+    }
+
+    /// What a source was when its copy began: identity, size, and the modification and change
+    /// times to the nanosecond. A source that is not the same afterwards changed while it was
+    /// copied, and a move then keeps it (the copy would lack the change).
+    public struct SourceState: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: timespec
+        let changed: timespec
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+            changed = status.st_ctim
+        }
+
+        /// What is at `path` now (not following a last link), nil when nothing is.
+        static func of(path: String) -> SourceState? {
+            var status = stat()
+            return path.withFileSystemRepresentation { lstat($0, &status) } == 0 ? SourceState(status) : nil
+        }
+
+        /// What the open file is now.
+        static func of(descriptor: Int32) -> SourceState? {
+            var status = stat()
+            return fstat(descriptor, &status) == 0 ? SourceState(status) : nil
+        }
+
+        public static func == (a: SourceState, b: SourceState) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+    }
+
+    /// Whether `name` is one of our copies' temporaries (`.NAME.qlbrowse-PID-RANDOM.part`); the PID when it is.
+    static func temporaryOwner(_ name: String) -> Int32? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[0].isEmpty, parts[parts.count - 1] == "part" else { return nil }
+        let numbers = parts[parts.count - 2].split(separator: "-", omittingEmptySubsequences: false)
+        guard numbers.count == 3, numbers[0] == "qlbrowse", let pid = Int32(numbers[1]), pid > 0, UInt32(numbers[2]) != nil else { return nil }
+        return pid
+    }
+
+    /// Removes the temporaries that earlier copies into `folder` left behind when they were killed
+    /// (a crash, SIGKILL, a power cut): ours by their name, regular files, and held by nobody (a
+    /// running copy holds an `flock` on its own). One whose process still runs is left unless it
+    /// is over an hour old (the number may belong to another process by now); a brand-new one
+    /// may not be locked yet, and is left. Returns the names removed.
+    @discardableResult
+    public static func removeLeftovers(in folder: String) -> [String] {
+        var removed: [String] = []
+        for entry in DirectoryEntries.list(folder) {
+            guard let pid = temporaryOwner(entry.name) else { continue }
+            let path = (folder.hasSuffix("/") ? folder : folder + "/") + entry.name
+            let descriptor = path.withFileSystemRepresentation { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else { continue }
+            let running = kill(pid, 0) == 0 || errno == EPERM
+            let age = time(nil) - status.st_mtim.tv_sec
+            if running && age < 3600 { continue }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+            if path.withFileSystemRepresentation({ unlink($0) }) == 0 { removed.append(entry.name) }
+        }
+        return removed
     }
 
     /// Copies `source` to `destination` (which must not be written by anyone else meanwhile).
     /// `replace`: an existing destination is replaced atomically; otherwise the rename refuses
     /// to overwrite. `durable`: fsync before the rename (a move deletes the source afterwards).
     /// On any failure the temporary is removed; if even that fails (the volume is gone) its path
-    /// is in `leftover`.
+    /// is in `leftover`. A source that changed while it was copied (size, modification or change
+    /// time) fails with `.sourceChanged`, and the copy is not put in place. Returns the source's
+    /// state as copied, for a move to check again right before it removes the original.
+    @discardableResult
     public static func copy(_ source: String, to destination: String, replace: Bool, durable: Bool, verify: Bool = false, control: Control,
-                            leftover: inout String?) throws(Failure) {
+                            leftover: inout String?) throws(Failure) -> SourceState {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system(errno, "cannot open \(source)") }
         defer { close(input) }
@@ -50,6 +126,9 @@ public enum FileCopier {
         let temporary = (folder.isEmpty ? "" : folder) + "/" + temporaryName(for: name)
         let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw .system(errno, "cannot create a file in \(folder)") }
+        // Held while the temporary lives: the next copy into this folder tells a killed run's leftover by its free lock.
+        _ = flock(output, LOCK_EX | LOCK_NB)
+        let before = SourceState(info)
         var closed = false
         func discard() {
             if !closed { close(output); closed = true }
@@ -59,7 +138,15 @@ public enum FileCopier {
             let written = try pump(from: input, to: output, size: Int64(info.st_size), control: control)
             // Every byte the source had when the copy began went out through a call that said so.
             guard written == Int64(info.st_size) else { throw .sizeMismatch(expected: Int64(info.st_size), found: written) }
-            if verify { try compareContent(input, temporary) }
+            if verify {
+                do throws(Failure) {
+                    try compareContent(input, temporary)
+                } catch where error.code == .contentDiffers && SourceState.of(descriptor: input) != before {
+                    throw .sourceChanged(source)
+                }
+            }
+            // A same-size rewrite leaves no trace in the byte count: the times and size tell.
+            guard SourceState.of(descriptor: input) == before else { throw .sourceChanged(source) }
             carryMetadata(from: input, to: output, info: info)
             if durable && fsync(output) != 0 { throw .system(errno, "cannot flush the copy to disk") }
             closed = true
@@ -70,6 +157,7 @@ public enum FileCopier {
             discard()
             throw error
         }
+        return before
     }
 
     /// Reads the source and the copy back and compares them byte for byte (the user asked for it:
@@ -85,7 +173,7 @@ public enum FileCopier {
             let a = original.withUnsafeMutableBytes { pread(input, $0.baseAddress!, $0.count, offset) }
             let b = copied.withUnsafeMutableBytes { pread(copy, $0.baseAddress!, $0.count, offset) }
             guard a >= 0, b >= 0 else { throw .system(errno, "cannot read back for the check") }
-            guard a == b, original[0..<a] == copied[0..<b] else { throw .system(EIO, "the copy's content differs from the original") }
+            guard a == b, original[0..<a] == copied[0..<b] else { throw .contentDiffers }
             if a == 0 { return }
             offset += off_t(a)
         }

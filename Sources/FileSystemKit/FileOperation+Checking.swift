@@ -37,10 +37,27 @@ extension FileOperation {
             let needed = tree.reduce(Int64(0)) { $0 + $1.size }
             var space = statvfs()
             if statvfs(destination, &space) == 0 {
-                let free = Int64(space.f_bavail) * Int64(space.f_frsize)
+                // Saturated: a FUSE file system may report any count of free blocks.
+                let (product, overflow) = Int64(clamping: space.f_bavail).multipliedReportingOverflow(by: Int64(clamping: space.f_frsize))
+                let free = overflow ? Int64.max : product
                 if needed > free { return "needs \(Self.bytes(needed)), \(destination) has \(Self.bytes(free)) free" }
             }
         }
+        return nil
+    }
+}
+
+extension FileOperation {
+    /// Why an operand must not be removed or moved away, in rm's words, or nil: a path whose last
+    /// part is `.` or `..` (trailing slashes aside) names the folder the user stands in or its
+    /// parent, and `/` is everything. The operand is judged as typed, before `..` is resolved.
+    public static func refusalToRemove(_ operand: String) -> String? {
+        var trimmed = Substring(operand)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let last = trimmed.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
+        let shown = TerminalText.escaped(operand)
+        if last == "." || last == ".." { return "refusing to remove '.' or '..': skipping '\(shown)'" }
+        if trimmed == "/" || (!trimmed.isEmpty && trimmed.allSatisfy { $0 == "/" }) { return "refusing to remove '/': skipping '\(shown)'" }
         return nil
     }
 }

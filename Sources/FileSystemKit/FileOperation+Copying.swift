@@ -16,7 +16,9 @@ extension FileOperation {
         case S_IFDIR:
             var existing = stat()
             let merging = lstat(target, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFDIR
-            if !merging {
+            if merging {
+                report.removedLeftovers += FileCopier.removeLeftovers(in: target).map { target + "/" + $0 }
+            } else {
                 if replace { unlink(target) }
                 guard mkdir(target, 0o700) == 0 else { return .system(errno, "cannot make \(target)") }
                 created.append(target)
@@ -41,11 +43,13 @@ extension FileOperation {
             if replace { unlink(target) }
             guard symlink(linkTarget, target) == 0 else { return .system(errno, "cannot make the link \(target)") }
             created.append(target)
+            copiedStates.withLock { $0[source] = FileCopier.SourceState(info) }
             return nil
         case S_IFREG:
             var leftover: String?
             do {
-                try FileCopier.copy(source, to: target, replace: replace, durable: durable, verify: verifiesContent, control: control, leftover: &leftover)
+                let state = try FileCopier.copy(source, to: target, replace: replace, durable: durable, verify: verifiesContent, control: control, leftover: &leftover)
+                copiedStates.withLock { $0[source] = state }
             } catch {
                 if let leftover { report.leftovers.append(leftover) }
                 return error
@@ -71,7 +75,8 @@ extension FileOperation {
                 let from = source + "/" + names[index], to = target + "/" + names[index]
                 var leftover: String?
                 do throws(FileCopier.Failure) {
-                    try FileCopier.copy(from, to: to, replace: replace, durable: durable, verify: verifiesContent, control: control, leftover: &leftover)
+                    let state = try FileCopier.copy(from, to: to, replace: replace, durable: durable, verify: verifiesContent, control: control, leftover: &leftover)
+                    copiedStates.withLock { $0[from] = state }
                     if !replace { outcome.withLock { $0.created.append(to) } }
                 } catch {
                     outcome.withLock { state in

@@ -1,3 +1,4 @@
+import SystemKit
 /// The vocabulary of a file operation: its kind, name conflicts and the user's answers, progress,
 /// and the report item by item.
 extension FileOperation {
@@ -39,6 +40,8 @@ extension FileOperation {
         public var failures: [String] = []
         /// Temporaries that could not be removed (their volume went away): named so the user can.
         public var leftovers: [String] = []
+        /// Temporaries that earlier, killed copies left in the destination, found and removed.
+        public var removedLeftovers: [String] = []
         public var trashed: [TrashCan.Item] = []
         /// Where each item copied or moved went (for undo).
         public var placed: [Placement] = []
@@ -50,6 +53,10 @@ extension FileOperation {
             if !notDone.isEmpty { parts.append("\(notDone.count) not done") }
             // What the user must clean up comes first: a temporary the vanished volume kept.
             if !leftovers.isEmpty { parts.insert("temporary file left (volume gone): " + leftovers.joined(separator: ", "), at: 0) }
+            if !removedLeftovers.isEmpty {
+                parts.append("removed \(removedLeftovers.count) temporary file\(removedLeftovers.count == 1 ? "" : "s") an interrupted copy had left ("
+                             + removedLeftovers.map { TerminalText.escaped(FileOperation.name($0)) }.joined(separator: ", ") + ")")
+            }
             return parts.joined(separator: ", ")
         }
     }

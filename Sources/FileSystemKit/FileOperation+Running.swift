@@ -15,6 +15,9 @@ extension FileOperation {
         let tree = kind == .trash ? [] : checkedTree.withLock { $0 } ?? sources.flatMap { Self.walk($0) }
         let state = ProgressBox(Progress(bytesTotal: tree.reduce(0) { $0 + $1.size }, itemsTotal: sources.count))
         var remembered: ConflictChoice?
+        if kind == .copy || kind == .move, let destination {
+            report.removedLeftovers = FileCopier.removeLeftovers(in: destination).map { destination + "/" + $0 }
+        }
         for (index, source) in sources.enumerated() {
             if isCancelled {
                 report.cancelled = true
@@ -132,10 +135,27 @@ extension FileOperation {
                 if failure == .cancelled { return .cancelled }
                 // The volume is gone, full or read-only: the next items would fail the same way.
                 let stopAll = failure.meansVolumeGone || failure.code == .noSpace || failure.code == .readOnly
+                if failure.code == .sourceChanged {
+                    // The source stays as it is (a move removes nothing); no copy of it is put in place.
+                    let message = failure.message + " (the copy was discarded)"
+                    return .failed(failure.path == source ? message : "\(Self.name(source)): \(message)", stopAll: false)
+                }
                 return .failed("\(Self.name(source)): \(failure.message)", stopAll: stopAll)
             }
             if kind == .move {
-                if let problem = Self.removeTree(source) {
+                // Checked right before the original goes: a file changed since its copy began
+                // keeps the whole item where it is, and the copy is discarded (all or nothing).
+                if let changed = changedSinceCopied(source) {
+                    for path in created.reversed() where Self.removeTree(path) != nil { report.leftovers.append(path) }
+                    let copy = replace ? "; the copy at \(TerminalText.escaped(target)) has the content from before the change" : " (the copy was discarded)"
+                    return .failed(FileSystemError.sourceChanged(changed).message + copy, stopAll: false)
+                }
+                let (problem, kept) = removeMoved(source)
+                if let first = kept.first {
+                    return .failed(FileSystemError.sourceChanged(first).message + (kept.count > 1 ? " (and \(kept.count - 1) more)" : "")
+                                   + "; the copy at \(TerminalText.escaped(target)) has the content from before the change", stopAll: false)
+                }
+                if let problem {
                     return .failed("copied to \(target), but the original could not be removed: \(problem)", stopAll: false)
                 }
                 moved(source, target)
@@ -143,5 +163,45 @@ extension FileOperation {
             report.placed.append(Placement(source: source, target: target, sameVolume: false))
             return .done
         }
+    }
+}
+
+extension FileOperation {
+    /// The first file under `source` that is not as it was when its copy began, or nil.
+    func changedSinceCopied(_ source: String) -> String? {
+        let states = copiedStates.withLock { $0 }
+        for (path, state) in states where path == source || path.hasPrefix(source + "/") {
+            if FileCopier.SourceState.of(path: path) != state { return path }
+        }
+        return nil
+    }
+
+    /// Removes a moved item's original, each copied file checked once more right before it goes:
+    /// one changed in that last moment, or one that appeared after the copy began, is kept (with
+    /// the folders above it). Returns a problem in words, and the files kept.
+    func removeMoved(_ path: String) -> (problem: String?, kept: [String]) {
+        var info = stat()
+        guard path.withFileSystemRepresentation({ lstat($0, &info) }) == 0 else {
+            return (errno == ENOENT ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            var kept: [String] = []
+            for name in Self.names(in: path) {
+                let (problem, keptBelow) = removeMoved(path + "/" + name)
+                kept += keptBelow
+                if let problem { return (problem, kept) }
+            }
+            if !kept.isEmpty { return (nil, kept) }
+            return (path.withFileSystemRepresentation { rmdir($0) } == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
+        }
+        // A file or link with no copy (it appeared after the walk) stays too; what is never copied
+        // (FIFOs, sockets, devices) goes, as before.
+        let type = info.st_mode & S_IFMT
+        if let state = copiedStates.withLock({ $0[path] }) {
+            if FileCopier.SourceState.of(path: path) != state { return (nil, [path]) }
+        } else if type == S_IFREG || type == S_IFLNK {
+            return (nil, [path])
+        }
+        return (path.withFileSystemRepresentation { unlink($0) } == 0 ? nil : FileSystemError.system(errno, "cannot remove \(path)").message, [])
     }
 }

@@ -18,6 +18,9 @@ public final class FileOperation: Sendable {
     public let destination: String?
     /// The items found by `problem(destinationCapabilities:)`, so that `run` does not walk again.
     let checkedTree = Mutex<[TreeItem]?>(nil)
+    /// Each file copied, as it was when its copy began: a move checks its sources against it
+    /// right before removing them.
+    let copiedStates = Mutex<[String: FileCopier.SourceState]>([:])
     private let cancelledFlag = Atomic<Bool>(false)
     private let pausedFlag = Atomic<Bool>(false)
 

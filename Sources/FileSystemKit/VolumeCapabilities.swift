@@ -31,7 +31,7 @@ public struct VolumeCapabilities: Sendable, Equatable {
         var info = statvfs()
         let known = statvfs(folder, &info) == 0
         var capabilities = VolumeCapabilities(
-            isReadOnly: known && (info.f_flag & UInt(ST_RDONLY)) != 0, nameMax: known && info.f_namemax > 0 ? Int(info.f_namemax) : 255,
+            isReadOnly: known && (info.f_flag & UInt(ST_RDONLY)) != 0, nameMax: known && info.f_namemax > 0 ? Int(clamping: info.f_namemax) : 255,
             isCaseInsensitive: nil, supportsSymlinks: fatFamily.contains(fsType) || exfatFamily.contains(fsType) ? false : nil,
             maximumFileSize: fatFamily.contains(fsType) ? 4 * 1024 * 1024 * 1024 - 1 : nil,
             forbiddenCharacters: windowsNaming.contains(fsType) ? Array("\\:*?\"<>|") : [])

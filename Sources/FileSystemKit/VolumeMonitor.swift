@@ -134,7 +134,10 @@ public final class VolumeMonitor: Sendable {
                 } catch {
                     return .failure(error)
                 }
-                return .success((UInt64(info.f_blocks) * UInt64(info.f_frsize), UInt64(info.f_bavail) * UInt64(info.f_frsize)))
+                // A FUSE file system may report any count ("unlimited" as all ones): saturate, never trap.
+                let bytes = { (blocks: UInt) in UInt64(blocks).multipliedReportingOverflow(by: UInt64(info.f_frsize)) }
+                let (total, free) = (bytes(info.f_blocks), bytes(info.f_bavail))
+                return .success((total.overflow ? .max : total.partialValue, free.overflow ? .max : free.partialValue))
             }, completion: { [self] outcome in
                 let updated = latest.withLock { statuses -> Bool in
                     guard let index = statuses.firstIndex(where: { $0.volume.mountPoint == mountPoint }) else { return false }

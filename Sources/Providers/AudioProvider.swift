@@ -1,5 +1,6 @@
 import CAV
 import ThumbnailKit
+import SystemKit
 
 /// Audio files: the embedded cover art (ID3 APIC, FLAC PICTURE, MP4 `covr`, which libavformat
 /// exposes as attached pictures); without art, a waveform drawn from the decoded sound.
@@ -38,7 +39,7 @@ public struct AudioProvider: ThumbnailProvider {
         let decoder = try media.decoder(for: stream)
         let rate = Double(max(1, decoder.codec.pointee.sample_rate))
         let expectedSeconds = min(media.duration ?? 30, Self.maximumSeconds)
-        let samplesPerColumn = max(1, Int(expectedSeconds * rate) / columns)
+        let samplesPerColumn = max(1, Int(saturating: expectedSeconds * rate) / columns)
         var peaks: [Float] = []
         var current: Float = 0
         var inColumn = 0

@@ -1,5 +1,6 @@
 import CAV
 import ThumbnailKit
+import SystemKit
 
 extension MediaFile {
     /// Duration, codec and size of a video stream, or duration, codec and tags of an audio file.
@@ -9,7 +10,7 @@ extension MediaFile {
             let turns = VideoProvider.clockwiseQuarterTurns(fromDisplayRotation: CAV_stream_rotation(stream))
             var width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
             let aspect = parameters.pointee.sample_aspect_ratio
-            if aspect.num > 0 && aspect.den > 0 { width = Int((Double(width) * Double(aspect.num) / Double(aspect.den)).rounded()) }
+            if aspect.num > 0 && aspect.den > 0 { width = Int(saturating: (Double(width) * Double(aspect.num) / Double(aspect.den)).rounded()) }
             if turns % 2 == 1 { swap(&width, &height) }
             if width > 0 && height > 0 { facts.append(FileFact("dimensions", "\(width)×\(height)")) }
         }

@@ -3,6 +3,7 @@ import CAV
 import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
+import SystemKit
 #endif
 
 /// A video opened for seeking, kept by `VideoFrameSeeker` between requests: after a frame at one
@@ -86,7 +87,7 @@ final class OpenVideo {
         shownSeconds = nil
         av_frame_unref(shown)
         guard timeBase > 0 else { return }
-        if av_seek_frame(media.context, stream.pointee.index, start + Int64(target / timeBase), AVSEEK_FLAG_BACKWARD) < 0 {
+        if av_seek_frame(media.context, stream.pointee.index, start.addingReportingOverflow(Int64(saturating: target / timeBase)).partialValue, AVSEEK_FLAG_BACKWARD) < 0 {
             av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
         }
         avcodec_flush_buffers(decoder.codec)
@@ -100,6 +101,7 @@ struct FileIdentity: Equatable {
     init(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { values = []; return }
-        values = [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+        // Bit patterns: an inode number may use the top bit (overlayfs with xino), which Int(_:) would trap on.
+        values = [Int(truncatingIfNeeded: status.st_dev), Int(truncatingIfNeeded: status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
     }
 }

@@ -2,6 +2,7 @@ import CCairo
 import CPoppler
 import SystemKit
 import ThumbnailKit
+import SystemKit
 
 /// An opened PDF (poppler-glib), released with the object: page count, title, and any page
 /// rendered through cairo at the size of a box, onto white paper.
@@ -49,7 +50,7 @@ public final class PDFDocument {
         poppler_page_get_size(page, &width, &height)
         guard width > 0, height > 0, width.isFinite, height.isFinite else { throw ThumbnailError(.corrupt, "page \(index + 1) has no size") }
         try cancellation.check()
-        let points = PixelSize(width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
+        let points = PixelSize(width: max(1, Int(saturating: width.rounded())), height: max(1, Int(saturating: height.rounded())))
         let target = ThumbnailGeometry.fit(points, in: box, upscale: true)
         let surface = try CairoSurface(size: target)
         cairo_scale(surface.context, Double(target.width) / width, Double(target.height) / height)

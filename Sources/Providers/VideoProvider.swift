@@ -1,5 +1,6 @@
 import CAV
 import ThumbnailKit
+import SystemKit
 
 /// Videos (MP4, MKV, WebM, MOV, AVI, …) through libavformat/libavcodec: a frame around 10 % in
 /// that is neither near-black nor flat (trying a few positions, as totem and ffmpegthumbnailer
@@ -164,7 +165,7 @@ public struct VideoProvider: ThumbnailProvider {
         if aspect.num <= 0 || aspect.den <= 0 { aspect = stream.pointee.sample_aspect_ratio }
         if aspect.num <= 0 || aspect.den <= 0 { aspect = stream.pointee.codecpar.pointee.sample_aspect_ratio }
         let sar = aspect.num > 0 && aspect.den > 0 ? Double(aspect.num) / Double(aspect.den) : 1
-        let displayWidth = max(1, Int((Double(width) * sar).rounded()))
+        let displayWidth = max(1, Int(saturating: (Double(width) * sar).rounded()))
         let turns = Self.clockwiseQuarterTurns(fromDisplayRotation: CAV_stream_rotation(stream))
         let mirrored = CAV_stream_hflip(stream) != 0
         // Fit the box as displayed, then scale the unrotated frame to the matching size.

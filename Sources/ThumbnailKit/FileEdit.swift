@@ -1,3 +1,4 @@
+import SystemKit
 /// A lossless edit of a file (Quick Look's quick edits, `qlbrowse edit`), done by a worker into a
 /// new file in the same folder: the original is replaced or kept by the caller, never half-written.
 public enum FileEdit: Codable, Sendable, Equatable {
@@ -39,7 +40,7 @@ public struct FileEditResult: Codable, Sendable, Equatable {
     /// How edit results write a time: minutes, seconds and tenths ("0:08.3"), as a trim point
     /// is precise to a frame, not to a second.
     public static func clock(_ seconds: Double) -> String {
-        let tenths = Int((max(0, seconds) * 10).rounded())
+        let tenths = Int(saturating: (max(0, seconds) * 10).rounded())
         let minutes = tenths / 600, rest = tenths % 600
         return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
     }

@@ -1,3 +1,4 @@
+import SystemKit
 /// One thing a decoder learned about a file while making its picture: its pixel dimensions, a
 /// video's duration and codec, a PDF's page count, the camera and date a photo was taken.
 /// Shown in the preview pane and Quick Look; the values come from file content, so the UI
@@ -22,7 +23,7 @@ public struct FileFact: Sendable, Equatable, Codable {
     /// `1:02:03` or `4:05` for a duration in seconds.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "?" }
-        let total = Int(seconds.rounded())
+        let total = Int(saturating: seconds.rounded())
         let (hours, minutes, rest) = (total / 3600, (total % 3600) / 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"

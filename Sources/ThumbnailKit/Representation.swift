@@ -19,6 +19,10 @@ public struct Representation: Sendable {
     /// A cached picture stored without facts (made by a request that did not want them): the
     /// generator decodes again when a request wants them.
     public var lacksFacts = false
+    /// Why the picture, freshly made, could not be kept in the cache (a full disk, a read-only
+    /// cache folder); nil when it was kept or there is no cache. Batch and command-line callers
+    /// count it as a failure: the next run would have to make it again.
+    public var notStored: ThumbnailError?
 
     public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
         self.type = type

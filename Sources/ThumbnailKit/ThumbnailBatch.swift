@@ -128,7 +128,9 @@ public struct ThumbnailBatch: Sendable {
         var request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
         request.wantsFacts = false
         do {
-            return .generated(try await generator.bestRepresentation(for: request))
+            let made = try await generator.bestRepresentation(for: request)
+            if let notStored = made.notStored { return .failed(ThumbnailError(.writeFailed, "made, but not stored in the cache: \(notStored.reason)")) }
+            return .generated(made)
         } catch let error as ThumbnailError {
             return .failed(error)
         } catch {
@@ -148,7 +150,8 @@ enum FolderWalker {
     static func walk(_ root: String, skipping cacheRoot: String, isCancelled: () -> Bool = { Task.isCancelled },
                      _ visit: (String, String) -> Void) -> [(folder: String, reason: String)] {
         var status = stat()
-        guard stat(root, &status) == 0 else { return [] }
+        // A root that is not there is named like a folder that cannot be listed, never passed over.
+        guard stat(root, &status) == 0 else { return [(root, reason(errno))] }
         if (status.st_mode & S_IFMT) == S_IFREG {
             visit(root, root.split(separator: "/").last.map(String.init) ?? root)
             return []
@@ -160,7 +163,7 @@ enum FolderWalker {
             if isCancelled() { return unlisted }
             guard PathNormalizer.absolute(folder) != cache else { continue }
             guard let directory = opendir(folder) else {
-                unlisted.append((folder, String(cString: strerror(errno))))
+                unlisted.append((folder, reason(errno)))
                 continue
             }
             var names: [(String, UInt8)] = []
@@ -171,7 +174,7 @@ enum FolderWalker {
                 errno = 0
             }
             // A listing that broke off (the volume went away) counts as not listed; what it gave is still walked.
-            if errno != 0 { unlisted.append((folder, String(cString: strerror(errno)))) }
+            if errno != 0 { unlisted.append((folder, reason(errno))) }
             closedir(directory)
             for (name, kind) in names.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -179,7 +182,10 @@ enum FolderWalker {
                 var type = kind
                 if type == UInt8(DT_UNKNOWN) {
                     var info = stat()
-                    guard lstat(path, &info) == 0 else { continue }
+                    guard lstat(path, &info) == 0 else {
+                        unlisted.append((path, reason(errno)))
+                        continue
+                    }
                     type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : UInt8(DT_LNK)
                 }
                 if type == UInt8(DT_DIR) {
@@ -193,5 +199,10 @@ enum FolderWalker {
             }
         }
         return unlisted
+    }
+
+    /// Why a folder could not be listed, in words: a path longer than the system takes is said plainly.
+    static func reason(_ code: Int32) -> String {
+        code == ENAMETOOLONG ? "skipped: its path is longer than the system allows (\(PATH_MAX) bytes)" : String(cString: strerror(code))
     }
 }

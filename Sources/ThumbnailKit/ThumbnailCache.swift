@@ -111,11 +111,11 @@ public final class ThumbnailCache: ThumbnailCaching {
               let info = PNGDecoder.info(png), info.text["Thumb::MTime"] == String(stamp.modified) else { return nil }
         let reason = info.text["X-QLBrowse::Reason"] ?? "could not be thumbnailed before"
         let code = info.text["X-QLBrowse::Code"].flatMap(ThumbnailError.Code.init(rawValue:)) ?? .corrupt
-        return ThumbnailError(code, reason + " (remembered; --force retries)")
+        return ThumbnailError(code, reason + ThumbnailError.rememberedNote)
     }
 
     @discardableResult
-    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp? = nil) -> [UInt8]? {
+    public func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp? = nil) throws(ThumbnailError) -> [UInt8]? {
         guard let flavor = Flavor.smallest(covering: box), let stamp = stamp ?? FileStamp(path: request.path), !contains(request.path) else { return nil }
         let absolute = PathNormalizer.absolute(request.path)
         let uri = FileURI.from(absolutePath: absolute)
@@ -127,17 +127,28 @@ public final class ThumbnailCache: ThumbnailCaching {
         if let facts { text.append((FileFact.cacheKey, FileFact.cacheText(facts))) }
         let target = path(forFile: absolute, flavor: flavor)
         let png = PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true)
+        // What could not be written is said, not swallowed: a full disk or a read-only cache
+        // counts as a failure for the caller, and the next run would otherwise make it again.
+        var failure: ThumbnailError?
         if ensureFolder("\(root)/\(flavor.rawValue)") {
-            try? AtomicFileWriter.write(png, to: target, permissions: 0o600)
+            do { try AtomicFileWriter.write(png, to: target, permissions: 0o600) } catch { failure = error }
+        } else {
+            failure = Self.folderFailure("\(root)/\(flavor.rawValue)")
         }
         memory.withLock { $0.insert(key: target, entry: .init(image: representation.image, stamp: stamp, source: "cache", contentType: representation.contentType, facts: facts)) }
         // A success makes an old failure entry stale.
         unlink(failurePath(forFile: absolute))
         if writesShared {
             text[0] = ("Thumb::URI", Self.sharedURI(forFile: absolute))
-            SharedRepository.publish(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), forFile: absolute,
-                                     name: Self.sharedName(forFile: absolute), flavor: flavor.rawValue)
+            // A file not everyone may read gets no shared thumbnail by design; one that may but
+            // could not be written (a read-only share, a planted link in the way) is a failure.
+            if SharedRepository.mayPublish(absolute),
+               !SharedRepository.publish(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), forFile: absolute,
+                                         name: Self.sharedName(forFile: absolute), flavor: flavor.rawValue) {
+                failure = failure ?? ThumbnailError(.writeFailed, "cannot write the shared thumbnail beside \(TerminalText.escaped(absolute))")
+            }
         }
+        if let failure { throw failure }
         return png
     }
 
@@ -160,6 +171,11 @@ public final class ThumbnailCache: ThumbnailCaching {
         text.append(("Software", Self.software))
         return SharedRepository.publish(PNGEncoder.encode(image, text: text, opaqueAsRGB: true), forFile: absolute,
                                         name: Self.sharedName(forFile: absolute), flavor: flavor.rawValue)
+    }
+
+    /// A cache folder that could not be made or is not writable, in words (errno as `ensureFolder` left it).
+    private static func folderFailure(_ folder: String) -> ThumbnailError {
+        ThumbnailError(.writeFailed, "cannot write into \(TerminalText.escaped(folder)): \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
     }
 
     public func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest) {

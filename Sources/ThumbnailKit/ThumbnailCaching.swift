@@ -12,9 +12,10 @@ public protocol ThumbnailCaching: Sendable {
     /// Keeps a freshly made thumbnail (made at `generationBox(for: box)`); returns the PNG it wrote,
     /// so a caller saving the same picture as PNG need not encode it again. `stamp` is the file as
     /// it was before decoding: a file changed meanwhile then looks stale, and a volume that went
-    /// away after the read does not lose a finished thumbnail.
+    /// away after the read does not lose a finished thumbnail. Throws when the thumbnail could not
+    /// be written (a full disk, a read-only cache): the caller counts that as a failure.
     @discardableResult
-    func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp?) -> [UInt8]?
+    func store(_ representation: Representation, for request: ThumbnailRequest, box: PixelSize, stamp: FileStamp?) throws(ThumbnailError) -> [UInt8]?
     /// Remembers that the file could not be thumbnailed.
     func recordFailure(_ error: ThumbnailError, for request: ThumbnailRequest)
 }

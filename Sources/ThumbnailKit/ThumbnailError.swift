@@ -28,4 +28,14 @@ public struct ThumbnailError: Error, Sendable, CustomStringConvertible, Equatabl
     }
 
     public var description: String { reason }
+
+    /// How the reason of a failure remembered in the cache ends. Each front end says how it is
+    /// retried (`--force` for `thumbnail`; `preview` has no such flag): see `retryHint(_:)`.
+    public static let rememberedNote = " (remembered)"
+
+    /// The error with a remembered failure's note saying how to retry ("--force retries"); other errors as they are.
+    public func retryHint(_ hint: String) -> ThumbnailError {
+        guard reason.hasSuffix(Self.rememberedNote) else { return self }
+        return ThumbnailError(code, String(reason.dropLast(Self.rememberedNote.count)) + " (remembered; \(hint))", contentType: contentType)
+    }
 }

@@ -156,16 +156,20 @@ public final class ThumbnailGenerator: Sendable {
                     var representation = Representation(type: type, image: image, source: source, contentType: contentType)
                     representation.facts = facts
                     let storesAfter = type == .thumbnail && request.deliversBeforeCaching
-                    let png = type == .thumbnail && !storesAfter ? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) : nil
+                    var notStored: ThumbnailError?
+                    if type == .thumbnail && !storesAfter, let cache {
+                        do { representation.encodedPNG = try cache.store(representation, for: request, box: box, stamp: FileStamp(status)) } catch { notStored = error }
+                    }
                     let size = ThumbnailGeometry.fit(image.size, in: box)
-                    representation.encodedPNG = png
                     var fitted = representation
                     if size != image.size {
                         fitted = Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType)
                         fitted.facts = facts
                     }
+                    fitted.notStored = notStored
                     deliver(fitted)
-                    if storesAfter { cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) }
+                    // Stored after the picture went out (a preview pane): nobody waits to hear it failed.
+                    if storesAfter { _ = try? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) }
                 case .preview:
                     break  // only preview requests get one
                 }

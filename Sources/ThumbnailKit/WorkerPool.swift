@@ -95,7 +95,7 @@ public actor WorkerPool: WorkerBackend {
                 for process in stopping { await process.waitForExit() }
             }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(waitSeconds * 1_000_000_000))
+                try? await Task.sleep(nanoseconds: UInt64(saturating: waitSeconds * 1_000_000_000))
             }
             await group.next()
             group.cancelAll()
@@ -119,7 +119,8 @@ public actor WorkerPool: WorkerBackend {
             // The worker learns when the pool gives up, so it can stop an external command just before.
             var message = job.message
             let deadline = job.message.deadlineSeconds ?? limits.deadlineSeconds
-            message.deadlineNanos = SystemTime.now() + Int64(deadline * 1e9)
+            // Capped at about 30 years, so that adding it to the clock cannot overflow.
+            message.deadlineNanos = SystemTime.now() + Int64(saturating: min(deadline, 1e9) * 1e9)
             if !process.send(message) {
                 // The worker died between jobs: replace it once; a worker that cannot even start fails the job.
                 retire(index, process: process)
@@ -132,7 +133,7 @@ public actor WorkerPool: WorkerBackend {
                 }
             }
             Task { [weak self] in
-                try? await Task.sleep(nanoseconds: UInt64(deadline * 1_000_000_000))
+                try? await Task.sleep(nanoseconds: UInt64(saturating: deadline * 1_000_000_000))
                 await self?.deadlinePassed(slot: index, job: job.id)
             }
         }
@@ -232,7 +233,7 @@ public actor WorkerPool: WorkerBackend {
         process.send(message)
         let grace = limits.cancelGraceSeconds
         Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(grace * 1_000_000_000))
+            try? await Task.sleep(nanoseconds: UInt64(saturating: grace * 1_000_000_000))
             await self?.gracePassed(slot: index, draining: id)
         }
     }

@@ -26,6 +26,9 @@ struct BatchRunner {
         var stopReason: String?
         /// Folders the walk could not list before the volume went away: their files were never reached.
         var unlistedFolders = 0
+        /// Roots and folders that could not be listed while the volume was there (missing, no
+        /// permission, a path too long for the system), with why: named, and the run fails.
+        var skippedFolders: [(String, String)] = []
         var done: Int { generated + cached + failed + skipped }
     }
 
@@ -67,6 +70,9 @@ struct BatchRunner {
                 if let reason = await volumes.goneReason() {
                     summary.stopReason = reason
                     summary.unlistedFolders = unlisted
+                } else {
+                    summary.skippedFolders = folders.map { ($0.folder, $0.reason) }
+                    if json { for (folder, reason) in summary.skippedFolders { emit(["folder": folder, "outcome": "not listed", "error": reason]) } }
                 }
             case .found(let total):
                 summary.total = total
@@ -90,9 +96,10 @@ struct BatchRunner {
                         summary.unlistedFolders = unlisted
                         break events
                     }
+                    let reason = error.retryHint("--force retries").reason
                     summary.failed += 1
-                    summary.failures.append((path, error.reason))
-                    if json { emit(["file": path, "outcome": "failed", "error": error.reason]) }
+                    summary.failures.append((path, reason))
+                    if json { emit(["file": path, "outcome": "failed", "error": reason]) }
                 case .skipped(let reason):
                     summary.skipped += 1
                     if json { emit(["file": path, "outcome": "skipped", "reason": reason]) }
@@ -115,9 +122,14 @@ struct BatchRunner {
             }
             lines.append(line)
         }
+        for (folder, reason) in summary.skippedFolders.prefix(20) {
+            lines.append("qlbrowse: \(TerminalText.escaped(folder)): not listed: \(TerminalText.escaped(reason))")
+        }
+        if summary.skippedFolders.count > 20 { lines.append("qlbrowse: … and \(summary.skippedFolders.count - 20) more folders not listed") }
         for (path, reason) in summary.failures.prefix(20) { lines.append("qlbrowse: \(TerminalText.escaped(path)): \(TerminalText.escaped(reason))") }
         if summary.failures.count > 20 { lines.append("qlbrowse: … and \(summary.failures.count - 20) more failures") }
         lines.append("generated \(summary.generated), already cached \(summary.cached), failed \(summary.failed), skipped \(summary.skipped)"
+            + (summary.skippedFolders.isEmpty ? "" : ", folders not listed \(summary.skippedFolders.count)")
             + (summary.interrupted || summary.stopReason != nil ? ", not done \(summary.total - summary.done)" : ""))
         StandardStream.write(lines.joined(separator: "\n") + "\n", to: 2)
     }

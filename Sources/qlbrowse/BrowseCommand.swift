@@ -47,8 +47,9 @@ struct BrowseCommand: ParsableCommand {
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
         let folder = try Self.folder(path ?? ".")
+        if let choosedir { try Self.checkWritable(choosedir, what: "--choosedir") }
         guard isatty(0) == 1 && isatty(1) == 1 else {
-            throw ValidationError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
+            throw RuntimeError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
         }
         var keys = KeyMap.standard
         for binding in config.keyBindings {
@@ -59,7 +60,7 @@ struct BrowseCommand: ParsableCommand {
         var previewPercent = 55
         if let text = config.values["preview_width"] {
             guard let percent = Int(text.hasSuffix("%") ? String(text.dropLast()) : text), (20...80).contains(percent) else {
-                throw ValidationError("preview_width in config.toml takes a percentage from 20 to 80 (not \(TerminalText.escaped(text)))")
+                throw RuntimeError("preview_width in config.toml takes a percentage from 20 to 80 (not \(TerminalText.escaped(text)))")
             }
             previewPercent = percent
         }
@@ -80,7 +81,27 @@ struct BrowseCommand: ParsableCommand {
         let finalFolder = BrowserApp(options: options).run()
         if savedError >= 0 { dup2(savedError, 2); close(savedError) }
         if let choosedir {
-            try? AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)
+            // The shell function waiting for it would cd nowhere without a word: say so, and fail.
+            do {
+                try AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)
+            } catch {
+                throw RuntimeError("cannot write the last folder to \(TerminalText.escaped(choosedir)): \(error.reason)")
+            }
+        }
+    }
+
+    /// Refuses, before the screen is taken, a file option that names a folder or a place that
+    /// cannot be written, with what is wrong in words.
+    static func checkWritable(_ file: String, what option: String) throws {
+        let shown = TerminalText.escaped(file)
+        var status = stat()
+        if file.withFileSystemRepresentation({ stat($0, &status) }) == 0 {
+            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw RuntimeError("\(shown) is a folder; \(option) takes a file to write") }
+            return
+        }
+        let parent = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
+        guard (parent.isEmpty ? "/" : parent).withFileSystemRepresentation({ stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw RuntimeError("\(option) \(shown): the folder \(TerminalText.escaped(parent)) does not exist")
         }
     }
 
@@ -88,7 +109,7 @@ struct BrowseCommand: ParsableCommand {
     static func folder(_ path: String) throws -> String {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw ValidationError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
+            throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
         }
         let absolute = PathNormalizer.absolute(path)
         if (status.st_mode & S_IFMT) == S_IFDIR { return absolute }

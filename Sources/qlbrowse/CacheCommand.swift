@@ -36,14 +36,14 @@ struct CacheCommand: ParsableCommand {
             abstract: "Remove thumbnails whose original is gone, and remembered failures.",
             discussion: "With --older-than, also remove thumbnails not used (accessed) for that many days.")
 
-        @Option(help: "Also remove thumbnails not accessed for this many days.")
+        @Option(parsing: .unconditional, help: "Also remove thumbnails not accessed for this many days.")
         var olderThan: Int?
 
         @Flag(help: "Show what would be removed without removing it.")
         var dryRun = false
 
         func validate() throws {
-            if let olderThan, olderThan < 0 { throw ValidationError("--older-than takes a number of days, 0 or more") }
+            if let olderThan, !(0...100_000).contains(olderThan) { throw ValidationError("--older-than takes a number of days, from 0 to 100000") }
         }
 
         func run() throws {

@@ -19,7 +19,7 @@ struct DBusCommand: ParsableCommand {
             To start it on demand, put a D-Bus service file in ~/.local/share/dbus-1/services (README).
             """)
 
-    @Option(help: "Seconds without calls or work after which it exits (0: never).")
+    @Option(parsing: .unconditional, help: "Seconds without calls or work after which it exits (0: never).")
     var idleSeconds = 300
 
     @Flag(help: "Take the name over from the program serving it now, if that one allows it (tumblerd does not).")
@@ -29,7 +29,7 @@ struct DBusCommand: ParsableCommand {
     var noService = false
 
     func validate() throws {
-        guard idleSeconds >= 0 else { throw ValidationError("--idle-seconds cannot be negative") }
+        guard (0...31_536_000).contains(idleSeconds) else { throw ValidationError("--idle-seconds takes seconds from 0 (never) to 31536000 (a year)") }
     }
 
     func run() throws {
@@ -62,7 +62,7 @@ struct DBusCommand: ParsableCommand {
                 service.stop()
             })
         } catch {
-            throw ValidationError(error.message)
+            throw RuntimeError(error.message)
         }
         thumbnailer.attach(service)
         if idleSeconds > 0 {

@@ -169,7 +169,12 @@ final class DBusThumbnailer: Sendable {
         var request = ThumbnailRequest(path: path, size: Double(pixels), types: [.thumbnail])
         request.wantsFacts = false
         do {
-            _ = try await generator.bestRepresentation(for: request)
+            let made = try await generator.bestRepresentation(for: request)
+            // Ready means "the file is in the cache": one that could not be written is tumbler's "could not save".
+            if let notStored = made.notStored {
+                signals.failed([uri], .saveFailed, "\(path): \(notStored.reason)")
+                return
+            }
             signals.ready(uri)
         } catch {
             let failure = error as? ThumbnailError ?? ThumbnailError(.cancelled, "cancelled")

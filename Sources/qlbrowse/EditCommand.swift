@@ -46,6 +46,7 @@ struct EditCommand: AsyncParsableCommand {
         @Flag(help: "Mirror left to right (before the turn, if any).") var flip = false
         @OptionGroup var saving: Saving
         @Argument(help: "Pictures.") var files: [String]
+        func validate() throws { _ = try turn.quarterTurns(flip: flip) }
         func run() async throws {
             let edit = FileEdit.rotate(quarterTurns: try turn.quarterTurns(flip: flip), flip: flip)
             try await EditCommand.run(edit, on: files, saving)
@@ -58,6 +59,10 @@ struct EditCommand: AsyncParsableCommand {
         @Option(help: "Pages, counted from 1: \"2\", \"2-5\", \"1,3,7-9\" (all when not given).") var pages: String?
         @OptionGroup var saving: Saving
         @Argument(help: "A PDF.") var file: String
+        func validate() throws {
+            _ = try pages.map(EditCommand.pageList)
+            _ = try turn.quarterTurns()
+        }
         func run() async throws {
             let chosen = try pages.map(EditCommand.pageList) ?? []
             try await EditCommand.run(.rotatePages(pages: chosen, quarterTurns: try turn.quarterTurns()), on: [file], saving)
@@ -66,10 +71,15 @@ struct EditCommand: AsyncParsableCommand {
 
     struct Trim: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "trim", abstract: "Keep part of a video or song, streams copied (the start snaps back to a keyframe).")
-        @Option(help: "Start: seconds or [H:]M:S (0 when not given).") var start: String?
-        @Option(help: "End: seconds or [H:]M:S.") var end: String
+        @Option(parsing: .unconditional, help: "Start: seconds or [H:]M:S (0 when not given).") var start: String?
+        @Option(parsing: .unconditional, help: "End: seconds or [H:]M:S.") var end: String
         @OptionGroup var saving: Saving
         @Argument(help: "A video or song.") var file: String
+        /// Times are checked here, so that a mistake in them prints this command's usage.
+        func validate() throws {
+            let from = try start.map(EditCommand.seconds) ?? 0, to = try EditCommand.seconds(end)
+            guard to > from else { throw ValidationError("--end must come after --start") }
+        }
         func run() async throws {
             let from = try start.map(EditCommand.seconds) ?? 0, to = try EditCommand.seconds(end)
             guard to > from else { throw ValidationError("--end must come after --start") }
@@ -82,6 +92,7 @@ struct EditCommand: AsyncParsableCommand {
         @OptionGroup var turn: Turn
         @OptionGroup var saving: Saving
         @Argument(help: "Videos.") var files: [String]
+        func validate() throws { _ = try turn.quarterTurns() }
         func run() async throws {
             try await EditCommand.run(.rotateVideo(quarterTurns: try turn.quarterTurns()), on: files, saving)
         }
@@ -122,8 +133,11 @@ struct EditCommand: AsyncParsableCommand {
     /// "90", "1:30", "1:02:03.5" as seconds.
     static func seconds(_ text: String) throws -> Double {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
-        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { throw ValidationError("\(text) is not a time (seconds, or [H:]M:S)") }
-        return parts.reduce(0) { $0 * 60 + $1! }
+        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }) else { throw ValidationError("\(text) is not a time (seconds, or [H:]M:S)") }
+        let seconds = parts.reduce(0) { $0 * 60 + $1! }
+        // A trim past the end keeps the rest of the file; beyond a million hours is a typing slip.
+        guard seconds <= 3.6e9 else { throw ValidationError("\(text) is longer than any recording (at most 1000000 hours)") }
+        return seconds
     }
 
     /// "1,3,7-9" (counted from 1) as 0-based page numbers.

@@ -51,24 +51,28 @@ struct FileCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "trash", abstract: "Move files to the freedesktop trash (other file managers see and restore them).")
         @Argument(help: "Files or folders.") var paths: [String]
         func run() throws {
-            let sources = paths.map(PathNormalizer.absolute)
+            let (operands, refused) = FileCommand.removable(paths)
+            let sources = operands.map(PathNormalizer.absolute)
             let can = TrashCan(dataHome: ProcessEnvironment.current.dataHome,
                                mountPoints: VolumeMonitor.currentVolumes().map(\.mountPoint))
             let cache = ThumbnailCache()
             let report = FileOperation(kind: .trash, sources: sources, destination: nil)
                 .run(trash: can, resolve: { _ in (.skip, true) }, progress: { _ in }, removed: { cache.removeThumbnails(for: $0) })
-            try FileCommand.finish(report)
+            try FileCommand.finish(report, refused: refused)
         }
     }
 
     static func transfer(_ kind: FileOperation.Kind, _ options: TransferOptions) throws {
         let paths = options.paths, clash = options.onClash, progress = options.progress
         guard paths.count >= 2 else { throw ValidationError("give at least one file and the destination folder") }
-        let sources = paths.dropLast().map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)
+        // A move removes its sources: `.`, `..` and `/` are refused as rm refuses them.
+        let (operands, refused) = kind == .move ? removable(Array(paths.dropLast())) : (Array(paths.dropLast()), 0)
+        let sources = operands.map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)
         var info = stat()
-        guard stat(destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw ValidationError("\(TerminalText.escaped(destination)) is not a folder")
+        guard stat(destination, &info) == 0 else {
+            throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(String(cString: strerror(errno)))")
         }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw RuntimeError("\(TerminalText.escaped(destination)) is not a folder (the last name given is where the files go)") }
         let volume = Volume.containing(destination, in: VolumeMonitor.currentVolumes())
         let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: options.verify)
         let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)
@@ -82,13 +86,29 @@ struct FileCommand: ParsableCommand {
             StandardStream.write("\r\(state.bytesDone * 100 / state.bytesTotal)% \(state.bytesDone)/\(state.bytesTotal) bytes", to: 2)
         }, moved: { cache.moveThumbnails(from: $0, to: $1) }, removed: { cache.removeThumbnails(for: $0) })
         if progress { StandardStream.write("\n", to: 2) }
-        try finish(report)
+        try finish(report, refused: refused)
     }
 
-    static func finish(_ report: FileOperation.Report) throws {
+    /// The operands a command that removes or moves them may act on, and how many were refused
+    /// (each named on standard error in rm's words): a path ending in `.` or `..` names the folder
+    /// the user stands in or its parent, never what they meant to throw away, and `/` is everything.
+    static func removable(_ operands: [String]) -> (kept: [String], refused: Int) {
+        var kept: [String] = [], refused = 0
+        for operand in operands {
+            if let refusal = FileOperation.refusalToRemove(operand) {
+                StandardStream.write("qlbrowse: \(refusal)\n", to: 2)
+                refused += 1
+            } else {
+                kept.append(operand)
+            }
+        }
+        return (kept, refused)
+    }
+
+    static func finish(_ report: FileOperation.Report, refused: Int = 0) throws {
         for failure in report.failures { StandardStream.write("qlbrowse: \(TerminalText.escaped(failure))\n", to: 2) }
         for path in report.skipped { StandardStream.write("qlbrowse: skipped \(TerminalText.escaped(path)): the name is taken\n", to: 2) }
-        StandardStream.write("\(report.summary)\n", to: 2)
-        if !report.notDone.isEmpty { throw ExitCode(1) }
+        StandardStream.write("\(report.summary)" + (refused > 0 ? ", \(refused) refused" : "") + "\n", to: 2)
+        if !report.notDone.isEmpty || refused > 0 { throw ExitCode(1) }
     }
 }

@@ -22,16 +22,19 @@ struct FindCommand: ParsableCommand {
 
     @Argument(help: "What to look for.") var query: String
     @Argument(help: "Where to look (this folder when not given).") var folder: String?
-    @Option(help: "How many of the best matches to print.") var best = 50
+    @Option(parsing: .unconditional, help: "How many of the best matches to print.") var best = 50
     @Flag(help: "Print every match as it is found, in the order the walk finds them, instead of the best.") var all = false
     @Flag(help: "Look in hidden files and folders too.") var hidden = false
+
+    func validate() throws {
+        guard best >= 1 else { throw ValidationError("--best takes a number of matches, 1 or more") }
+    }
 
     func run() throws {
         let root = PathNormalizer.absolute(folder ?? ".")
         var status = stat()
-        guard stat(root, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            throw ValidationError("\(TerminalText.escaped(root)) is not a folder")
-        }
+        guard stat(root, &status) == 0 else { throw RuntimeError("cannot look in \(TerminalText.escaped(root)): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw RuntimeError("\(TerminalText.escaped(root)) is not a folder") }
         let finished = DispatchSemaphore(value: 0)
         let last = Mutex<FileFinder.Report?>(nil)
         let all = self.all

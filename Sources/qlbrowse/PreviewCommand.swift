@@ -24,10 +24,10 @@ struct PreviewCommand: AsyncParsableCommand {
     @Argument(help: "The file to preview.")
     var file: String?
 
-    @Option(help: ArgumentHelp("The cells the picture may fill (default: the terminal's size).", valueName: "COLSxROWS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The cells the picture may fill (default: the terminal's size).", valueName: "COLSxROWS"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Draw on the terminal at this cell (0-based), not on standard output.", valueName: "COLxROW"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw on the terminal at this cell (0-based), not on standard output.", valueName: "COLxROW"))
     var place: String?
 
     @Option(help: ArgumentHelp("How to draw: auto, kitty, kitty-placeholders, sixel, iterm, symbols.", valueName: "mode"))
@@ -68,12 +68,12 @@ struct PreviewCommand: AsyncParsableCommand {
         let area = size.flatMap { Self.cells($0) } ?? Self.terminalSize()
         var status = stat()
         guard stat(file, &status) == 0 else {
-            throw ValidationError("cannot preview \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
+            throw RuntimeError("cannot preview \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
         }
         var output: [UInt8]
         if (status.st_mode & S_IFMT) == S_IFREG, let type = ContentTypeTable.type(forFileName: file), type.kind == .text {
             guard let bytes = UntrustedFile.read(file, links: .followed, upTo: 64 * 1024) else {
-                throw ValidationError("cannot read \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
+                throw RuntimeError("cannot read \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
             }
             output = Array(TextPreview.lines(from: bytes, maxLines: area.rows, maxColumns: area.columns).joined(separator: "\n").utf8) + [0x0A]
         } else {
@@ -123,7 +123,9 @@ struct PreviewCommand: AsyncParsableCommand {
             return await drawing.value
         } catch {
             await pool.shutdown(waitSeconds: 2)
-            throw ValidationError("cannot preview \(TerminalText.escaped(file)): \((error as? ThumbnailError)?.reason ?? "\(error)")")
+            // A failure remembered in the cache is retried once the file changes (preview has no --force).
+            let reason = (error as? ThumbnailError).map { $0.retryHint("it is tried again once the file changes").reason } ?? "\(error)"
+            throw RuntimeError("cannot preview \(TerminalText.escaped(file)): \(reason)")
         }
     }
 
@@ -148,7 +150,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     private static func toTerminal(_ bytes: [UInt8]) throws {
         let fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw ValidationError("--place and --clear draw on the terminal, and there is none (/dev/tty)") }
+        guard fd >= 0 else { throw RuntimeError("--place and --clear draw on the terminal, and there is none (/dev/tty)") }
         defer { close(fd) }
         FileDescriptorWriter.writeAll(bytes, to: fd)
     }

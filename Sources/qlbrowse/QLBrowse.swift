@@ -11,8 +11,22 @@ struct QLBrowse: AsyncParsableCommand {
         subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self, DBusCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
-    /// Parses the arguments as their bytes (`ProcessArguments`), not as repaired text.
+    /// The parser's own `main`, with two differences: the arguments are parsed as their bytes
+    /// (`ProcessArguments`), not as repaired text; and a `RuntimeError` is printed as a plain
+    /// sentence and exits 1, without the usage text (which is for mistakes in the command line).
     static func main() async {
-        await main(Array(ProcessArguments.all.dropFirst()))
+        do {
+            var command = try await asyncParseAsRoot(Array(ProcessArguments.all.dropFirst()))
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as RuntimeError {
+            StandardStream.write("qlbrowse: \(error.message)\n", to: 2)
+            Self.exit(withError: ExitCode(1))
+        } catch {
+            Self.exit(withError: error)
+        }
     }
 }

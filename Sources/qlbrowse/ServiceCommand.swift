@@ -18,11 +18,11 @@ struct ServiceCommand: AsyncParsableCommand {
             """,
         shouldDisplay: false)
 
-    @Option(help: "Seconds without requests after which the service exits.")
+    @Option(parsing: .unconditional, help: "Seconds without requests after which the service exits.")
     var idleSeconds: Double = Double(WorkerChoice.defaultIdleSeconds)
 
     func validate() throws {
-        guard idleSeconds > 0 else { throw ValidationError("--idle-seconds must be positive") }
+        guard idleSeconds > 0, idleSeconds <= 31_536_000 else { throw ValidationError("--idle-seconds takes seconds, more than 0 and at most 31536000 (a year)") }
     }
 
     func run() async throws {

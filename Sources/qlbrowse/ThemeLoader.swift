@@ -27,7 +27,7 @@ enum ThemeLoader {
             return theme
         }
         if name == "default" { return Theme.builtIn }
-        throw ValidationError("no theme named \(TerminalText.escaped(name)); looked in \(searchFolders().joined(separator: ", "))")
+        throw RuntimeError("no theme named \(TerminalText.escaped(name)); looked in \(searchFolders().joined(separator: ", "))")
     }
 
 }

@@ -36,10 +36,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "Neither read nor write the thumbnail cache.")
     var noCache = false
 
-    @Option(name: .shortAndLong, help: "Side of the box the thumbnail fits, in points.")
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Side of the box the thumbnail fits, in points.")
     var size: Int = 256
 
-    @Option(help: "Pixels per point (2 for HiDPI).")
+    @Option(parsing: .unconditional, help: "Pixels per point (2 for HiDPI).")
     var scale: Double = 1
 
     @Option(name: [.customShort("t"), .customLong("type")], help: "Which representations: icon, low, thumbnail or all (best one is written).")
@@ -57,10 +57,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line instead of text.")
     var json = false
 
-    @Option(help: "Worker processes decoding in parallel (default: one per core).")
+    @Option(parsing: .unconditional, help: "Worker processes decoding in parallel (default: one per core).")
     var jobs: Int = WorkerPool.coreCount
 
-    @Option(help: "Seconds one file may take before its decoder is stopped.")
+    @Option(parsing: .unconditional, help: "Seconds one file may take before its decoder is stopped.")
     var timeout: Double = WorkerLimits.standard.deadlineSeconds
 
     @Flag(help: "Decode in workers of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
@@ -71,7 +71,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be between 0 and 8") }
         guard size * Int(scale.rounded(.up)) <= 8192 else { throw ValidationError("--size × --scale must be at most 8192 pixels") }
         guard jobs > 0, jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes seconds, more than 0 and at most 86400 (a day)") }
         if let shard, ThumbnailBatch.Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
         if shard != nil && !recursive { throw ValidationError("--shard goes with -r") }
         if noCache && recursive { throw ValidationError("-r thumbnails into the cache; it cannot go with --no-cache") }
@@ -82,11 +82,16 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let config = UserConfig.load()
         for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         if !recursive {
+            // -o names a folder: say what is wrong with the one given, not always "does not exist".
             var status = stat()
-            guard stat(output, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-                throw ValidationError("the output folder \(TerminalText.escaped(output)) does not exist")
+            let shown = TerminalText.escaped(output)
+            guard stat(output, &status) == 0 else {
+                let code = errno
+                throw RuntimeError(code == ENOENT ? "the output folder \(shown) does not exist (-o takes a folder)"
+                                                  : "cannot use the output folder \(shown): \(String(cString: strerror(code)))")
             }
-            guard access(output, W_OK) == 0 else { throw ValidationError("cannot write into \(TerminalText.escaped(output))") }
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw RuntimeError("\(shown) is a file, not a folder (-o takes the folder to write the images into)") }
+            guard access(output, W_OK) == 0 else { throw RuntimeError("cannot write into the output folder \(shown): \(String(cString: strerror(errno)))") }
         }
         var limits = WorkerLimits.standard
         limits.deadlineSeconds = timeout
@@ -106,7 +111,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             let summary = await BatchRunner(batch: batch, json: json).run(files)
             await pool.shutdown(waitSeconds: 2)
             if summary.interrupted { throw ExitCode(130) }
-            if summary.failed > 0 || summary.stopReason != nil { throw ExitCode(1) }
+            if summary.failed > 0 || summary.stopReason != nil || !summary.skippedFolders.isEmpty { throw ExitCode(1) }
             return
         }
         let reporter = ThumbnailReporter(json: json)
@@ -169,6 +174,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
             } else if !writtenOnArrival {
                 await reporter.wrote(file: file, output: outputPath)
             }
+            // The picture was written, but the cache did not keep it: the next call makes it again.
+            if let notStored = best.notStored {
+                await reporter.fail(file: file, error: ThumbnailError(.writeFailed, "made, but not stored in the cache: \(notStored.reason)"))
+                return false
+            }
             return true
         } catch {
             var failure = error as? ThumbnailError ?? ThumbnailError(.corrupt, String(describing: error))
@@ -176,7 +186,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             if stat(file, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR && !types.contains(.icon) {
                 failure = ThumbnailError(.unsupported, "is a folder; use -r to thumbnail the files inside it")
             }
-            await reporter.fail(file: file, error: failure)
+            await reporter.fail(file: file, error: failure.retryHint("--force retries"))
             return false
         }
     }

@@ -24,7 +24,7 @@ struct TypesCommand: ParsableCommand {
     func run() throws {
         let worker = WorkerPool.defaultExecutable()
         guard let types = WorkerTypes.read(worker: worker) else {
-            throw ValidationError("cannot run the thumbnail worker \(TerminalText.escaped(worker))")
+            throw RuntimeError("cannot run the thumbnail worker \(TerminalText.escaped(worker))")
         }
         let thumbnailers = types.thumbnailers.map { $0.map(TerminalText.escaped) }, previewers = types.previewers.map { $0.map(TerminalText.escaped) }
         if tsv {

@@ -24,7 +24,8 @@ enum WorkerChoice {
     }
 
     static func idleSeconds(_ config: UserConfig) -> Int {
-        config.values["service_idle_seconds"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultIdleSeconds
+        // At most a year: the service turns it into nanoseconds.
+        config.values["service_idle_seconds"].flatMap(Int.init).flatMap { $0 > 0 ? min($0, 31_536_000) : nil } ?? defaultIdleSeconds
     }
 
     static func usesService(noService: Bool, config: UserConfig, environment: ProcessEnvironment = .current) -> Bool {

@@ -190,6 +190,16 @@ import ThumbnailKit
         trash.detail = "2 done"
         #expect(JobText.ending(trash) == "trashed: 2 done · U restores")
     }
+
+    @Test func aThumbnailJobSaysWhatItCouldNotStoreOrList() {
+        var job = JobStatus(id: 4, folder: "/home/me/photos")
+        job.phase = .finished
+        job.total = 10
+        job.generated = 3
+        job.failed = 7
+        job.foldersNotListed = 2
+        #expect(job.report == "3 made, 0 already cached, 7 failed, 2 folders could not be read")
+    }
 }
 
 @Suite struct QuickLookPositionTests {

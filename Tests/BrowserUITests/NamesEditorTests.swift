@@ -34,4 +34,10 @@ import Glibc
         let (_, result) = edit(["a.jpg", "b.jpg", "c.jpg", "d.jpg"]) { _ in "1.jpg\r\n2.jpg\r\n3.jpg\r\n4.jpg\r\n" }
         #expect(result == ["1.jpg", "2.jpg", "3.jpg", "4.jpg"])
     }
+
+    @Test func aListSavedWithLFLineEndsIsReadAsBefore() {
+        #expect(edit(["a", "b"]) { _ in "x\ny\n" }.result == ["x", "y"])
+        #expect(edit(["a", "b"]) { _ in "x\n\n" }.result == ["x", ""], "an emptied line stays, for the plan to name")
+        #expect(edit(["a", "b"]) { _ in "x\r\ny" }.result == ["x", "y"], "no line end after the last line")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FileSystemKit
+import Synchronization
 import SystemKit
 import ThumbnailKit
 
@@ -131,7 +132,7 @@ import ThumbnailKit
         write("content", root + "/a.txt")
         let cache = ThumbnailCache(root: cacheRoot)
         let request = ThumbnailRequest(path: root + "/a.txt", size: 256)
-        cache.store(Representation(type: .thumbnail, image: PixelImage(width: 4, height: 4, filledWith: .clear), source: "test", contentType: .unknown), for: request, box: PixelSize(width: 256, height: 256))
+        try cache.store(Representation(type: .thumbnail, image: PixelImage(width: 4, height: 4, filledWith: .clear), source: "test", contentType: .unknown), for: request, box: PixelSize(width: 256, height: 256))
         #expect(cache.hasValidThumbnail(forFile: root + "/a.txt", box: PixelSize(width: 256, height: 256)))
         rename(root + "/a.txt", root + "/b.txt")
         cache.moveThumbnails(from: root + "/a.txt", to: root + "/b.txt")
@@ -157,5 +158,73 @@ import ThumbnailKit
         defer { close(input) }
         try "different".write(toFile: root + "/other.bin", atomically: false, encoding: .utf8)
         #expect(throws: FileCopier.Failure.self) { try FileCopier.compareContent(input, root + "/other.bin") }
+    }
+}
+
+/// A move across volumes checks each copied file once more right before the original goes.
+@Suite struct MoveRecheckTests {
+    /// The file the test changed, set from the copy's progress callback.
+    final class ChangedFile: Sendable {
+        let path = Mutex<String?>(nil)
+    }
+
+    /// A file changed after its copy was put in place, while the rest of the item still copies:
+    /// the whole item stays where it was, with the change, and its copy is taken back.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/shm"), "needs a second volume (/dev/shm)"))
+    func aFileChangedAfterItsCopyKeepsTheWholeItem() throws {
+        let root = NSTemporaryDirectory() + "qlbrowse-recheck-\(UUID().uuidString.prefix(8))"
+        let destination = "/dev/shm/qlbrowse-recheck-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: destination) }
+        var rootStatus = stat(), destinationStatus = stat()
+        try FileManager.default.createDirectory(atPath: root + "/album/one", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/album/two", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        guard stat(root, &rootStatus) == 0, stat(destination, &destinationStatus) == 0, rootStatus.st_dev != destinationStatus.st_dev else { return }
+        // Two files in folders of their own (copied one after the other), 24 MB each: several progress calls apiece.
+        let paths = [root + "/album/one/a.bin", root + "/album/two/b.bin"]
+        for path in paths { FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: 24 << 20)) }
+        let changed = ChangedFile()
+        let operation = FileOperation(kind: .move, sources: [root + "/album"], destination: destination)
+        // While one file copies, the other one, already copied and in place, is written to.
+        let report = operation.run(trash: nil, resolve: { _ in (.skip, true) }, progress: { _ in
+            changed.path.withLock { changed in
+                guard changed == nil else { return }
+                for path in paths {
+                    let relative = String(path.dropFirst(root.count))
+                    if FileManager.default.fileExists(atPath: destination + relative), let handle = FileHandle(forUpdatingAtPath: path) {
+                        handle.write(Data("CHANGED".utf8))
+                        try? handle.close()
+                        changed = path
+                        return
+                    }
+                }
+            }
+        })
+        let name = try #require(changed.path.withLock { $0 }, "a copied file was changed while the other copied")
+        #expect(report.done.isEmpty && report.notDone == [root + "/album"], "\(report)")
+        #expect(report.failures.first?.contains("\(FileOperation.name(name)) changed while it was copied; kept") == true, "\(report.failures)")
+        #expect(FileManager.default.contents(atPath: name)?.prefix(7) == Data("CHANGED".utf8), "the source keeps the change")
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "the whole item stays")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []).isEmpty, "its copy is taken back")
+    }
+
+    /// A file that appears in a folder while the folder is moved was never copied: it stays.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/shm"), "needs a second volume (/dev/shm)"))
+    func aFileThatAppearsWhileItsFolderIsMovedStays() throws {
+        let root = NSTemporaryDirectory() + "qlbrowse-appear-\(UUID().uuidString.prefix(8))"
+        let destination = "/dev/shm/qlbrowse-appear-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: destination) }
+        try FileManager.default.createDirectory(atPath: root + "/album", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: root + "/album/big.bin", contents: Data(repeating: 7, count: 24 << 20))
+        let late = root + "/album/late.txt"
+        let operation = FileOperation(kind: .move, sources: [root + "/album"], destination: destination)
+        // Made once bytes flow: after the folder was listed for the copy.
+        let report = operation.run(trash: nil, resolve: { _ in (.skip, true) }, progress: { state in
+            if state.bytesDone > 0 && !FileManager.default.fileExists(atPath: late) { FileManager.default.createFile(atPath: late, contents: Data("late".utf8)) }
+        })
+        #expect(FileManager.default.contents(atPath: late) == Data("late".utf8), "the late file is still there")
+        #expect(report.failures.first?.contains("late.txt changed while it was copied; kept") == true, "\(report.failures)")
+        #expect(FileManager.default.fileExists(atPath: destination + "/album/big.bin"), "what was copied is at the destination")
     }
 }

@@ -76,7 +76,7 @@ import Testing
         let stamp = try makeFile(folder + "/My Photo.jpg")
         let representation = Representation(type: .thumbnail, image: PixelImage(width: 120, height: 60, filledWith: RGBA(200, 10, 10)),
                                             source: "vips", contentType: ContentType("image/jpeg"))
-        ThumbnailCache(root: folder + "/home-cache", writesShared: true)
+        try ThumbnailCache(root: folder + "/home-cache", writesShared: true)
             .store(representation, for: ThumbnailRequest(path: folder + "/My Photo.jpg"), box: box)
         // Python names the file by the standard (hashlib) and reads it with PIL.
         let script = """
@@ -111,7 +111,7 @@ import Testing
     private func store(_ file: String, in folder: String, shared: Bool = true) {
         let representation = Representation(type: .thumbnail, image: PixelImage(width: 40, height: 20, filledWith: RGBA(200, 10, 10)),
                                             source: "vips", contentType: ContentType("image/jpeg"))
-        ThumbnailCache(root: folder + "/home-cache", writesShared: shared).store(representation, for: ThumbnailRequest(path: file), box: box)
+        _ = try? ThumbnailCache(root: folder + "/home-cache", writesShared: shared).store(representation, for: ThumbnailRequest(path: file), box: box)
     }
 
     private func mode(_ path: String) -> mode_t? {

@@ -47,7 +47,7 @@ import Testing
         makeFile(file)
         let cache = ThumbnailCache(root: folder + "/thumbnails")
         let request = ThumbnailRequest(path: file)
-        cache.store(representation(), for: request, box: PixelSize(width: 256, height: 256))
+        try cache.store(representation(), for: request, box: PixelSize(width: 256, height: 256))
         let stored = cache.path(forFile: file, flavor: .large)
         #expect(stored == folder + "/thumbnails/large/" + MD5.hex("file://" + folder + "/photo.png") + ".png")
         let png = try #require(FileManager.default.contents(atPath: stored))
@@ -71,7 +71,7 @@ import Testing
         let clear = Representation(type: .thumbnail, image: PixelImage(width: 4, height: 2, filledWith: .clear), source: "vips", contentType: ContentType("image/png"))
         let other = folder + "/clear.png"
         makeFile(other)
-        cache.store(clear, for: ThumbnailRequest(path: other), box: PixelSize(width: 256, height: 256))
+        try cache.store(clear, for: ThumbnailRequest(path: other), box: PixelSize(width: 256, height: 256))
         let clearPNG = try #require(FileManager.default.contents(atPath: cache.path(forFile: other, flavor: .large)))
         #expect(PNGDecoder.info([UInt8](clearPNG))?.colorType == 6)
     }
@@ -83,7 +83,7 @@ import Testing
         makeFile(file)
         let cache = ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0)
         let box = PixelSize(width: 128, height: 128)
-        cache.store(representation(), for: ThumbnailRequest(path: file), box: box)
+        try cache.store(representation(), for: ThumbnailRequest(path: file), box: box)
         #expect(cache.hasValidThumbnail(forFile: file, box: box))
         // An older mtime (a restored backup) is a change too: the rule is !=, not >.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: file)
@@ -102,7 +102,7 @@ import Testing
         try FileManager.default.removeItem(atPath: file)
         let cache = ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0)
         let box = PixelSize(width: 256, height: 256)
-        #expect(cache.store(representation(), for: ThumbnailRequest(path: file), box: box, stamp: before) != nil)
+        #expect(try cache.store(representation(), for: ThumbnailRequest(path: file), box: box, stamp: before) != nil)
         makeFile(file)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(before.modified))], ofItemAtPath: file)
         #expect(ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0).hasValidThumbnail(forFile: file, box: box))
@@ -114,7 +114,7 @@ import Testing
         let file = folder + "/a.jpg"
         makeFile(file)
         let cache = ThumbnailCache(root: folder + "/thumbnails")
-        cache.store(representation(64), for: ThumbnailRequest(path: file), box: PixelSize(width: 128, height: 128))
+        try cache.store(representation(64), for: ThumbnailRequest(path: file), box: PixelSize(width: 128, height: 128))
         let found = try #require(cache.cachedRepresentation(for: ThumbnailRequest(path: file), box: PixelSize(width: 512, height: 512)))
         #expect(found.type == .lowQuality)
         // A request that does not want low quality does not read other sizes at all.
@@ -127,7 +127,7 @@ import Testing
         let file = folder + "/a.jpg"
         makeFile(file)
         let box = PixelSize(width: 256, height: 256)
-        ThumbnailCache(root: folder + "/thumbnails").store(representation(256), for: ThumbnailRequest(path: file), box: box)
+        try ThumbnailCache(root: folder + "/thumbnails").store(representation(256), for: ThumbnailRequest(path: file), box: box)
         let fresh = ThumbnailCache(root: folder + "/thumbnails", memoryBytes: 0)
         let found = try #require(fresh.cachedRepresentation(for: ThumbnailRequest(path: file), box: box))
         let stored = try #require(FileManager.default.contents(atPath: fresh.path(forFile: file, flavor: .large)))
@@ -160,10 +160,10 @@ import Testing
         let file = folder + "/My Photo.jpg"
         makeFile(file)
         let box = PixelSize(width: 128, height: 128)
-        ThumbnailCache(root: folder + "/thumbnails").store(representation(), for: ThumbnailRequest(path: file), box: box)
+        try ThumbnailCache(root: folder + "/thumbnails").store(representation(), for: ThumbnailRequest(path: file), box: box)
         let shared = folder + "/.sh_thumbnails/normal/" + MD5.hex("./My%20Photo.jpg") + ".png"
         #expect(!FileManager.default.fileExists(atPath: shared))
-        ThumbnailCache(root: folder + "/thumbnails", writesShared: true).store(representation(), for: ThumbnailRequest(path: file), box: box)
+        try ThumbnailCache(root: folder + "/thumbnails", writesShared: true).store(representation(), for: ThumbnailRequest(path: file), box: box)
         let png = try #require(FileManager.default.contents(atPath: shared))
         #expect(PNGDecoder.info([UInt8](png))?.text["Thumb::URI"] == "./My%20Photo.jpg")
         // Another machine (an empty personal cache) finds it.
@@ -172,14 +172,32 @@ import Testing
         #expect(ThumbnailCache(root: folder + "/x", readsShared: false).cachedRepresentation(for: ThumbnailRequest(path: file), box: box) == nil)
     }
 
-    @Test func filesInsideTheCacheAreNeverCached() {
+    @Test func aThumbnailThatCannotBeWrittenIsReportedNotSwallowed() throws {
+        let folder = temporary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/a.jpg"
+        makeFile(file)
+        // The cache's root sits under a plain file: its folders cannot be made (ENOTDIR, even for root).
+        makeFile(folder + "/not-a-folder")
+        let cache = ThumbnailCache(root: folder + "/not-a-folder/thumbnails")
+        #expect(throws: ThumbnailError.self) {
+            try cache.store(representation(), for: ThumbnailRequest(path: file), box: PixelSize(width: 256, height: 256))
+        }
+        do {
+            try cache.store(representation(), for: ThumbnailRequest(path: file), box: PixelSize(width: 256, height: 256))
+        } catch {
+            #expect(error.code == .writeFailed && error.reason.contains("Not a directory"), "\(error.reason)")
+        }
+    }
+
+    @Test func filesInsideTheCacheAreNeverCached() throws {
         let folder = temporary()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = ThumbnailCache(root: folder + "/thumbnails")
         try? FileManager.default.createDirectory(atPath: folder + "/thumbnails/large", withIntermediateDirectories: true)
         let inside = folder + "/thumbnails/large/abc.png"
         makeFile(inside)
-        cache.store(representation(), for: ThumbnailRequest(path: inside), box: PixelSize(width: 256, height: 256))
+        try cache.store(representation(), for: ThumbnailRequest(path: inside), box: PixelSize(width: 256, height: 256))
         #expect(cache.contains(inside))
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/thumbnails/large")) == ["abc.png"])
     }
@@ -195,7 +213,7 @@ import Testing
                 group.addTask {
                     let cache = ThumbnailCache(root: root, memoryBytes: 0)
                     for round in 0..<50 {
-                        cache.store(Representation(type: .thumbnail, image: PixelImage(width: 64, height: 32, filledWith: RGBA(UInt8(writer * 100), UInt8(round), 0)),
+                        _ = try? cache.store(Representation(type: .thumbnail, image: PixelImage(width: 64, height: 32, filledWith: RGBA(UInt8(writer * 100), UInt8(round), 0)),
                                                    source: "t", contentType: ContentType("image/png")),
                                     for: ThumbnailRequest(path: file), box: PixelSize(width: 128, height: 128))
                     }

@@ -14,7 +14,7 @@ public enum DisplayFormat {
 
     /// A duration: "42s", "3m7s", "2h5m".
     public static func duration(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds).rounded())
+        let whole = Int(saturating: max(0, seconds).rounded())
         if whole >= 3600 { return "\(whole / 3600)h\(whole % 3600 / 60)m" }
         if whole >= 60 { return "\(whole / 60)m\(whole % 60)s" }
         return "\(whole)s"
@@ -22,7 +22,7 @@ public enum DisplayFormat {
 
     /// A position in a song or video: "0:07", "12:30", "1:02:03".
     public static func clock(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds))
+        let whole = Int(saturating: max(0, seconds))
         let tail = (whole % 3600 / 60 < 10 && whole >= 3600 ? "0" : "") + "\(whole % 3600 / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
         return whole >= 3600 ? "\(whole / 3600):" + tail : tail
     }

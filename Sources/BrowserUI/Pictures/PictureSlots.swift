@@ -1,6 +1,7 @@
 import BrowserCore
 import TerminalGraphics
 import ThumbnailKit
+import SystemKit
 
 /// Where pictures go on the screen the state shows, and which are fetched ahead: one place for
 /// the geometry the drawing and the fetching share.
@@ -60,7 +61,7 @@ struct PictureSlots {
     /// Frames are asked for in twentieths of a second: up to twenty a second while playing (the
     /// terminal and the encoder set the real rate, one frame at a time), and a frame seen before
     /// is found again.
-    static func frameTime(_ seconds: Double) -> Int { Int(max(0, seconds) * 20) * 50 }
+    static func frameTime(_ seconds: Double) -> Int { Int(saturating: min(max(0, seconds), 1e12) * 20) * 50 }
 
     /// Rows of the storyboard under a video in Quick Look.
     var storyboardRows: Int { max(3, min(8, quickLookArea.rows / 4)) }
@@ -71,7 +72,7 @@ struct PictureSlots {
         let area = quickLookArea, rows = storyboardRows
         let count = max(1, min(10, area.columns / 14)), width = area.columns / count
         return (0..<count).compactMap { index in
-            let milliseconds = Int((Double(index) + 0.5) / Double(count) * duration * 1000)
+            let milliseconds = Int(saturating: (Double(index) + 0.5) / Double(count) * duration * 1000)
             let rect = CellRect(row: area.row + area.rows - rows, column: index * width + 1, rows: rows, columns: width - 2)
             return slot(state.cursor, rect, part: .frame(milliseconds: milliseconds))
         }

@@ -48,7 +48,9 @@ final class JobRunner: Sendable {
                     if total == 0, let (gone, _) = await Self.goneReason(folder) {
                         stopReason.text.withLock { $0 = $0 ?? gone }
                     }
-                case .unlisted: break  // a vanished volume shows in the files' read errors, below
+                // A vanished volume shows in the files' read errors, below; folders that could
+                // not be listed for another reason (no permission, a path too long) are counted.
+                case .unlisted(let folders): status.foldersNotListed = folders.count
                 case .file(_, .generated): status.generated += 1
                 case .file(_, .alreadyCached): status.alreadyCached += 1
                 case .file(_, .failed(let error)) where error.code == .cancelled: break

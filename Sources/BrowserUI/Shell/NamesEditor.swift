@@ -21,10 +21,17 @@ enum NamesEditor {
         let editor = (environment["VISUAL"] ?? environment["EDITOR"] ?? "vi").split(separator: " ").map(String.init)
         guard run(editor + [path]) == 0, PathStamp.of(path) != before,
               let text = FileDescriptorReader.readFile(path, upTo: 64 << 20).map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
-        // By scalars, not Characters: "\r\n" is one Character, and a list saved with CRLF line ends
-        // would be one line.
-        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line[...])) }
+        return lines(of: text)
+    }
+
+    /// The names the editor saved, one a line, LF or CRLF line ends alike (an editor set to DOS
+    /// line ends, or a list pasted from Windows), each read back from its `EditableName` escapes.
+    /// Split on the scalars: in a Swift String "\r\n" is one Character, so splitting on the
+    /// Character "\n" would find a CRLF file to be one line.
+    static func lines(of text: String) -> [String] {
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line))
+        }
         if lines.last == "" { lines.removeLast() }
         return lines.map(EditableName.decode)
     }

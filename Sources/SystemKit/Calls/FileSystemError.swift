@@ -19,6 +19,10 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
         case cancelled
         /// The copy's size differs from the source's.
         case sizeMismatch
+        /// The source changed (size, modification or change time) while it was copied.
+        case sourceChanged
+        /// The copy read back differs from the source, which did not change: the target did not keep what was written.
+        case contentDiffers
         case unsupported, invalid, resourceExhausted, other
     }
 
@@ -58,6 +62,19 @@ public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertib
     /// A copy that came out with another size than its source.
     public static func sizeMismatch(expected: Int64, found: Int64) -> FileSystemError {
         FileSystemError(code: .sizeMismatch, context: "the copy has \(found) bytes, the source \(expected)")
+    }
+
+    /// A source that changed while it was copied: a move keeps it, and the copy is not put in place.
+    public static func sourceChanged(_ path: String) -> FileSystemError {
+        FileSystemError(code: .sourceChanged, path: path, context: "\(TerminalText.escaped(lastComponent(path))) changed while it was copied; kept")
+    }
+
+    /// A copy read back (`--verify`) that differs from its unchanged source.
+    public static let contentDiffers = FileSystemError(code: .contentDiffers,
+                                                       context: "the copy read back differs from the original, which did not change (the destination did not keep what was written)")
+
+    private static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// `volume` takes no calls: one is stuck in the kernel, or too many are.

@@ -86,7 +86,7 @@ public final class VolumeIO: Sendable {
         }
         let settled = Atomic<Bool>(false)
         let heartbeat = Heartbeat(clock: clock)
-        let limit = Int64(deadline * 1e9)
+        let limit = Int64(saturating: deadline * 1e9)
         @Sendable func check() {
             let remaining = heartbeat.last.load(ordering: .relaxed) + limit - clock.now()
             if remaining > 0 {

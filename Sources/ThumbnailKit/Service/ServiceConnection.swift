@@ -35,7 +35,7 @@ final class ServiceConnection: Sendable {
 
     private init(socket: LocalSocket, silenceSeconds: Double) {
         self.socket = socket
-        self.silenceLimit = Int64(silenceSeconds * 1e9)
+        self.silenceLimit = Int64(saturating: silenceSeconds * 1e9)
     }
 
     /// Connects to the service at `endpoint` (blocking), checks that it runs as our user, and

@@ -44,7 +44,7 @@ package final class ServiceServer: Sendable {
         self.endpoint = endpoint
         self.identity = identity
         self.pool = pool
-        self.idleNanos = Int64(idleSeconds * 1e9)
+        self.idleNanos = Int64(saturating: idleSeconds * 1e9)
     }
 
     /// Listens, serves, and returns once the service should end (its workers stopped).
