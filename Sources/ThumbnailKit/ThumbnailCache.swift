@@ -145,7 +145,7 @@ public final class ThumbnailCache: ThumbnailCaching {
             if SharedRepository.mayPublish(absolute),
                !SharedRepository.publish(PNGEncoder.encode(representation.image, text: text, opaqueAsRGB: true), forFile: absolute,
                                          name: Self.sharedName(forFile: absolute), flavor: flavor.rawValue) {
-                failure = failure ?? ThumbnailError(.writeFailed, "cannot write the shared thumbnail beside \(TerminalText.escaped(absolute))")
+                failure = failure ?? ThumbnailError(.writeFailed, "the personal cache has it, but .sh_thumbnails beside it could not be written safely (a read-only share, or a link or another user's file in the way)")
             }
         }
         if let failure { throw failure }

@@ -55,8 +55,10 @@ struct HostileShareTests {
         #expect(run.status != 124, "thumbnail -r --shared hung")
         let written = try FileManager.default.contentsOfDirectory(atPath: place.victim.path)
         #expect(written.isEmpty, "written into the victim's folder through the planted link: \(written)")
-        // The personal cache still got its thumbnail: only the planted repository was refused.
-        #expect(run.stderr.contains("generated 1") || run.stdout.contains("generated 1"), "\(run.stdout) \(run.stderr)")
+        // The personal cache still got its thumbnail: only the planted repository was refused, and
+        // the run says so (it was asked for --shared) instead of reporting success.
+        #expect(run.status == 1 && run.stderr.contains("the personal cache has it, but .sh_thumbnails beside it could not be written safely"),
+                "\(run.status) \(run.stdout) \(run.stderr)")
     }
 
     @Test func fifosAtTheSharedThumbnailsNamesHoldNeitherThumbnailNorPreview() throws {
