@@ -38,8 +38,11 @@ public enum TerminalProbe {
         if let tmuxFacts = facts.tmux {
             guard tmuxFacts.hasPassthrough, !tmuxFacts.clientTerm.isEmpty, !facts.showsKittyPlaceholders else { return facts }
         }
-        let questions = Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[?2;4;0S\u{1B}[c".utf8)
-        let reply = ask(facts.tmux == nil ? questions : TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds)
+        // The colours (OSC 10, 11): inside tmux asked of tmux itself, which answers from what the
+        // outer terminal told it (an answer through the passthrough would be taken by tmux).
+        let colours = Array("\u{1B}]10;?\u{1B}\\\u{1B}]11;?\u{1B}\\".utf8)
+        let questions = (facts.tmux == nil ? colours : []) + Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[?2;4;0S\u{1B}[c".utf8)
+        let reply = ask(facts.tmux == nil ? questions : colours + TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds)
         apply(reply, to: &facts)
         return facts
     }
@@ -55,6 +58,24 @@ public enum TerminalProbe {
             facts.answersKittyGraphics = text[start.upperBound..<end.lowerBound].hasPrefix("OK")
         }
         if let geometry = sixelGeometry(in: text) { facts.sixelGeometry = geometry }
+        if let colour = oscColour(10, in: text) { facts.foreground = colour }
+        if let colour = oscColour(11, in: text) { facts.background = colour }
+    }
+
+    /// The colour in an OSC 10/11 answer (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` ended by ST or BEL;
+    /// 1 to 4 hex digits a channel).
+    static func oscColour(_ number: Int, in text: String) -> RGBA? {
+        guard let start = text.firstRange(of: "\u{1B}]\(number);rgb:") else { return nil }
+        let body = text[start.upperBound...].prefix { $0.isHexDigit || $0 == "/" }
+        let channels = body.split(separator: "/").map(String.init)
+        guard channels.count == 3 else { return nil }
+        let values = channels.compactMap { digits -> UInt8? in
+            guard (1...4).contains(digits.count), let value = UInt32(digits, radix: 16) else { return nil }
+            let maximum = (UInt32(1) << (4 * UInt32(digits.count))) - 1
+            return UInt8((value * 255 + maximum / 2) / maximum)
+        }
+        guard values.count == 3 else { return nil }
+        return RGBA(values[0], values[1], values[2])
     }
 
     /// The last successful XTSMGRAPHICS geometry answer (`CSI ? 2 ; 0 ; width ; height S`): the

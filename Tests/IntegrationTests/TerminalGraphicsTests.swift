@@ -79,7 +79,75 @@ import Testing
         // Quitting frees what the terminal holds, each command whole.
         let quit = String(decoding: run.after(5), as: UTF8.self)
         #expect(quit.contains("a=d,d=I,i="))
-        #expect(text.components(separatedBy: "\u{1B}_G").count == text.components(separatedBy: "\u{1B}\\").count)
+        // (The colour questions, OSC 10 and 11, end in ESC \ too.)
+        let commands = text.replacingOccurrences(of: "\u{1B}]10;?\u{1B}\\", with: "").replacingOccurrences(of: "\u{1B}]11;?\u{1B}\\", with: "")
+        #expect(commands.components(separatedBy: "\u{1B}_G").count == commands.components(separatedBy: "\u{1B}\\").count)
+    }
+
+    /// Plays `bytes` through kitty 0.26's rules for what it holds, and returns each placement
+    /// (`a=p`) of an id the terminal does not hold at that moment. kitty frees an image's data on
+    /// an uppercase delete and on a screen clear (`ESC [ 2 J`, `ESC [ 3 J`), and then not only the
+    /// ones named: every image left without a placement (graphics.c, filter_refs). A lowercase
+    /// delete takes placements down and keeps the data of an image the client gave an id.
+    static func kittyPlacementsOfDroppedIDs(_ bytes: [UInt8]) -> [String] {
+        var held: Set<String> = []
+        var placed: Set<String> = []
+        var dropped: [String] = []
+        func freeUnplaced() { held = held.intersection(placed) }
+        var index = 0
+        while index + 2 < bytes.count {
+            guard bytes[index] == 0x1B else { index += 1; continue }
+            if bytes[index + 1] == UInt8(ascii: "["), index + 3 < bytes.count, bytes[index + 3] == UInt8(ascii: "J"),
+               bytes[index + 2] == UInt8(ascii: "2") || bytes[index + 2] == UInt8(ascii: "3") {
+                placed.removeAll()
+                freeUnplaced()
+                index += 4
+                continue
+            }
+            guard bytes[index + 1] == UInt8(ascii: "_"), bytes[index + 2] == UInt8(ascii: "G") else { index += 1; continue }
+            var end = index + 3
+            while end + 1 < bytes.count && !(bytes[end] == 0x1B && bytes[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            let body = String(decoding: bytes[(index + 3)..<end], as: UTF8.self)
+            index = end + 2
+            let keys = Dictionary(body.prefix { $0 != ";" }.split(separator: ",").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { _, last in last })
+            let id = keys["i"] ?? ""
+            switch keys["a"] {
+            case "t", "T": held.insert(id)
+            case "p":
+                if !held.contains(id) { dropped.append(id) }
+                placed.insert(id)
+            case "d":
+                switch keys["d"] ?? "a" {
+                case "i": placed.remove(id)
+                case "I": placed.remove(id); freeUnplaced()
+                case "a": placed.removeAll()
+                case "A": placed.removeAll(); freeUnplaced()
+                default: break
+                }
+            default: break  // a continuation chunk (m=…) belongs to the transmission before it
+            }
+        }
+        return dropped
+    }
+
+    /// Issue 23: in kitty every picture was gone after the first Quick Look. Opening and closing
+    /// it clears the screen, which in kitty frees every picture not placed, and the browser placed
+    /// them again by id as if kitty still held them.
+    @Test func kittyPlacesOnlyPicturesTheTerminalHoldsAcrossQuickLook() throws {
+        let folder = try folderOfPictures()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try capture(folder, graphics: "kitty",
+                              script: "until:60:a=p;keys:jj;wait:2;keys: ;wait:3;keys:\\x1b;wait:3;keys:k;wait:2;keys: ;wait:3;keys:\\x1b;wait:3;keys:j;wait:2;keys:\\x0c;wait:2;keys:q")
+        let text = String(decoding: run.bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "\u{1B}_Ga=p,").count > 6, "pictures were placed before, in and after Quick Look")
+        let dropped = Self.kittyPlacementsOfDroppedIDs(run.bytes)
+        #expect(dropped.isEmpty, "placed after kitty dropped them: \(dropped)")
+        // The picture shown before Quick Look is shown after it (sent again, since the clear freed it).
+        let after = String(decoding: Array(run.bytes[run.marks[5]..<run.marks[7]]), as: UTF8.self)
+        #expect(after.contains("\u{1B}_Ga=p,"), "the preview is placed again after Quick Look closes")
     }
 
     @Test func symbolsAreColouredCellsWithNoGraphicsEscapes() throws {

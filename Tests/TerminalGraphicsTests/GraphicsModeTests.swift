@@ -59,6 +59,31 @@ import ThumbnailKit
         #expect(facts(["TERM": "tmux-256color"], tmux: TmuxFacts(version: [3, 3], clientTerm: "xterm", clientFeatures: ["RGB"])).symbolColors == SymbolsDriver.truecolor)
     }
 
+    /// Issue 23: Debian's xterm (TERM=xterm, 8 colours in terminfo) answered XTerm(379) and got
+    /// 8-colour block art; tmux in a terminal without graphics (the pane's TERM `screen`) got
+    /// 8 colours too, almost grey.
+    @Test func blockArtColoursComeFromWhatTheTerminalIs() {
+        var xterm = facts(["TERM": "xterm"], attributes: [64, 1, 2, 6, 9, 15, 16, 17, 18, 21, 22, 28], version: "XTerm(379)")
+        xterm.terminfoColors = 8
+        #expect(xterm.symbolColors >= 256)
+        var daOnly = facts(["TERM": "xterm"], attributes: [64, 1, 2, 6, 22])
+        daOnly.terminfoColors = 8
+        #expect(daOnly.symbolColors >= 256, "device attribute 22 (ANSI colour) vouches for colour")
+        var silent = facts(["TERM": "xterm"])
+        silent.terminfoColors = 8
+        #expect(silent.symbolColors == 8, "a terminal that answers nothing keeps its terminfo count")
+        var kitty = facts(["TERM": "xterm"], version: "kitty(0.26.5)")
+        kitty.terminfoColors = 8
+        #expect(kitty.symbolColors == SymbolsDriver.truecolor)
+        let env = ["TERM": "screen", "TMUX": "/tmp/x,1,0", "TMUX_PANE": "%1"]
+        var rgb = facts(env, tmux: TmuxFacts(version: [3, 3], clientTerm: "alacritty", clientFeatures: ["RGB", "title"]))
+        rgb.terminfoColors = 8
+        #expect(rgb.symbolColors == SymbolsDriver.truecolor, "inside tmux, the outer terminal's RGB")
+        var noRGB = facts(env.merging(["COLORTERM": "truecolor"]) { $1 }, tmux: TmuxFacts(version: [3, 3], clientTerm: "alacritty", clientFeatures: ["title"]))
+        noRGB.terminfoColors = 8
+        #expect(noRGB.symbolColors == 256, "without RGB tmux maps to 256 colours: chafa chooses them, not the pane's 8")
+    }
+
     @Test func probeAnswersAreRead() {
         var found = TerminalFacts(environment: [:])
         TerminalProbe.apply(Array("\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8), to: &found)

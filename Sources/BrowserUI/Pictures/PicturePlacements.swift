@@ -78,11 +78,14 @@ final class PicturePlacements {
         write(output)
     }
 
-    /// Over the budget, the terminal forgets the pictures wanted longest ago.
+    /// Over the budget, the terminal forgets every picture not on screen. Not only the oldest:
+    /// kitty (0.26 and every release before `free_only_matched`) frees on any `d=I` every image
+    /// that has no placement, so after one forget the terminal holds only what is placed now.
     private func forgetOldest() -> [UInt8] {
         guard transmitted.count > keepsTransmitted else { return [] }
+        let placed = Set(wanted.map(\.picture.imageID))
         var output: [UInt8] = []
-        for (imageID, _) in transmitted.sorted(by: { $0.value < $1.value }).prefix(transmitted.count - keepsTransmitted) where transmitted[imageID] != frame {
+        for imageID in transmitted.keys.sorted() where !placed.contains(imageID) {
             output += driver.forget(imageID: imageID)
             transmitted[imageID] = nil
         }
@@ -90,13 +93,16 @@ final class PicturePlacements {
     }
 
     /// Takes every picture down (a resize, Quick Look opening or closing, a program taking the
-    /// terminal). `freeing` (on quit) also makes the terminal forget every picture it holds.
+    /// terminal) and frees every picture the terminal holds: the screen is cleared next, and
+    /// kitty frees on a clear (`ESC [ 2 J`) every image left with no placement, so a picture
+    /// kept across it would be placed later under an id kitty dropped (issue 23: every picture
+    /// gone after the first Quick Look). Freeing here makes every terminal hold the same
+    /// (nothing), so what this records stays true in kitty and in Konsole, which would keep them.
+    /// `freeing` says the terminal is handed back (quit): the placements go even when none is recorded.
     func clearAll(freeing: Bool = false) {
         var output = shown.isEmpty && !freeing ? [] : driver.eraseAll(freeing: false)
-        if freeing {
-            for imageID in transmitted.keys.sorted() { output += driver.forget(imageID: imageID) }
-            transmitted.removeAll()
-        }
+        for imageID in transmitted.keys.sorted() { output += driver.forget(imageID: imageID) }
+        transmitted.removeAll()
         shown = []
         write(output)
     }
