@@ -107,6 +107,16 @@ public struct TerminalFacts: Sendable, Equatable {
         return max(fromTerminfo, answeredColors)
     }
 
+    /// A terminfo entry with more colours for the terminal that draws, when TERM undersells it:
+    /// xterm-256color for TERM=xterm when the terminal answered as one with 256 colours or more
+    /// (Debian's xterm), `screen-256color`/`tmux-256color` inside tmux for `screen`/`tmux`, since
+    /// tmux takes 256 colours from any pane and re-encodes them for the outer terminal.
+    public var richerTerm: String? {
+        let term = environment["TERM"] ?? ""
+        if tmux != nil { return term == "screen" || term == "tmux" ? term + "-256color" : nil }
+        return term == "xterm" && answeredColors >= 256 ? "xterm-256color" : nil
+    }
+
     /// Colours the terminal's own answers vouch for: truecolor for those known to draw it, 256 for
     /// any other terminal that answers XTVERSION (xterm among them) or whose device attributes
     /// include 22 (ANSI colour, which xterm, VTE and the like report); 0 when it said nothing.

@@ -169,6 +169,16 @@ import Testing
         #expect(TestEnvironment.passes(result.stdout) == 22, "\(result.stdout)")
     }
 
+    /// Issue 23: on a white background sizes, dates and hints were yellow or light grey. The
+    /// terminal is asked its colours (OSC 10/11; pyte answers black on white here) and the light
+    /// theme is used: >= 95 % of the text cells of list, grid, help, filter and Quick Look at 3:1
+    /// or more; `theme =` in config.toml still wins (Tests/Support/light-background.py).
+    @Test func textIsReadableOnALightBackground() throws {
+        let result = TestEnvironment.runScenario("light-background.py", folder: "qlbrowse-light")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
+    }
+
     @Test func quittingLeavesTheAlternateScreenAndShowsTheCursor() throws {
         let folder = try folderOfPictures()
         defer { try? FileManager.default.removeItem(at: folder) }

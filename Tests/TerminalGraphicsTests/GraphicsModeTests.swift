@@ -84,6 +84,17 @@ import ThumbnailKit
         #expect(noRGB.symbolColors == 256, "without RGB tmux maps to 256 colours: chafa chooses them, not the pane's 8")
     }
 
+    /// Text colours too: TERM=xterm (8 colours) answering as XTerm(379), and tmux's default
+    /// `screen`, start ncurses with a 256-colour entry for the same terminal.
+    @Test func aTermThatUndersellsTheTerminalGetsARicherEntry() {
+        #expect(facts(["TERM": "xterm"], version: "XTerm(379)").richerTerm == "xterm-256color")
+        #expect(facts(["TERM": "xterm"]).richerTerm == nil, "no answer: TERM stands")
+        #expect(facts(["TERM": "xterm-256color"], version: "XTerm(379)").richerTerm == nil)
+        let tmux = TmuxFacts(version: [3, 3], clientTerm: "mlterm")
+        #expect(facts(["TERM": "screen"], tmux: tmux).richerTerm == "screen-256color")
+        #expect(facts(["TERM": "tmux-256color"], tmux: tmux).richerTerm == nil)
+    }
+
     @Test func probeAnswersAreRead() {
         var found = TerminalFacts(environment: [:])
         TerminalProbe.apply(Array("\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8), to: &found)

@@ -22,11 +22,13 @@ final class CursesScreen: Screen {
     /// Takes over the terminal. A `TERM` with no terminfo entry here (what `ssh` from kitty gives
     /// on a server without kitty's terminfo) falls back to one that exists; the returned note says
     /// which, for the log and the status line.
+    /// `preferring`: a terminfo entry with more colours for the same terminal (Debian's xterm
+    /// runs with TERM=xterm, 8 colours, and has 256; tmux's `screen` accepts 256), tried first.
     @discardableResult
-    func start() -> String? {
+    func start(preferring richer: String? = nil) -> String? {
         _ = CNcurses_set_locale()
         setenv("ESCDELAY", "25", 1)
-        let note = startCurses()
+        let note = richer.map { CNcurses_start($0) == 1 } == true ? nil : startCurses()
         cbreak()
         noecho()
         nonl()
@@ -148,7 +150,7 @@ final class CursesScreen: Screen {
 
     private func pair(_ style: Theme.Style) -> Int32 {
         guard useColor, colors > 0 else { return 0 }
-        let foreground = ColorPalette.nearest(style.foreground, available: colors)
+        let foreground = ColorPalette.nearest(style.foreground, available: colors, foreground: true)
         let background = ColorPalette.nearest(style.background, available: colors)
         if foreground == -1 && background == -1 { return 0 }
         let key = Int64(foreground + 1) << 16 | Int64(background + 1)
