@@ -48,7 +48,7 @@ class AnsweringBrowser(Browser):
     def answer_probe(self, seconds=5):
         for _ in range(int(seconds / 0.02)):
             self.pump(0.02)
-            if b'\x1b]11;?' in self.raw:
+            if b'\x1b]11;?\x07' in self.raw:
                 self.send(b'\x1b]10;rgb:0000/0000/0000\x1b\\\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?62;22c')
                 return True
         return False

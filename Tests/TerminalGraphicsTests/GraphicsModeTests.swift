@@ -104,6 +104,18 @@ import ThumbnailKit
         #expect(!xterm.answersKittyGraphics && xterm.drawsSixel)
     }
 
+    @Test func colourAnswersAreRead() {
+        var white = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}]10;rgb:0000/0000/0000\u{07}\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?62;22c".utf8), to: &white)
+        #expect(white.background == RGBA(255, 255, 255) && white.foreground == RGBA(0, 0, 0) && white.hasLightBackground == true)
+        var dark = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}]11;rgb:10/10/10\u{07}\u{1B}[?62c".utf8), to: &dark)
+        #expect(dark.background == RGBA(16, 16, 16) && dark.hasLightBackground == false)
+        var silent = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}[?62c".utf8), to: &silent)
+        #expect(silent.hasLightBackground == nil, "no answer: nothing assumed here (the dark theme stays)")
+    }
+
     @Test func sixelGeometryAnswersAreRead() {
         var xterm = TerminalFacts(environment: [:])
         TerminalProbe.apply(Array("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?2;0;780;520S\u{1B}[?2;0;1000;1000S\u{1B}[?63;1;2;4c".utf8), to: &xterm)

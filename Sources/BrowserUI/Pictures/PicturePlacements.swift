@@ -107,6 +107,10 @@ final class PicturePlacements {
         write(output)
     }
 
+    /// The terminal no longer shows what was drawn into cells (its lines were all repainted):
+    /// every picture wanted is drawn again at `flush`.
+    func forgetShown() { shown = [] }
+
     /// Whether the terminal holds a picture under `imageID`.
     func holds(_ imageID: UInt32) -> Bool { transmitted[imageID] != nil }
 

@@ -96,6 +96,24 @@ final class CursesScreen: Screen {
 
     func clearAll() { clearok(CNcurses_stdscr(), true) }
 
+    /// Whether the next refresh may scroll lines: a row drawn now whose characters the terminal
+    /// shows on another row (ncurses matches lines by their characters and moves them with a
+    /// scroll region). The terminal moves the pictures over scrolled lines along, to rows no
+    /// repaint of ncurses' own clears (issue 23: the filter left cut copies of icons; kitty 0.26
+    /// frees pictures without a placement on a scroll). Blank rows are not counted: they match
+    /// everywhere and ncurses does not start a scroll from them.
+    func linesMayMove() -> Bool {
+        let blank = CNcurses_blank_hash(Int32(columns))
+        var shownAt: [UInt: Set<Int>] = [:]
+        for row in 0..<rows { shownAt[CNcurses_row_hash(1, Int32(row)), default: []].insert(row) }
+        for row in 0..<rows {
+            let drawn = CNcurses_row_hash(0, Int32(row))
+            guard drawn != blank, let places = shownAt[drawn], !places.contains(row) else { continue }
+            return true
+        }
+        return false
+    }
+
     func cellWidth(_ scalar: UInt32) -> Int { max(0, Int(CNcurses_char_width(scalar))) }
 
     @discardableResult

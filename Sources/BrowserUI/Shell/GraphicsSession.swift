@@ -18,7 +18,7 @@ final class GraphicsSession {
         self.requested = requested
         tmux = TmuxClient(environment: environment)
         if let tmux, requested != .off && requested != .symbols { passthroughToRestore = tmux.enablePassthrough() }
-        facts = TerminalProbe.facts(environment: environment, asks: requested == nil || asksColours)
+        facts = TerminalProbe.facts(environment: environment, asks: requested == nil || asksColours, graphics: requested == nil)
     }
 
     /// Picks the driver from the facts (once ncurses knows the colours). After a resize the
