@@ -189,6 +189,16 @@ import Testing
         #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
     }
 
+    /// Issue 23: a video playing in a sixel terminal flickered: each frame's cells were blanked
+    /// (repainted by ncurses) before the next frame was drawn. Replayed in pyte, every frame is
+    /// drawn over the one before (Tests/Support/video-flicker.py; before the fix 38 of 38 frames
+    /// landed on blanked cells).
+    @Test func aPlayingVideoIsDrawnFrameOverFrame() throws {
+        let result = TestEnvironment.runScenario("video-flicker.py", folder: "qlbrowse-flicker")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 3, "\(result.stdout)")
+    }
+
     @Test func quittingLeavesTheAlternateScreenAndShowsTheCursor() throws {
         let folder = try folderOfPictures()
         defer { try? FileManager.default.removeItem(at: folder) }

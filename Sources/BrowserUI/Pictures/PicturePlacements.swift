@@ -14,8 +14,16 @@ final class PicturePlacements {
         let id: String
         let cells: CellRect
         let picture: TerminalPicture
+        /// The slot the picture fills (file, side, cell size): its next picture replaces it.
+        var slot = ""
 
         static func == (a: Placement, b: Placement) -> Bool { a.id == b.id && a.cells == b.cells }
+
+        /// Another picture of the same slot (file, side, cell size) in exactly the same cells:
+        /// drawing it covers every cell `other` drew.
+        func replaces(_ other: Placement) -> Bool {
+            !slot.isEmpty && slot == other.slot && cells == other.cells && id != other.id
+        }
     }
 
     private(set) var shown: [Placement] = []
@@ -39,13 +47,19 @@ final class PicturePlacements {
         frame += 1
     }
 
-    func place(id: String, picture: TerminalPicture, row: Int, column: Int) {
-        wanted.append(Placement(id: id, cells: CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns), picture: picture))
+    func place(id: String, picture: TerminalPicture, row: Int, column: Int, slot: String = "") {
+        wanted.append(Placement(id: id, cells: CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns), picture: picture, slot: slot))
     }
 
     /// Placements given up since the last frame. For drivers that draw into cells, their lines
-    /// must be repainted by ncurses before `flush`.
-    var removed: [Placement] { shown.filter { !wanted.contains($0) } }
+    /// must be repainted by ncurses before `flush`; not those the next picture of the same place
+    /// (a video's next frame, a better page) covers exactly: it is drawn over them, never on
+    /// cells blanked first (issue 23: a playing video flickered blank in sixel terminals).
+    var removed: [Placement] {
+        shown.filter { placement in
+            !wanted.contains(placement) && !(driver.drawsIntoCells && wanted.contains { $0.replaces(placement) })
+        }
+    }
 
     /// Writes the pictures after ncurses has refreshed the text.
     func flush() {
