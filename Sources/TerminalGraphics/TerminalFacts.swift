@@ -95,25 +95,32 @@ public struct TerminalFacts: Sendable, Equatable {
     /// Colours block art may use, from what the terminal is rather than from TERM alone (Debian's
     /// xterm runs with TERM=xterm, 8 colours in terminfo, and draws 256). Inside tmux, tmux
     /// re-encodes every colour for the outer terminal: truecolor passes when tmux says the outer
-    /// terminal has RGB, else tmux maps to 256 colours, so 256 chosen by chafa for the picture
-    /// beat truecolor mapped by tmux (and the pane's TERM, `screen` by default, says nothing about
-    /// the terminal that draws). Outside tmux: COLORTERM, the terminal's XTVERSION and device
+    /// terminal has RGB, else tmux maps to the outer terminal's 256 (or 8) colours, so those
+    /// chosen by chafa for the picture beat truecolor mapped by tmux (and the pane's TERM,
+    /// `screen` by default, says nothing about the terminal that draws). Outside tmux: COLORTERM, the terminal's XTVERSION and device
     /// attributes, and terminfo, whichever says more.
     public var symbolColors: Int {
-        if let tmux { return tmux.clientFeatures.contains("RGB") ? SymbolsDriver.truecolor : 256 }
+        if let tmux { return tmux.outerColors }
         let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
         if colorterm == "truecolor" || colorterm == "24bit" { return SymbolsDriver.truecolor }
         let fromTerminfo = terminfoColors >= 256 ? 256 : terminfoColors >= 16 ? 16 : 8
         return max(fromTerminfo, answeredColors)
     }
 
-    /// A terminfo entry with more colours for the terminal that draws, when TERM undersells it:
+    /// A terminfo entry with the colours of the terminal that draws, when TERM says otherwise:
     /// xterm-256color for TERM=xterm when the terminal answered as one with 256 colours or more
-    /// (Debian's xterm), `screen-256color`/`tmux-256color` inside tmux for `screen`/`tmux`, since
-    /// tmux takes 256 colours from any pane and re-encodes them for the outer terminal.
-    public var richerTerm: String? {
+    /// (Debian's xterm), `screen-256color`/`tmux-256color` inside tmux for `screen`/`tmux` when
+    /// tmux passes 256 colours on to the outer terminal (it takes them from any pane). When tmux
+    /// maps them to 8 (mlterm's and Konsole's entries say 8), `screen`: the browser maps them itself.
+    public var textTerm: String? {
         let term = environment["TERM"] ?? ""
-        if tmux != nil { return term == "screen" || term == "tmux" ? term + "-256color" : nil }
+        if let tmux {
+            if (term == "screen" || term == "tmux") && tmux.outerColors >= 256 { return term + "-256color" }
+            // tmux would map the themes' 256 colours to the outer terminal's 8 itself (greys
+            // to white): 8 colours for ncurses, mapped by the browser, greys kept grey.
+            if (term.hasPrefix("screen") || term.hasPrefix("tmux")) && term.contains("256") && tmux.outerColors < 256 { return "screen" }
+            return nil
+        }
         return term == "xterm" && answeredColors >= 256 ? "xterm-256color" : nil
     }
 
@@ -141,6 +148,10 @@ public struct TmuxFacts: Sendable, Equatable {
     public var clientFeatures: Set<String>
     /// Where the pane is on the outer terminal.
     public var pane: TmuxPane
+    /// Colours in the outer terminal's terminfo entry (`client_termname`), when known: tmux maps
+    /// every colour down to these unless told better (RGB, the 256 feature). mlterm's and
+    /// Konsole's entries say 8.
+    public var clientColors: Int?
 
     public init(version: [Int], clientTerm: String, clientTermType: String = "", clientFeatures: Set<String> = [], pane: TmuxPane = TmuxPane(top: 0, left: 0)) {
         self.version = version
@@ -148,6 +159,15 @@ public struct TmuxFacts: Sendable, Equatable {
         self.clientTermType = clientTermType
         self.clientFeatures = clientFeatures
         self.pane = pane
+    }
+
+    /// Colours tmux sends the outer terminal: truecolor with RGB, 256 with the 256 feature or a
+    /// terminfo entry that says 256, else what the entry says (8 when unknown entries say nothing).
+    public var outerColors: Int {
+        if clientFeatures.contains("RGB") { return SymbolsDriver.truecolor }
+        if clientFeatures.contains("256") { return 256 }
+        let colors = clientColors ?? 256
+        return colors >= 256 ? 256 : colors >= 16 ? 16 : 8
     }
 
     /// tmux draws sixel itself (3.4 and newer, built with sixel, on a sixel terminal): no passthrough needed.

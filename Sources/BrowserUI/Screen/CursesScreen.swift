@@ -22,13 +22,14 @@ final class CursesScreen: Screen {
     /// Takes over the terminal. A `TERM` with no terminfo entry here (what `ssh` from kitty gives
     /// on a server without kitty's terminfo) falls back to one that exists; the returned note says
     /// which, for the log and the status line.
-    /// `preferring`: a terminfo entry with more colours for the same terminal (Debian's xterm
-    /// runs with TERM=xterm, 8 colours, and has 256; tmux's `screen` accepts 256), tried first.
+    /// `preferring`: a terminfo entry with the colours of the terminal that draws (Debian's xterm
+    /// runs with TERM=xterm, 8 colours, and has 256; tmux's `screen` accepts 256; tmux maps
+    /// 256 to 8 for mlterm), tried first.
     @discardableResult
-    func start(preferring richer: String? = nil) -> String? {
+    func start(preferring entry: String? = nil) -> String? {
         _ = CNcurses_set_locale()
         setenv("ESCDELAY", "25", 1)
-        let note = richer.map { CNcurses_start($0) == 1 } == true ? nil : startCurses()
+        let note = entry.map { CNcurses_start($0) == 1 } == true ? nil : startCurses()
         cbreak()
         noecho()
         nonl()

@@ -67,7 +67,7 @@ public final class BrowserApp {
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
         TerminalGuard.install()
-        let terminfoNote = screen.start(preferring: graphics.facts.richerTerm)
+        let terminfoNote = screen.start(preferring: graphics.facts.textTerm)
         chooseGraphics(afterResize: false)
         StandardStreamTrace.line("qlbrowse: " + graphics.description)
         if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }
