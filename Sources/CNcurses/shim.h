@@ -76,3 +76,30 @@ static inline int CNcurses_mouse(int *y, int *x) {
     if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED)) return 3;
     return 0;
 }
+
+
+/// A hash of the characters of row `y` (ncurses' own line hash looks at characters only), as
+/// drawn for the next refresh (`shown` 0: stdscr) or as ncurses believes the terminal shows it
+/// (`shown` 1: curscr).
+static inline unsigned long CNcurses_row_hash(int shown, int y) {
+    WINDOW *window = shown ? curscr : stdscr;
+    unsigned long hash = 0;
+    int columns = getmaxx(window);
+    for (int x = 0; x < columns; x++) {
+        cchar_t cell;
+        if (mvwin_wch(window, y, x, &cell) == ERR) break;
+        wchar_t text[CCHARW_MAX + 1];
+        attr_t attributes = 0;
+        short pair = 0;
+        if (getcchar(&cell, text, &attributes, &pair, NULL) == ERR) continue;
+        hash += (hash << 5) + (unsigned long)text[0];
+    }
+    return hash;
+}
+
+/// The hash of a row of `columns` blanks.
+static inline unsigned long CNcurses_blank_hash(int columns) {
+    unsigned long hash = 0;
+    for (int x = 0; x < columns; x++) hash += (hash << 5) + (unsigned long)L' ';
+    return hash;
+}

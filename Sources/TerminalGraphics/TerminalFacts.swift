@@ -1,4 +1,7 @@
 import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What is known about the terminal the browser runs in: from the environment, from the
 /// terminal's own answers to queries, and, inside tmux, from tmux about the terminal around it.
@@ -19,6 +22,9 @@ public struct TerminalFacts: Sendable, Equatable {
     public var terminfoColors = 256
     /// The largest sixel picture the terminal said it accepts (XTSMGRAPHICS), when it answered.
     public var sixelGeometry: PixelSize?
+    /// The terminal's default background and foreground (OSC 11 and OSC 10), when it answered.
+    public var background: RGBA?
+    public var foreground: RGBA?
 
     public init(environment: [String: String], deviceAttributes: [Int]? = nil, answersKittyGraphics: Bool = false,
                 terminalVersion: String? = nil, tmux: TmuxFacts? = nil, terminfoColors: Int = 256) {
@@ -28,6 +34,24 @@ public struct TerminalFacts: Sendable, Equatable {
         self.terminalVersion = terminalVersion
         self.tmux = tmux
         self.terminfoColors = terminfoColors
+    }
+
+    /// The terminal's background is light: it said so (OSC 11), by its brightness, or brighter than
+    /// its text when it also said that; nil when it did not answer (dark is assumed then).
+    public var hasLightBackground: Bool? {
+        guard let background else { return nil }
+        let light = Self.luminance(background)
+        if let foreground { return light > Self.luminance(foreground) && light > 0.2 }
+        return light > 0.5
+    }
+
+    /// Relative luminance (WCAG), 0 for black to 1 for white.
+    public static func luminance(_ colour: RGBA) -> Double {
+        func channel(_ value: UInt8) -> Double {
+            let c = Double(value) / 255
+            return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channel(colour.red) + 0.7152 * channel(colour.green) + 0.0722 * channel(colour.blue)
     }
 
     /// The name of the terminal that finally draws the pixels: tmux's client terminal inside tmux.
@@ -68,11 +92,47 @@ public struct TerminalFacts: Sendable, Equatable {
         return version.hasPrefix("xterm(") ? PixelSize(width: 1000, height: 1000) : nil
     }
 
-    /// Colours block art may use: truecolor when COLORTERM says so (or tmux passes RGB on), else the terminfo count.
+    /// Colours block art may use, from what the terminal is rather than from TERM alone (Debian's
+    /// xterm runs with TERM=xterm, 8 colours in terminfo, and draws 256). Inside tmux, tmux
+    /// re-encodes every colour for the outer terminal: truecolor passes when tmux says the outer
+    /// terminal has RGB, else tmux maps to the outer terminal's 256 (or 8) colours, so those
+    /// chosen by chafa for the picture beat truecolor mapped by tmux (and the pane's TERM,
+    /// `screen` by default, says nothing about the terminal that draws). Outside tmux: COLORTERM, the terminal's XTVERSION and device
+    /// attributes, and terminfo, whichever says more.
     public var symbolColors: Int {
+        if let tmux { return tmux.outerColors }
         let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
-        if colorterm == "truecolor" || colorterm == "24bit" || tmux?.clientFeatures.contains("RGB") == true { return SymbolsDriver.truecolor }
-        return terminfoColors >= 256 ? 256 : terminfoColors >= 16 ? 16 : 8
+        if colorterm == "truecolor" || colorterm == "24bit" { return SymbolsDriver.truecolor }
+        let fromTerminfo = terminfoColors >= 256 ? 256 : terminfoColors >= 16 ? 16 : 8
+        return max(fromTerminfo, answeredColors)
+    }
+
+    /// A terminfo entry with the colours of the terminal that draws, when TERM says otherwise:
+    /// xterm-256color for TERM=xterm when the terminal answered as one with 256 colours or more
+    /// (Debian's xterm), `screen-256color`/`tmux-256color` inside tmux for `screen`/`tmux` when
+    /// tmux passes 256 colours on to the outer terminal (it takes them from any pane). When tmux
+    /// maps them to 8 (mlterm's and Konsole's entries say 8), `screen`: the browser maps them itself.
+    public var textTerm: String? {
+        let term = environment["TERM"] ?? ""
+        if let tmux {
+            if (term == "screen" || term == "tmux") && tmux.outerColors >= 256 { return term + "-256color" }
+            // tmux would map the themes' 256 colours to the outer terminal's 8 itself (greys
+            // to white): 8 colours for ncurses, mapped by the browser, greys kept grey.
+            if (term.hasPrefix("screen") || term.hasPrefix("tmux")) && term.contains("256") && tmux.outerColors < 256 { return "screen" }
+            return nil
+        }
+        return term == "xterm" && answeredColors >= 256 ? "xterm-256color" : nil
+    }
+
+    /// Colours the terminal's own answers vouch for: truecolor for those known to draw it, 256 for
+    /// any other terminal that answers XTVERSION (xterm among them) or whose device attributes
+    /// include 22 (ANSI colour, which xterm, VTE and the like report); 0 when it said nothing.
+    var answeredColors: Int {
+        let truecolor = ["kitty(", "ghostty", "wezterm", "foot(", "konsole", "contour", "iterm2", "mintty", "xterm.js", "vte("]
+        let version = (terminalVersion ?? "").lowercased()
+        if truecolor.contains(where: version.hasPrefix) { return SymbolsDriver.truecolor }
+        if !version.isEmpty || deviceAttributes?.contains(22) == true { return 256 }
+        return 0
     }
 }
 
@@ -88,6 +148,10 @@ public struct TmuxFacts: Sendable, Equatable {
     public var clientFeatures: Set<String>
     /// Where the pane is on the outer terminal.
     public var pane: TmuxPane
+    /// Colours in the outer terminal's terminfo entry (`client_termname`), when known: tmux maps
+    /// every colour down to these unless told better (RGB, the 256 feature). mlterm's and
+    /// Konsole's entries say 8.
+    public var clientColors: Int?
 
     public init(version: [Int], clientTerm: String, clientTermType: String = "", clientFeatures: Set<String> = [], pane: TmuxPane = TmuxPane(top: 0, left: 0)) {
         self.version = version
@@ -95,6 +159,15 @@ public struct TmuxFacts: Sendable, Equatable {
         self.clientTermType = clientTermType
         self.clientFeatures = clientFeatures
         self.pane = pane
+    }
+
+    /// Colours tmux sends the outer terminal: truecolor with RGB, 256 with the 256 feature or a
+    /// terminfo entry that says 256, else what the entry says (8 when unknown entries say nothing).
+    public var outerColors: Int {
+        if clientFeatures.contains("RGB") { return SymbolsDriver.truecolor }
+        if clientFeatures.contains("256") { return 256 }
+        let colors = clientColors ?? 256
+        return colors >= 256 ? 256 : colors >= 16 ? 16 : 8
     }
 
     /// tmux draws sixel itself (3.4 and newer, built with sixel, on a sixel terminal): no passthrough needed.

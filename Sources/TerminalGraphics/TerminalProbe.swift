@@ -22,8 +22,9 @@ public enum TerminalProbe {
     }
 
     /// Everything known about the terminal: the environment, tmux's view, and the terminal's answers.
-    /// `asks` false skips the questions (the user chose a driver, or there is no terminal to ask).
-    public static func facts(environment: [String: String], asks: Bool, timeoutMilliseconds: Int32? = nil) -> TerminalFacts {
+    /// `asks` false skips the questions (there is no terminal to ask, or nothing to find out);
+    /// `graphics` false asks only what the text needs (colours, name): the user chose the driver.
+    public static func facts(environment: [String: String], asks: Bool, graphics: Bool = true, timeoutMilliseconds: Int32? = nil) -> TerminalFacts {
         // Every terminal answers the device attributes at once; the wait is for ones that do not,
         // longer over SSH, where the answer makes a round trip.
         let overSSH = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil
@@ -32,15 +33,26 @@ public enum TerminalProbe {
         let tmux = TmuxClient(environment: environment)
         if let tmux { facts.tmux = tmux.facts() }
         guard asks else { return facts }
+        // The colours (OSC 10, 11; ended by BEL, which every terminal that answers accepts):
+        // inside tmux asked of tmux itself, which answers from what it knows of the outer
+        // terminal (an answer through the passthrough would be taken by tmux).
+        let colours = Array("\u{1B}]10;?\u{07}\u{1B}]11;?\u{07}".utf8)
+        let graphicsQuestions = graphics ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[?2;4;0S" : ""
+        let questions = Array("\u{1B}[>0q\(graphicsQuestions)\u{1B}[c".utf8)
+        guard let tmuxFacts = facts.tmux else {
+            apply(ask(colours + questions, timeoutMilliseconds: timeoutMilliseconds), to: &facts)
+            return facts
+        }
         // Inside tmux, the outer terminal is asked only when passthrough can carry the question;
         // kitty placeholders are decided from tmux's answer without asking; a session with no
-        // client attached has nobody outside to answer.
-        if let tmuxFacts = facts.tmux {
-            guard tmuxFacts.hasPassthrough, !tmuxFacts.clientTerm.isEmpty, !facts.showsKittyPlaceholders else { return facts }
+        // client attached has nobody outside to answer. Otherwise tmux's own device attributes
+        // end the wait for the colours, and are not the outer terminal's.
+        if tmuxFacts.hasPassthrough, !tmuxFacts.clientTerm.isEmpty, !facts.showsKittyPlaceholders {
+            apply(ask(colours + TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds), to: &facts)
+        } else {
+            apply(ask(colours + Array("\u{1B}[c".utf8), timeoutMilliseconds: timeoutMilliseconds), to: &facts)
+            facts.deviceAttributes = nil
         }
-        let questions = Array("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[?2;4;0S\u{1B}[c".utf8)
-        let reply = ask(facts.tmux == nil ? questions : TmuxPassthrough.wrap(questions), timeoutMilliseconds: timeoutMilliseconds)
-        apply(reply, to: &facts)
         return facts
     }
 
@@ -55,6 +67,24 @@ public enum TerminalProbe {
             facts.answersKittyGraphics = text[start.upperBound..<end.lowerBound].hasPrefix("OK")
         }
         if let geometry = sixelGeometry(in: text) { facts.sixelGeometry = geometry }
+        if let colour = oscColour(10, in: text) { facts.foreground = colour }
+        if let colour = oscColour(11, in: text) { facts.background = colour }
+    }
+
+    /// The colour in an OSC 10/11 answer (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` ended by BEL or ST;
+    /// 1 to 4 hex digits a channel).
+    static func oscColour(_ number: Int, in text: String) -> RGBA? {
+        guard let start = text.firstRange(of: "\u{1B}]\(number);rgb:") else { return nil }
+        let body = text[start.upperBound...].prefix { $0.isHexDigit || $0 == "/" }
+        let channels = body.split(separator: "/").map(String.init)
+        guard channels.count == 3 else { return nil }
+        let values = channels.compactMap { digits -> UInt8? in
+            guard (1...4).contains(digits.count), let value = UInt32(digits, radix: 16) else { return nil }
+            let maximum = (UInt32(1) << (4 * UInt32(digits.count))) - 1
+            return UInt8((value * 255 + maximum / 2) / maximum)
+        }
+        guard values.count == 3 else { return nil }
+        return RGBA(values[0], values[1], values[2])
     }
 
     /// The last successful XTSMGRAPHICS geometry answer (`CSI ? 2 ; 0 ; width ; height S`): the

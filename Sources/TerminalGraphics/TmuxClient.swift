@@ -18,8 +18,13 @@ public struct TmuxClient: Sendable {
     static let format = "#{version}\t#{client_termname}\t#{client_termtype}\t#{client_termfeatures}\t#{pane_top}\t#{pane_left}\t#{status}\t#{status-position}"
 
     /// What tmux says about itself, the client terminal and the pane; nil when tmux does not answer.
+    /// With the colours of the outer terminal's terminfo entry (`tput -T`), which tmux maps to.
     public func facts() -> TmuxFacts? {
-        CommandOutput.run(["tmux", "display-message", "-p", "-t", pane, Self.format]).flatMap(TmuxFacts.parse)
+        guard var facts = CommandOutput.run(["tmux", "display-message", "-p", "-t", pane, Self.format]).flatMap(TmuxFacts.parse) else { return nil }
+        if !facts.clientTerm.isEmpty, let colors = CommandOutput.run(["tput", "-T", facts.clientTerm, "colors"]).flatMap({ Int($0.trimmingWhitespace) }) {
+            facts.clientColors = colors
+        }
+        return facts
     }
 
     /// The pane's place on the outer terminal now (it moves when panes are split or resized).

@@ -31,6 +31,18 @@ import Testing
         #expect(LSColors(nil).isEmpty)
     }
 
+    /// Issue 23: on 8 colours the nearest colour to mid grey is yellow, so the themes' grey sizes,
+    /// dates and hints came out yellow (unreadable on white).
+    @Test func greysNeverTakeAHueOnSmallPalettes() {
+        for grey: Int32 in [242, 243, 244, 246, 102, 145] {
+            #expect(ColorPalette.nearest(grey, available: 8, foreground: true) == -1, "grey \(grey) as text: the terminal's own text colour")
+            #expect([0, 7].contains(ColorPalette.nearest(grey, available: 8)), "grey \(grey) as a background: black or white")
+            #expect([0, 7, 8, 15, -1].contains(ColorPalette.nearest(grey, available: 16, foreground: true)))
+        }
+        #expect(ColorPalette.nearest(236, available: 8) == 0 && ColorPalette.nearest(253, available: 8) == 7)
+        #expect(ColorPalette.nearest(232, available: 8, foreground: true) == 0, "near black stays black")
+    }
+
     @Test func paletteColoursMapToTheNearestBasicColour() {
         #expect(ColorPalette.nearest(196, available: 8) == 1)  // bright red → red
         #expect(ColorPalette.nearest(21, available: 8) == 4)   // blue

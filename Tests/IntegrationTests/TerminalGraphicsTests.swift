@@ -82,6 +82,72 @@ import Testing
         #expect(text.components(separatedBy: "\u{1B}_G").count == text.components(separatedBy: "\u{1B}\\").count)
     }
 
+    /// Plays `bytes` through kitty 0.26's rules for what it holds, and returns each placement
+    /// (`a=p`) of an id the terminal does not hold at that moment. kitty frees an image's data on
+    /// an uppercase delete and on a screen clear (`ESC [ 2 J`, `ESC [ 3 J`), and then not only the
+    /// ones named: every image left without a placement (graphics.c, filter_refs). A lowercase
+    /// delete takes placements down and keeps the data of an image the client gave an id.
+    static func kittyPlacementsOfDroppedIDs(_ bytes: [UInt8]) -> [String] {
+        var held: Set<String> = []
+        var placed: Set<String> = []
+        var dropped: [String] = []
+        func freeUnplaced() { held = held.intersection(placed) }
+        var index = 0
+        while index + 2 < bytes.count {
+            guard bytes[index] == 0x1B else { index += 1; continue }
+            if bytes[index + 1] == UInt8(ascii: "["), index + 3 < bytes.count, bytes[index + 3] == UInt8(ascii: "J"),
+               bytes[index + 2] == UInt8(ascii: "2") || bytes[index + 2] == UInt8(ascii: "3") {
+                placed.removeAll()
+                freeUnplaced()
+                index += 4
+                continue
+            }
+            guard bytes[index + 1] == UInt8(ascii: "_"), bytes[index + 2] == UInt8(ascii: "G") else { index += 1; continue }
+            var end = index + 3
+            while end + 1 < bytes.count && !(bytes[end] == 0x1B && bytes[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            let body = String(decoding: bytes[(index + 3)..<end], as: UTF8.self)
+            index = end + 2
+            let keys = Dictionary(body.prefix { $0 != ";" }.split(separator: ",").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }, uniquingKeysWith: { _, last in last })
+            let id = keys["i"] ?? ""
+            switch keys["a"] {
+            case "t", "T": held.insert(id)
+            case "p":
+                if !held.contains(id) { dropped.append(id) }
+                placed.insert(id)
+            case "d":
+                switch keys["d"] ?? "a" {
+                case "i": placed.remove(id)
+                case "I": placed.remove(id); freeUnplaced()
+                case "a": placed.removeAll()
+                case "A": placed.removeAll(); freeUnplaced()
+                default: break
+                }
+            default: break  // a continuation chunk (m=…) belongs to the transmission before it
+            }
+        }
+        return dropped
+    }
+
+    /// Issue 23: in kitty every picture was gone after the first Quick Look. Opening and closing
+    /// it clears the screen, which in kitty frees every picture not placed, and the browser placed
+    /// them again by id as if kitty still held them.
+    @Test func kittyPlacesOnlyPicturesTheTerminalHoldsAcrossQuickLook() throws {
+        let folder = try folderOfPictures()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try capture(folder, graphics: "kitty",
+                              script: "until:60:a=p;keys:jj;wait:2;keys: ;wait:3;keys:\\x1b;wait:3;keys:k;wait:2;keys: ;wait:3;keys:\\x1b;wait:3;keys:j;wait:2;keys:\\x0c;wait:2;keys:q")
+        let text = String(decoding: run.bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "\u{1B}_Ga=p,").count > 6, "pictures were placed before, in and after Quick Look")
+        let dropped = Self.kittyPlacementsOfDroppedIDs(run.bytes)
+        #expect(dropped.isEmpty, "placed after kitty dropped them: \(dropped)")
+        // The picture shown before Quick Look is shown after it (sent again, since the clear freed it).
+        let after = String(decoding: Array(run.bytes[run.marks[5]..<run.marks[7]]), as: UTF8.self)
+        #expect(after.contains("\u{1B}_Ga=p,"), "the preview is placed again after Quick Look closes")
+    }
+
     @Test func symbolsAreColouredCellsWithNoGraphicsEscapes() throws {
         let folder = try folderOfPictures()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -99,6 +165,49 @@ import Testing
         let result = TestEnvironment.runScenario("pictures.py", folder: "qlbrowse-pictures")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(TestEnvironment.passes(result.stdout) == 22, "\(result.stdout)")
+    }
+
+    /// Issue 23: on a white background sizes, dates and hints were yellow or light grey. The
+    /// terminal is asked its colours (OSC 10/11; pyte answers black on white here) and the light
+    /// theme is used: >= 95 % of the text cells of list, grid, help, filter and Quick Look at 3:1
+    /// or more; `theme =` in config.toml still wins (Tests/Support/light-background.py).
+    @Test func textIsReadableOnALightBackground() throws {
+        let result = TestEnvironment.runScenario("light-background.py", folder: "qlbrowse-light")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
+    }
+
+    /// Issue 23: with sixel, typing in the filter left cut copies of pictures: ncurses scrolled
+    /// the list's lines with a scroll region and xterm moved the preview picture up with them,
+    /// above the rows repainted to take it down. Replayed in pyte with sixels as marker cells
+    /// that scroll and erase as xterm's pixels do: after every screen change (filter typed,
+    /// cleared, kept; grid; help over it; list again; Quick Look) each marker cell belongs to
+    /// a whole picture, and none shows under help (Tests/Support/ghosts.py).
+    @Test func sixelLeavesNoPictureBehindAScreenChange() throws {
+        let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+    }
+
+    /// Issue 23: a video playing in a sixel terminal flickered: each frame's cells were blanked
+    /// (repainted by ncurses) before the next frame was drawn. Replayed in pyte, every frame is
+    /// drawn over the one before (Tests/Support/video-flicker.py; before the fix 38 of 38 frames
+    /// landed on blanked cells).
+    @Test func aPlayingVideoIsDrawnFrameOverFrame() throws {
+        let result = TestEnvironment.runScenario("video-flicker.py", folder: "qlbrowse-flicker")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 3, "\(result.stdout)")
+    }
+
+    /// Issue 23: inside tmux (pane TERM `screen`, 8 colours) block art came out almost grey.
+    /// A mid-tone picture through a real tmux, read off the outer terminal (pyte): with RGB on
+    /// the outer terminal within 1.5x the colour error of truecolor outside tmux, without it
+    /// within 1.5x of 256 colours outside (8 colours, as before, measure 3.3x that).
+    /// Tests/Support/colour-depth.py prints chafa's own error beside them when chafa is installed.
+    @Test func blockArtThroughTmuxKeepsItsColours() throws {
+        let result = TestEnvironment.runScenario("colour-depth.py", folder: "qlbrowse-colours")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 2, "\(result.stdout)")
     }
 
     @Test func quittingLeavesTheAlternateScreenAndShowsTheCursor() throws {

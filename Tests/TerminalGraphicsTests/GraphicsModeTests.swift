@@ -59,6 +59,53 @@ import ThumbnailKit
         #expect(facts(["TERM": "tmux-256color"], tmux: TmuxFacts(version: [3, 3], clientTerm: "xterm", clientFeatures: ["RGB"])).symbolColors == SymbolsDriver.truecolor)
     }
 
+    /// Issue 23: Debian's xterm (TERM=xterm, 8 colours in terminfo) answered XTerm(379) and got
+    /// 8-colour block art; tmux in a terminal without graphics (the pane's TERM `screen`) got
+    /// 8 colours too, almost grey.
+    @Test func blockArtColoursComeFromWhatTheTerminalIs() {
+        var xterm = facts(["TERM": "xterm"], attributes: [64, 1, 2, 6, 9, 15, 16, 17, 18, 21, 22, 28], version: "XTerm(379)")
+        xterm.terminfoColors = 8
+        #expect(xterm.symbolColors >= 256)
+        var daOnly = facts(["TERM": "xterm"], attributes: [64, 1, 2, 6, 22])
+        daOnly.terminfoColors = 8
+        #expect(daOnly.symbolColors >= 256, "device attribute 22 (ANSI colour) vouches for colour")
+        var silent = facts(["TERM": "xterm"])
+        silent.terminfoColors = 8
+        #expect(silent.symbolColors == 8, "a terminal that answers nothing keeps its terminfo count")
+        var kitty = facts(["TERM": "xterm"], version: "kitty(0.26.5)")
+        kitty.terminfoColors = 8
+        #expect(kitty.symbolColors == SymbolsDriver.truecolor)
+        let env = ["TERM": "screen", "TMUX": "/tmp/x,1,0", "TMUX_PANE": "%1"]
+        var rgb = facts(env, tmux: TmuxFacts(version: [3, 3], clientTerm: "alacritty", clientFeatures: ["RGB", "title"]))
+        rgb.terminfoColors = 8
+        #expect(rgb.symbolColors == SymbolsDriver.truecolor, "inside tmux, the outer terminal's RGB")
+        var noRGB = facts(env.merging(["COLORTERM": "truecolor"]) { $1 }, tmux: TmuxFacts(version: [3, 3], clientTerm: "alacritty", clientFeatures: ["title"]))
+        noRGB.terminfoColors = 8
+        #expect(noRGB.symbolColors == 256, "without RGB tmux maps to 256 colours: chafa chooses them, not the pane's 8")
+    }
+
+    /// Text colours too: TERM=xterm (8 colours) answering as XTerm(379), and tmux's default
+    /// `screen`, start ncurses with a 256-colour entry for the same terminal.
+    @Test func aTermThatUndersellsTheTerminalGetsARicherEntry() {
+        #expect(facts(["TERM": "xterm"], version: "XTerm(379)").textTerm == "xterm-256color")
+        #expect(facts(["TERM": "xterm"]).textTerm == nil, "no answer: TERM stands")
+        #expect(facts(["TERM": "xterm-256color"], version: "XTerm(379)").textTerm == nil)
+        var alacritty = TmuxFacts(version: [3, 3], clientTerm: "alacritty")
+        alacritty.clientColors = 256
+        #expect(facts(["TERM": "screen"], tmux: alacritty).textTerm == "screen-256color")
+        #expect(facts(["TERM": "tmux-256color"], tmux: alacritty).textTerm == nil)
+        // mlterm's terminfo entry says 8 colours: tmux maps everything to 8 for it (the selected
+        // row came out black on saturated blue, greys white on white), so the browser maps
+        // them itself, on `screen`'s 8 colours, greys kept grey.
+        var mlterm = TmuxFacts(version: [3, 3], clientTerm: "mlterm")
+        mlterm.clientColors = 8
+        #expect(facts(["TERM": "screen"], tmux: mlterm).textTerm == nil)
+        #expect(facts(["TERM": "tmux-256color"], tmux: mlterm).textTerm == "screen", "tmux's default TERM with an 8-colour outer entry")
+        #expect(facts(["TERM": "screen"], tmux: mlterm).symbolColors == 8)
+        mlterm.clientFeatures = ["256"]
+        #expect(facts(["TERM": "screen"], tmux: mlterm).textTerm == "screen-256color", "terminal-features says 256")
+    }
+
     @Test func probeAnswersAreRead() {
         var found = TerminalFacts(environment: [:])
         TerminalProbe.apply(Array("\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8), to: &found)
@@ -66,6 +113,18 @@ import ThumbnailKit
         var xterm = TerminalFacts(environment: [:])
         TerminalProbe.apply(Array("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28c".utf8), to: &xterm)
         #expect(!xterm.answersKittyGraphics && xterm.drawsSixel)
+    }
+
+    @Test func colourAnswersAreRead() {
+        var white = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}]10;rgb:0000/0000/0000\u{07}\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?62;22c".utf8), to: &white)
+        #expect(white.background == RGBA(255, 255, 255) && white.foreground == RGBA(0, 0, 0) && white.hasLightBackground == true)
+        var dark = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}]11;rgb:10/10/10\u{07}\u{1B}[?62c".utf8), to: &dark)
+        #expect(dark.background == RGBA(16, 16, 16) && dark.hasLightBackground == false)
+        var silent = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}[?62c".utf8), to: &silent)
+        #expect(silent.hasLightBackground == nil, "no answer: nothing assumed here (the dark theme stays)")
     }
 
     @Test func sixelGeometryAnswersAreRead() {

@@ -106,7 +106,8 @@ final class PictureDrawer {
               !picture.isEmpty else { return }
         if lastDrawn.count > 2000 { lastDrawn.removeAll() }
         lastDrawn[place] = shownID
-        placements.place(id: shownID, picture: picture, row: rect.row + (rect.rows - picture.rows) / 2, column: rect.column + (rect.columns - picture.columns) / 2)
+        placements.place(id: shownID, picture: picture, row: rect.row + (rect.rows - picture.rows) / 2, column: rect.column + (rect.columns - picture.columns) / 2,
+                         slot: slot)
     }
 
     /// The image id an encoding is kept under (kitty); the same each time it is encoded.

@@ -14,8 +14,16 @@ final class PicturePlacements {
         let id: String
         let cells: CellRect
         let picture: TerminalPicture
+        /// The slot the picture fills (file, side, cell size): its next picture replaces it.
+        var slot = ""
 
         static func == (a: Placement, b: Placement) -> Bool { a.id == b.id && a.cells == b.cells }
+
+        /// Another picture of the same slot (file, side, cell size) in exactly the same cells:
+        /// drawing it covers every cell `other` drew.
+        func replaces(_ other: Placement) -> Bool {
+            !slot.isEmpty && slot == other.slot && cells == other.cells && id != other.id
+        }
     }
 
     private(set) var shown: [Placement] = []
@@ -39,13 +47,19 @@ final class PicturePlacements {
         frame += 1
     }
 
-    func place(id: String, picture: TerminalPicture, row: Int, column: Int) {
-        wanted.append(Placement(id: id, cells: CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns), picture: picture))
+    func place(id: String, picture: TerminalPicture, row: Int, column: Int, slot: String = "") {
+        wanted.append(Placement(id: id, cells: CellRect(row: row, column: column, rows: picture.rows, columns: picture.columns), picture: picture, slot: slot))
     }
 
     /// Placements given up since the last frame. For drivers that draw into cells, their lines
-    /// must be repainted by ncurses before `flush`.
-    var removed: [Placement] { shown.filter { !wanted.contains($0) } }
+    /// must be repainted by ncurses before `flush`; not those the next picture of the same place
+    /// (a video's next frame, a better page) covers exactly: it is drawn over them, never on
+    /// cells blanked first (issue 23: a playing video flickered blank in sixel terminals).
+    var removed: [Placement] {
+        shown.filter { placement in
+            !wanted.contains(placement) && !(driver.drawsIntoCells && wanted.contains { $0.replaces(placement) })
+        }
+    }
 
     /// Writes the pictures after ncurses has refreshed the text.
     func flush() {
@@ -78,11 +92,14 @@ final class PicturePlacements {
         write(output)
     }
 
-    /// Over the budget, the terminal forgets the pictures wanted longest ago.
+    /// Over the budget, the terminal forgets every picture not on screen. Not only the oldest:
+    /// kitty (0.26 and every release before `free_only_matched`) frees on any `d=I` every image
+    /// that has no placement, so after one forget the terminal holds only what is placed now.
     private func forgetOldest() -> [UInt8] {
         guard transmitted.count > keepsTransmitted else { return [] }
+        let placed = Set(wanted.map(\.picture.imageID))
         var output: [UInt8] = []
-        for (imageID, _) in transmitted.sorted(by: { $0.value < $1.value }).prefix(transmitted.count - keepsTransmitted) where transmitted[imageID] != frame {
+        for imageID in transmitted.keys.sorted() where !placed.contains(imageID) {
             output += driver.forget(imageID: imageID)
             transmitted[imageID] = nil
         }
@@ -90,16 +107,23 @@ final class PicturePlacements {
     }
 
     /// Takes every picture down (a resize, Quick Look opening or closing, a program taking the
-    /// terminal). `freeing` (on quit) also makes the terminal forget every picture it holds.
+    /// terminal) and frees every picture the terminal holds: the screen is cleared next, and
+    /// kitty frees on a clear (`ESC [ 2 J`) every image left with no placement, so a picture
+    /// kept across it would be placed later under an id kitty dropped (issue 23: every picture
+    /// gone after the first Quick Look). Freeing here makes every terminal hold the same
+    /// (nothing), so what this records stays true in kitty and in Konsole, which would keep them.
+    /// `freeing` says the terminal is handed back (quit): the placements go even when none is recorded.
     func clearAll(freeing: Bool = false) {
         var output = shown.isEmpty && !freeing ? [] : driver.eraseAll(freeing: false)
-        if freeing {
-            for imageID in transmitted.keys.sorted() { output += driver.forget(imageID: imageID) }
-            transmitted.removeAll()
-        }
+        for imageID in transmitted.keys.sorted() { output += driver.forget(imageID: imageID) }
+        transmitted.removeAll()
         shown = []
         write(output)
     }
+
+    /// The terminal no longer shows what was drawn into cells (its lines were all repainted):
+    /// every picture wanted is drawn again at `flush`.
+    func forgetShown() { shown = [] }
 
     /// Whether the terminal holds a picture under `imageID`.
     func holds(_ imageID: UInt32) -> Bool { transmitted[imageID] != nil }

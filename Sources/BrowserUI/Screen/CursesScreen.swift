@@ -22,11 +22,14 @@ final class CursesScreen: Screen {
     /// Takes over the terminal. A `TERM` with no terminfo entry here (what `ssh` from kitty gives
     /// on a server without kitty's terminfo) falls back to one that exists; the returned note says
     /// which, for the log and the status line.
+    /// `preferring`: a terminfo entry with the colours of the terminal that draws (Debian's xterm
+    /// runs with TERM=xterm, 8 colours, and has 256; tmux's `screen` accepts 256; tmux maps
+    /// 256 to 8 for mlterm), tried first.
     @discardableResult
-    func start() -> String? {
+    func start(preferring entry: String? = nil) -> String? {
         _ = CNcurses_set_locale()
         setenv("ESCDELAY", "25", 1)
-        let note = startCurses()
+        let note = entry.map { CNcurses_start($0) == 1 } == true ? nil : startCurses()
         cbreak()
         noecho()
         nonl()
@@ -94,6 +97,24 @@ final class CursesScreen: Screen {
 
     func clearAll() { clearok(CNcurses_stdscr(), true) }
 
+    /// Whether the next refresh may scroll lines: a row drawn now whose characters the terminal
+    /// shows on another row (ncurses matches lines by their characters and moves them with a
+    /// scroll region). The terminal moves the pictures over scrolled lines along, to rows no
+    /// repaint of ncurses' own clears (issue 23: the filter left cut copies of icons; kitty 0.26
+    /// frees pictures without a placement on a scroll). Blank rows are not counted: they match
+    /// everywhere and ncurses does not start a scroll from them.
+    func linesMayMove() -> Bool {
+        let blank = CNcurses_blank_hash(Int32(columns))
+        var shownAt: [UInt: Set<Int>] = [:]
+        for row in 0..<rows { shownAt[CNcurses_row_hash(1, Int32(row)), default: []].insert(row) }
+        for row in 0..<rows {
+            let drawn = CNcurses_row_hash(0, Int32(row))
+            guard drawn != blank, let places = shownAt[drawn], !places.contains(row) else { continue }
+            return true
+        }
+        return false
+    }
+
     func cellWidth(_ scalar: UInt32) -> Int { max(0, Int(CNcurses_char_width(scalar))) }
 
     @discardableResult
@@ -148,7 +169,7 @@ final class CursesScreen: Screen {
 
     private func pair(_ style: Theme.Style) -> Int32 {
         guard useColor, colors > 0 else { return 0 }
-        let foreground = ColorPalette.nearest(style.foreground, available: colors)
+        let foreground = ColorPalette.nearest(style.foreground, available: colors, foreground: true)
         let background = ColorPalette.nearest(style.background, available: colors)
         if foreground == -1 && background == -1 { return 0 }
         let key = Int64(foreground + 1) << 16 | Int64(background + 1)

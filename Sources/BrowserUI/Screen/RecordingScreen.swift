@@ -24,6 +24,7 @@ final class RecordingScreen: Screen {
     func refresh() { refreshes += 1 }
     func invalidate(top: Int, count: Int) {}
     func clearAll() {}
+    func linesMayMove() -> Bool { false }
 
     @discardableResult
     func text(_ string: String, row: Int, column: Int, width: Int, style: Theme.Style, fill: Bool, ellipsis: Bool) -> Int {

@@ -13,6 +13,8 @@ protocol Screen: AnyObject {
     func invalidate(top: Int, count: Int)
     /// Everything is repainted at the next refresh.
     func clearAll()
+    /// Whether the next refresh may scroll lines on the terminal (moving pictures drawn over them along).
+    func linesMayMove() -> Bool
     /// Cells a character takes: 0 for combining marks, 2 for wide characters, else 1.
     func cellWidth(_ scalar: UInt32) -> Int
     /// Draws text at a cell, clipped to `width` cells (wide characters count two). With `fill`

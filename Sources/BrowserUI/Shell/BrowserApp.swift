@@ -57,15 +57,17 @@ public final class BrowserApp {
                                                                 try? AtomicFileWriter.writeState($0, to: $1)
                                                             }),
                                     edits: EditRunner(inbox: inbox, logFile: options.logFile))
-        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables)
+        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables,
+                                        asksColours: options.lightTheme != nil)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
-        self.view = BrowserView(screen: screen, theme: options.theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
+        let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme
+        self.view = BrowserView(screen: screen, theme: theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
     }
 
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
         TerminalGuard.install()
-        let terminfoNote = screen.start()
+        let terminfoNote = screen.start(preferring: graphics.facts.textTerm)
         chooseGraphics(afterResize: false)
         StandardStreamTrace.line("qlbrowse: " + graphics.description)
         if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }

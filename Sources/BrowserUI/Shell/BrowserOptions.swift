@@ -6,6 +6,9 @@ public struct BrowserOptions: Sendable {
     public var folder: String
     public var graphics: GraphicsMode?
     public var theme: Theme
+    /// The theme for a light terminal background, when no theme was named (`--theme`, `theme =`):
+    /// used instead of `theme` when the terminal says its background is light (OSC 11).
+    public var lightTheme: Theme?
     public var lsColors: LSColors
     public var useColor: Bool
     /// `--choosedir FILE`: the folder the user was in is written here on quit (cd on quit).

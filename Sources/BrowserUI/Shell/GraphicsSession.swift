@@ -13,11 +13,12 @@ final class GraphicsSession {
 
     /// Probes the terminal (before the screen is taken over). Inside tmux the outer terminal is
     /// asked through the passthrough, so it is turned on (for this pane only) before asking.
-    init(requested: GraphicsMode?, environment: [String: String]) {
+    /// `asksColours`: ask even when the driver was chosen, for the terminal's background (OSC 11).
+    init(requested: GraphicsMode?, environment: [String: String], asksColours: Bool = false) {
         self.requested = requested
         tmux = TmuxClient(environment: environment)
         if let tmux, requested != .off && requested != .symbols { passthroughToRestore = tmux.enablePassthrough() }
-        facts = TerminalProbe.facts(environment: environment, asks: requested == nil)
+        facts = TerminalProbe.facts(environment: environment, asks: requested == nil || asksColours, graphics: requested == nil)
     }
 
     /// Picks the driver from the facts (once ncurses knows the colours). After a resize the
@@ -54,6 +55,6 @@ final class GraphicsSession {
     var description: String {
         "graphics \(mode.rawValue) (TERM=\(facts.environment["TERM"] ?? ""), outer \(facts.outerTerm), "
             + "version \(facts.terminalVersion ?? facts.tmux?.clientTermType ?? "?"), device attributes \(facts.deviceAttributes.map { "\($0)" } ?? "none"), "
-            + "kitty graphics \(facts.answersKittyGraphics), tmux \(facts.tmux.map { "\($0.version) \($0.clientFeatures.sorted())" } ?? "no"))"
+            + "kitty graphics \(facts.answersKittyGraphics), background \(facts.background.map { "\($0.red),\($0.green),\($0.blue)" } ?? "?"), tmux \(facts.tmux.map { "\($0.version) \($0.clientFeatures.sorted())" } ?? "no"))"
     }
 }

@@ -61,6 +61,15 @@ final class BrowserView {
             if let overlay = state.overlay { OverlayView(context: context).draw(overlay, state: state) }
             if state.mode == .finding, let search = state.find { FindView(context: context).draw(search, layout: state.layout) }
         }
+        // A line that moved would be scrolled by ncurses, and the terminal would move the
+        // pictures over it along, to rows no repaint clears (sixel ghosts after typing in the
+        // filter; kitty 0.26 frees every picture without a placement on a scroll). With
+        // pictures up, every line is repainted instead, which leaves ncurses nothing to scroll;
+        // pictures drawn into cells are drawn again.
+        if !placements.shown.isEmpty && screen.linesMayMove() {
+            screen.invalidate(top: 0, count: screen.rows)
+            if placements.driver.drawsIntoCells { placements.forgetShown() }
+        }
         screen.refresh()
         let removed = placements.removed
         if !removed.isEmpty && placements.driver.drawsIntoCells {

@@ -23,10 +23,25 @@ enum ColorPalette {
     }
 
     /// `index` if the terminal has it, else the nearest of the colours it has; -1 (default) stays.
-    static func nearest(_ index: Int32, available: Int) -> Int32 {
+    /// A grey is never given a hue (the nearest of 8 colours to mid grey is yellow: sizes and
+    /// dates came out yellow on white, issue 23): a grey background becomes black or white, a grey
+    /// `foreground` the terminal's own text colour unless it is near black or white, since a mid
+    /// grey cannot be told from the background it was meant for (unknown: light or dark).
+    static func nearest(_ index: Int32, available: Int, foreground: Bool = false) -> Int32 {
         guard index >= 0 else { return -1 }
         if index < Int32(available) { return index }
-        return nearest(to: rgb(index), among: 0..<Int32(min(available, 16)))
+        let colour = rgb(index)
+        let small = min(available, 16)
+        if colour.0 == colour.1 && colour.1 == colour.2 {
+            if foreground && (48...207).contains(colour.0) { return -1 }
+            let greys: [Int32] = small >= 16 ? [0, 8, 7, 15] : [0, 7]
+            return greys.min { distance(rgb($0), colour) < distance(rgb($1), colour) } ?? -1
+        }
+        return nearest(to: colour, among: 0..<Int32(small))
+    }
+
+    private static func distance(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Int {
+        (a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1) + (a.2 - b.2) * (a.2 - b.2)
     }
 
     private static func nearest(to target: (Int, Int, Int), among candidates: Range<Int32>) -> Int32 {
