@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CSystem
 
 // The libc calls that take a path, taking the path as a `String` carried by `FileSystemBytes`.
 // Swift prefers these exact-type overloads to the implicit String-to-pointer conversion of the
@@ -32,7 +31,7 @@ public func openat(_ folder: Int32, _ path: String, _ flags: Int32, _ mode: Glib
 
 /// `stat(2)` of the path's own bytes.
 public func stat(_ path: String, _ info: UnsafeMutablePointer<Glibc.stat>) -> Int32 {
-    path.withFileSystemRepresentation { CSystem_stat($0, info) }
+    path.withFileSystemRepresentation { PathStat.stat($0, info) }
 }
 
 /// `lstat(2)` of the path's own bytes.
@@ -47,7 +46,7 @@ public func fstatat(_ folder: Int32, _ path: String, _ info: UnsafeMutablePointe
 
 /// `statvfs(3)` of the path's own bytes.
 public func statvfs(_ path: String, _ info: UnsafeMutablePointer<Glibc.statvfs>) -> Int32 {
-    path.withFileSystemRepresentation { CSystem_statvfs($0, info) }
+    path.withFileSystemRepresentation { PathStat.statvfs($0, info) }
 }
 
 /// `access(2)` of the path's own bytes.
