@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CSystem
+public import CSystem  // not internal: a clean build counts `struct stat` as CSystem's
 
 // The libc calls that take a path, taking the path as a `String` carried by `FileSystemBytes`.
 // Swift prefers these exact-type overloads to the implicit String-to-pointer conversion of the
