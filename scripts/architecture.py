@@ -16,6 +16,9 @@ Checks (one line per problem, `path:line: what is wrong`; exit status 1 when any
     String overloads hand the kernel the name's own bytes (`FileSystemBytes`); so do the files
     of Providers and Editors calling the libraries' path functions (their overloads are in
     LibraryPathCalls.swift and EditorPathCalls.swift); `utf8CString` never makes a path;
+  - no enum in Sources has more than MAX_ENUM_CASES cases, and no struct, class or actor more
+    than MAX_OPTIONAL_PROPERTIES optional stored properties (a flat vocabulary, a bag of
+    optionals: issue #24), but for the few named in VOCABULARY_ALLOWED;
   - with --check-doc FILE: FILE holds the diagram --diagram prints, between MARKER_BEGIN and
     MARKER_END (--write-doc FILE puts it there).
 """
@@ -37,6 +40,19 @@ TOOLCHAIN_MODULES = {
     "Swift", "_Concurrency", "Glibc", "Musl", "Darwin", "os", "Dispatch", "Foundation",
     "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Synchronization",
     "XCTest", "Testing", "PackageDescription", "RegexBuilder", "Observation",
+}
+
+# Issue #24: a type is a vocabulary to split, not a list to grow.
+MAX_ENUM_CASES = 40
+MAX_OPTIONAL_PROPERTIES = 10
+# The types over a limit today, which another step of #24 splits (features as modules in
+# BrowserCore: actions nested per feature, key commands with them). They are exempt whatever
+# their size, so work on them merges; any other type over a limit fails. Remove an entry when
+# its type is split. (BrowserState, 9 optional stored properties, and QuickLookPosition, 6, are
+# under the limit and need no entry.)
+VOCABULARY_ALLOWED = {
+    "BrowserAction",  # 120 cases: every action of every feature in one enum
+    "Command",        # 47 cases: every key command of every feature
 }
 
 MARKER_BEGIN = "<!-- modules:begin -->"
@@ -349,6 +365,81 @@ def check_path_calls(root, targets):
     return problems
 
 
+TYPE_DECLARATION = re.compile(r"\b(enum|struct|class|actor)\s+(\w+)\b[^{};=]*\{")
+STORED_OPTIONAL = re.compile(
+    r"(?:^|(?<=;))[ \t]*(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|open)(?:\(set\))?\s+)*"
+    r"(?:(?:weak|unowned|lazy|nonisolated|final|override|dynamic)\s+)*(?:var|let)\s+\w+\s*:\s*([^={;\n]+?)\s*(=|\{|;|$)", re.M)
+
+
+def _top_level(masked, start, end):
+    """masked[start:end] with everything inside braces blanked (newlines kept): a type body's
+    own declarations, without its members' bodies or nested types."""
+    out, depth = [], 0
+    for c in masked[start:end]:
+        if c == "}":
+            depth -= 1
+        out.append(c if depth == 0 or c == "\n" else " ")
+        if c == "{":
+            depth += 1
+    return "".join(out)
+
+
+def _case_count(body, k):
+    """How many cases the `case` clause at k declares (commas outside brackets, up to the end of
+    the statement)."""
+    depth, count = 0, 1
+    for c in body[k + 4:]:
+        if c in "([<":
+            depth += 1
+        elif c in ")]>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            count += 1
+        elif c in "\n;" and depth <= 0:
+            break
+    return count
+
+
+def type_vocabularies(text):
+    """[(line, kind, name, cases, optional stored properties)] of the types a Swift file declares."""
+    masked = mask(text)
+    found = []
+    for match in TYPE_DECLARATION.finditer(masked):
+        kind, name = match.group(1), match.group(2)
+        if name in ("func", "var", "let", "subscript", "init"):
+            continue  # `class func`, `class var`
+        open_brace = match.end() - 1
+        body = _top_level(masked, open_brace + 1, closing_bracket(masked, open_brace))
+        cases = sum(_case_count(body, m.start()) for m in re.finditer(r"(?<![\w.])case\b", body)) if kind == "enum" else 0
+        optionals = 0
+        if kind != "enum":
+            for prop in STORED_OPTIONAL.finditer(body):
+                stored = prop.group(2) != "{" or re.search(r"\b(didSet|willSet)\b", masked[open_brace:][prop.start():prop.start() + 400])
+                line_start = body.rfind("\n", 0, prop.start()) + 1
+                if stored and not re.search(r"\b(static|class)\s", body[line_start:prop.start() + 1] + body[prop.start():prop.end()]):
+                    type_text = prop.group(1).strip()
+                    optionals += type_text.endswith(("?", "!")) or type_text.startswith("Optional<")
+        found.append((masked.count("\n", 0, match.start()) + 1, kind, name, cases, optionals))
+    return found
+
+
+def check_vocabularies(root, allowed=None):
+    """Enums over MAX_ENUM_CASES cases and types over MAX_OPTIONAL_PROPERTIES optional stored
+    properties, but for the names in `allowed` (VOCABULARY_ALLOWED)."""
+    allowed = VOCABULARY_ALLOWED if allowed is None else allowed
+    problems = []
+    for path in swift_files(root, "Sources"):
+        for line, kind, name, cases, optionals in type_vocabularies(read(root, path)):
+            for what, count, limit in (("cases", cases, MAX_ENUM_CASES), ("optional properties", optionals, MAX_OPTIONAL_PROPERTIES)):
+                if count <= limit:
+                    continue
+                if name in allowed:
+                    continue
+                problems.append(f"{path}:{line}: {kind} {name} has {count} {what}, more than {limit}: split it "
+                                f"(one payload per case, a small struct per concern); see VOCABULARY_ALLOWED")
+    return problems
+
+
 # --- The diagram ----------------------------------------------------------------------------------
 
 def diagram(root, targets):
@@ -455,6 +546,7 @@ def main(argv):
     problems += check_c_imports(args.root, targets)
     problems += check_declared_imports(args.root, targets)
     problems += check_path_calls(args.root, targets)
+    problems += check_vocabularies(args.root)
     if args.check_doc:
         problems += check_doc(args.root, args.check_doc, targets)
     for problem in problems:

@@ -1,6 +1,6 @@
 /// What `PreviewGenerator.mediaFacts(path:)` learns of an audio or video file without decoding it:
 /// enough for a position bar.
-public struct MediaFacts: Sendable, Equatable {
+public struct MediaFacts: Sendable, Equatable, Codable {
     /// The length in seconds, when the container knows it.
     public let duration: Double?
     /// Whether the file has a moving picture (cover art does not count).

@@ -31,10 +31,9 @@ public final class PreviewGenerator: Sendable {
     /// `Int.max` asks for the last page; `PagePreview.index` says which page is shown. An encrypted
     /// PDF throws `.encrypted`, as thumbnails do.
     public func page(path: String, index: Int, box: PixelSize) async throws -> PagePreview {
-        var request = Self.request(.page, path: path, box: box)
-        request.page = max(0, index)
-        let (reply, payload) = try await answer(to: request)
-        return PagePreview(image: try Self.image(reply, payload), index: reply.page ?? 0, pageCount: reply.pageCount ?? 1)
+        let (answer, payload) = try await answer(to: .page(.init(path: Self.absolute(path), box: Self.box(box), index: max(0, index))))
+        guard case .page(let page) = answer else { throw Self.unexpected(answer) }
+        return PagePreview(image: try Self.image(page.size, payload), index: page.index, pageCount: page.pageCount)
     }
 
     /// The video frame at `seconds` (clamped to the video), fitted into `box` as a player shows it.
@@ -44,17 +43,18 @@ public final class PreviewGenerator: Sendable {
     /// earlier than asked. `FramePreview.shownSeconds` is the time of the frame actually shown. A
     /// file without a video stream (audio) throws `.unsupported`; use `mediaFacts` for its duration.
     public func frame(path: String, seconds: Double, box: PixelSize) async throws -> FramePreview {
-        var request = Self.request(.frame, path: path, box: box)
-        request.seconds = seconds.isFinite ? max(0, seconds) : 0
-        let (reply, payload) = try await answer(to: request)
-        return FramePreview(image: try Self.image(reply, payload), shownSeconds: reply.shownSeconds ?? 0, duration: reply.duration)
+        let time = seconds.isFinite ? max(0, seconds) : 0
+        let (answer, payload) = try await answer(to: .frame(.init(path: Self.absolute(path), box: Self.box(box), seconds: time)))
+        guard case .frame(let frame) = answer else { throw Self.unexpected(answer) }
+        return FramePreview(image: try Self.image(frame.size, payload), shownSeconds: frame.shownSeconds, duration: frame.duration)
     }
 
     /// The duration of an audio or video file and whether it has a moving picture, from its headers
     /// (no decoding): for a position bar.
     public func mediaFacts(path: String) async throws -> MediaFacts {
-        let (reply, _) = try await answer(to: Self.request(.mediaFacts, path: path, box: nil))
-        return MediaFacts(duration: reply.duration, hasVideo: reply.hasVideo ?? false)
+        let (answer, _) = try await answer(to: .mediaFacts(path: Self.absolute(path)))
+        guard case .mediaFacts(let facts) = answer else { throw Self.unexpected(answer) }
+        return facts
     }
 
     /// The members of an archive (zip and its kin — EPUB, ODF, CBZ —, tar with any compression,
@@ -64,9 +64,9 @@ public final class PreviewGenerator: Sendable {
     /// size looks like an archive bomb. A damaged archive lists what came before the damage with a
     /// note, or throws `.corrupt` when nothing could be read.
     public func members(path: String, limit: Int = 10_000) async throws -> ArchiveListing {
-        var request = Self.request(.members, path: path, box: nil)
-        request.memberLimit = min(max(1, limit), Self.maximumMemberLimit)
-        let (_, payload) = try await answer(to: request)
+        let request = WorkerRequest.members(.init(path: Self.absolute(path), limit: min(max(1, limit), Self.maximumMemberLimit)))
+        let (answer, payload) = try await answer(to: request)
+        guard case .members = answer else { throw Self.unexpected(answer) }
         do {
             return try JSONDecoder().decode(ArchiveListing.self, from: Data(payload))
         } catch {
@@ -80,7 +80,9 @@ public final class PreviewGenerator: Sendable {
     /// shows the previewer's output when `overridesBuiltIn` is set or when it has no view of its own
     /// for the file, and `PreviewerInfo.mimeType` tells it the type the worker found.
     public func customPreviewer(for path: String) async throws -> PreviewerInfo? {
-        try await answer(to: Self.request(.previewer, path: path, box: nil)).0.previewer
+        let (answer, _) = try await answer(to: .previewer(path: Self.absolute(path)))
+        guard case .previewer(let previewer) = answer else { throw Self.unexpected(answer) }
+        return previewer
     }
 
     /// The output of the custom previewer that serves the file's exact type (after alias
@@ -97,17 +99,18 @@ public final class PreviewGenerator: Sendable {
     /// checked for escape sequences or valid UTF-8, so the caller must escape it before showing it
     /// (see `CustomPreview.Content.text`). A failing command throws `.corrupt` with its exit status.
     public func custom(path: String, box: PixelSize, columns: Int, rows: Int) async throws -> CustomPreview? {
-        var request = Self.request(.custom, path: path, box: box)
-        request.columns = columns > 0 ? columns : 80
-        request.rows = rows > 0 ? rows : 24
-        let (reply, payload) = try await answer(to: request)
-        guard let previewer = reply.previewer else { return nil }
-        switch previewer.output {
+        let request = WorkerRequest.custom(.init(path: Self.absolute(path), box: Self.box(box),
+                                                 columns: columns > 0 ? columns : 80, rows: rows > 0 ? rows : 24))
+        let (answer, payload) = try await answer(to: request)
+        guard case .custom(let custom) = answer else { throw Self.unexpected(answer) }
+        guard let custom else { return nil }
+        switch custom.previewer.output {
         case .text:
             guard payload.count <= Self.maximumCustomTextBytes else { throw ThumbnailError(.crashed, "the worker sent too much text") }
-            return CustomPreview(previewer: previewer, content: .text(payload), truncated: reply.truncated ?? false)
+            return CustomPreview(previewer: custom.previewer, content: .text(payload), truncated: custom.truncated)
         case .image:
-            return CustomPreview(previewer: previewer, content: .image(try Self.image(reply, payload)), truncated: false)
+            let image = try Self.image(custom.size ?? PixelSize(width: 0, height: 0), payload)
+            return CustomPreview(previewer: custom.previewer, content: .image(image), truncated: false)
         }
     }
 
@@ -120,53 +123,46 @@ public final class PreviewGenerator: Sendable {
     /// photo never holds the whole photo at full size twice. `RegionPreview.fullSize` is the whole
     /// picture's size at this zoom, for panning.
     public func region(path: String, box: PixelSize, zoom: Double, centerX: Double, centerY: Double) async throws -> RegionPreview {
-        var request = Self.request(.region, path: path, box: box)
-        request.zoom = max(1, zoom)
-        request.centerX = min(1, max(0, centerX))
-        request.centerY = min(1, max(0, centerY))
-        let (reply, payload) = try await answer(to: request)
-        return RegionPreview(image: try Self.image(reply, payload), fullSize: PixelSize(width: reply.fullWidth ?? 0, height: reply.fullHeight ?? 0))
+        let request = WorkerRequest.region(.init(path: Self.absolute(path), box: Self.box(box), zoom: max(1, zoom),
+                                                 centerX: min(1, max(0, centerX)), centerY: min(1, max(0, centerY))))
+        let (answer, payload) = try await answer(to: request)
+        guard case .region(let region) = answer else { throw Self.unexpected(answer) }
+        return RegionPreview(image: try Self.image(region.size, payload), fullSize: region.fullSize)
     }
 
     /// Does `edit` on the file at `path`, writing the result to `output` (an existing file the
     /// caller made for it, beside the original, with the same suffix). The original is only read.
     public func edit(_ edit: FileEdit, path: String, output: String) async throws -> FileEditResult {
-        var request = Self.request(.edit, path: path, box: nil)
-        request.edit = edit
-        request.outputPath = PathNormalizer.absolute(output)
-        let (_, payload) = try await answer(to: request)
-        guard let result = try? JSONDecoder().decode(FileEditResult.self, from: Data(payload)) else {
-            throw ThumbnailError(.crashed, "the worker sent a malformed edit result")
-        }
+        let (answer, _) = try await answer(to: .edit(.init(path: Self.absolute(path), edit: edit, outputPath: Self.absolute(output))))
+        guard case .edit(let result) = answer else { throw Self.unexpected(answer) }
         return result
     }
 
     /// The most members one listing returns, whatever the caller asks (the reply must fit a frame).
     public static let maximumMemberLimit = 200_000
 
-    private static func request(_ kind: PreviewKind, path: String, box: PixelSize?) -> WorkerMessage {
-        var message = WorkerMessage(kind: .request, id: 0)
-        message.preview = kind
-        message.path = PathNormalizer.absolute(path)
-        message.maxWidth = box.map { max(1, $0.width) }
-        message.maxHeight = box.map { max(1, $0.height) }
-        return message
-    }
+    private static func absolute(_ path: String) -> String { PathNormalizer.absolute(path) }
 
-    /// Sends a request and waits for its one reply: the reply's fields and its payload.
-    private func answer(to request: WorkerMessage) async throws -> (WorkerMessage, [UInt8]) {
+    /// The box as the worker gets it: at least one pixel each way.
+    private static func box(_ box: PixelSize) -> PixelSize { PixelSize(width: max(1, box.width), height: max(1, box.height)) }
+
+    /// Sends a request and waits for its one answer and the answer's payload.
+    private func answer(to request: WorkerRequest) async throws -> (WorkerAnswer, [UInt8]) {
         for try await event in pool.submit(request) {
-            if case .preview(let reply) = event { return (reply.message, reply.payload) }
+            if case .preview(let reply) = event { return (reply.answer, reply.payload) }
         }
         try Task.checkCancellation()
         throw ThumbnailError(.crashed, "the worker ended the request without an answer")
     }
 
-    /// The picture a page or frame reply carries, checked against its declared size.
-    private static func image(_ reply: WorkerMessage, _ payload: [UInt8]) throws(ThumbnailError) -> PixelImage {
-        guard let width = reply.width, let height = reply.height, width > 0, height > 0, payload.count == width * height * 4 else {
-            throw ThumbnailError(.crashed, "the worker sent a malformed image")
-        }
-        return PixelImage(width: width, height: height, pixels: payload)
+    /// An answer of another kind than the request's.
+    private static func unexpected(_ answer: WorkerAnswer) -> ThumbnailError {
+        ThumbnailError(.crashed, "the worker answered with something else than was asked")
+    }
+
+    /// The picture a page, frame or region answer carries, checked against its declared size.
+    private static func image(_ size: PixelSize, _ payload: [UInt8]) throws(ThumbnailError) -> PixelImage {
+        guard let image = PixelImage(size, payload) else { throw ThumbnailError(.crashed, "the worker sent a malformed image") }
+        return image
     }
 }

@@ -3,10 +3,10 @@ import SystemKit
 /// `ServiceClient` that hands them to the resident per-user service's warm pool. The generators
 /// and every front end (`thumbnail`, `preview`, the browser) take either.
 package protocol WorkerBackend: Sendable {
-    /// Sends a request (its `id` is assigned by the backend) under the worker deadline, limits and
+    /// Sends a request (its id is assigned by the backend) under the worker deadline, limits and
     /// cancellation; the stream ends after the last event or throws a `ThumbnailError`, and
     /// ending the iteration early cancels the work.
-    func submit(_ request: WorkerMessage) -> AsyncThrowingStream<WorkerEvent, Error>
+    func submit(_ request: WorkerRequest) -> AsyncThrowingStream<WorkerEvent, Error>
 
     /// Stops what this process started (workers, connections), waiting up to `waitSeconds` for
     /// its workers to be reaped, so a one-shot command leaves no process behind.
@@ -17,21 +17,6 @@ extension WorkerBackend {
     /// Asks for representations of `path` fitting `box`; see `submit`.
     func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
              wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        submit(WorkerMessage.thumbnails(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts))
-    }
-}
-
-extension WorkerMessage {
-    /// A request for representations of `path` fitting `box`.
-    static func thumbnails(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
-                           wantsFacts: Bool) -> WorkerMessage {
-        var message = WorkerMessage(kind: .request, id: 0)
-        message.path = path
-        message.maxWidth = box.width
-        message.maxHeight = box.height
-        message.types = types.sorted()
-        message.contentType = contentType?.identifier
-        message.wantsFacts = wantsFacts ? nil : false
-        return message
+        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts)))
     }
 }

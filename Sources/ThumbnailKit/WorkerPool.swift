@@ -10,8 +10,10 @@ import Glibc
 public actor WorkerPool: WorkerBackend {
     private struct Job {
         let id: UInt64
-        let message: WorkerMessage
-        let continuation: AsyncThrowingStream<WorkerEvent, Error>.Continuation
+        let request: WorkerRequest
+        /// The caller's own deadline in seconds, nil: `limits.deadlineSeconds`.
+        let deadlineSeconds: Double?
+        let sink: WorkerPoolSink
     }
 
     private struct Slot {
@@ -45,22 +47,33 @@ public actor WorkerPool: WorkerBackend {
     /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
     public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
                                 wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        submit(WorkerMessage.thumbnails(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts))
+        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts)))
     }
 
-    /// Sends any request (its `id` is assigned here) under the same deadline, limits and
+    /// Sends any request (its id is assigned here) under the same deadline, limits and
     /// cancellation as thumbnails; preview requests end with one `.preview` event.
-    package nonisolated func submit(_ request: WorkerMessage) -> AsyncThrowingStream<WorkerEvent, Error> {
+    package nonisolated func submit(_ request: WorkerRequest) -> AsyncThrowingStream<WorkerEvent, Error> {
         let id = RequestIdentifiers.next()
-        var message = request
-        message.id = id
         let (stream, continuation) = AsyncThrowingStream<WorkerEvent, Error>.makeStream()
         continuation.onTermination = { [weak self] termination in
-            if case .cancelled = termination {
-                Task { await self?.cancel(id) }
-            }
+            if case .cancelled = termination { Task { await self?.cancel(id) } }
         }
-        Task { await self.enqueue(Job(id: id, message: message, continuation: continuation)) }
+        Task { await self.enqueue(Job(id: id, request: request, deadlineSeconds: nil, sink: .events(continuation))) }
+        return stream
+    }
+
+    /// Sends a request like `submit`, but hands back the worker's frames as they came (with the
+    /// answer each holds), the last one included (`done`, `failure` or a preview answer): for the
+    /// service, which passes them on to its client with only the id rewritten. The stream throws
+    /// when the pool ends the request itself (the worker crashed or hung, the request was
+    /// cancelled). `deadlineSeconds`: the caller's own deadline, nil for the pool's.
+    package nonisolated func replies(to request: WorkerRequest, deadlineSeconds: Double?) -> AsyncThrowingStream<WorkerReply, Error> {
+        let id = RequestIdentifiers.next()
+        let (stream, continuation) = AsyncThrowingStream<WorkerReply, Error>.makeStream()
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { Task { await self?.cancel(id) } }
+        }
+        Task { await self.enqueue(Job(id: id, request: request, deadlineSeconds: deadlineSeconds, sink: .replies(continuation))) }
         return stream
     }
 
@@ -80,10 +93,10 @@ public actor WorkerPool: WorkerBackend {
         let stopping = slots.compactMap(\.process) + retired
         retired.removeAll()
         shutDown = true
-        for job in queue { job.continuation.finish(throwing: CancellationError()) }
+        for job in queue { job.sink.finish(throwing: CancellationError()) }
         queue.removeAll()
         for index in slots.indices {
-            slots[index].job?.continuation.finish(throwing: CancellationError())
+            slots[index].job?.sink.finish(throwing: CancellationError())
             slots[index].job = nil
             slots[index].process?.closeRequests()
             slots[index].process?.kill()
@@ -104,7 +117,7 @@ public actor WorkerPool: WorkerBackend {
 
     private func enqueue(_ job: Job) {
         guard !shutDown else {
-            job.continuation.finish(throwing: CancellationError())
+            job.sink.finish(throwing: CancellationError())
             return
         }
         queue.append(job)
@@ -117,18 +130,18 @@ public actor WorkerPool: WorkerBackend {
             guard let process = processForSlot(index, failing: job) else { continue }
             slots[index].job = job
             // The worker learns when the pool gives up, so it can stop an external command just before.
-            var message = job.message
-            let deadline = job.message.deadlineSeconds ?? limits.deadlineSeconds
+            let deadline = job.deadlineSeconds ?? limits.deadlineSeconds
             // Capped at about 30 years, so that adding it to the clock cannot overflow.
-            message.deadlineNanos = SystemTime.now() + Int64(saturating: min(deadline, 1e9) * 1e9)
-            if !process.send(message) {
+            let frame = WorkerCodec.frame(job.request, id: job.id,
+                                          deadline: WorkerDeadline(monotonicNanos: SystemTime.now() + Int64(saturating: min(deadline, 1e9) * 1e9)))
+            if !process.send(frame) {
                 // The worker died between jobs: replace it once; a worker that cannot even start fails the job.
                 retire(index, process: process)
                 guard let fresh = processForSlot(index, failing: job) else { slots[index].job = nil; continue }
-                if !fresh.send(message) {
+                if !fresh.send(frame) {
                     retire(index, process: fresh)
                     slots[index].job = nil
-                    job.continuation.finish(throwing: ThumbnailError(.workerUnavailable, "the thumbnail worker \(executable) exits as soon as it starts"))
+                    job.sink.finish(throwing: ThumbnailError(.workerUnavailable, "the thumbnail worker \(executable) exits as soon as it starts"))
                     continue
                 }
             }
@@ -144,7 +157,7 @@ public actor WorkerPool: WorkerBackend {
         do {
             return try spawn(slot: index)
         } catch {
-            job.continuation.finish(throwing: error)
+            job.sink.finish(throwing: error)
             return nil
         }
     }
@@ -167,8 +180,13 @@ public actor WorkerPool: WorkerBackend {
     private func handle(_ event: WorkerProcess.Event, from process: WorkerProcess, slot index: Int) {
         guard slots[index].process === process else { return }  // a retired worker's late news
         switch event {
-        case .message(let message, let payload):
-            handle(message, payload: payload, slot: index)
+        case .reply(let reply):
+            handle(reply, slot: index)
+        case .malformed(let id, let error):
+            // A worker that writes what this build cannot read is not to be trusted with more.
+            guard slots[index].job?.id == id else { return }
+            retire(index, process: process)
+            finish(slot: index, throwing: ThumbnailError(.crashed, "the worker's answer could not be read: \(error)"))
         case .exited(let status):
             slots[index].process = nil
             slots[index].draining = nil
@@ -176,38 +194,28 @@ public actor WorkerPool: WorkerBackend {
             if let job = slots[index].job {
                 slots[index].job = nil
                 let reason = "the decoder \(status)"
-                job.continuation.finish(throwing: ThumbnailError(status.signal == SIGXCPU ? .timedOut : .crashed, reason))
+                job.sink.finish(throwing: ThumbnailError(status.signal == SIGXCPU ? .timedOut : .crashed, reason))
             }
             dispatch()
         }
     }
 
-    private func handle(_ message: WorkerMessage, payload: [UInt8], slot index: Int) {
-        if let draining = slots[index].draining, draining == message.id {
-            if message.kind == .done || message.kind == .failure {
+    private func handle(_ reply: WorkerReply, slot index: Int) {
+        if let draining = slots[index].draining, draining == reply.frame.id {
+            if reply.answer.endsRequest {
                 slots[index].draining = nil
                 dispatch()
             }
             return
         }
-        guard let job = slots[index].job, job.id == message.id else { return }
-        switch WorkerReply.meaning(of: message, payload: payload) {
-        case .event(let event):
-            job.continuation.yield(event)
-        case .last(let event):
-            job.continuation.yield(event)
-            finish(slot: index, throwing: nil)
-        case .end(let error):
-            finish(slot: index, throwing: error)
-        case .none:
-            break
-        }
+        guard let job = slots[index].job, job.id == reply.frame.id else { return }
+        if let end = job.sink.deliver(reply) { finish(slot: index, throwing: end.error) }
     }
 
     private func finish(slot index: Int, throwing error: Error?) {
         guard let job = slots[index].job else { return }
         slots[index].job = nil
-        job.continuation.finish(throwing: error)
+        job.sink.finish(throwing: error)
         dispatch()
     }
 
@@ -215,22 +223,20 @@ public actor WorkerPool: WorkerBackend {
         guard let job = slots[index].job, job.id == id, let process = slots[index].process else { return }
         retire(index, process: process)
         slots[index].job = nil
-        let seconds = job.message.deadlineSeconds ?? limits.deadlineSeconds
-        job.continuation.finish(throwing: ThumbnailError(.timedOut, "gave up after \(seconds.formatted1) s (the decoder did not finish)"))
+        let seconds = job.deadlineSeconds ?? limits.deadlineSeconds
+        job.sink.finish(throwing: ThumbnailError(.timedOut, "gave up after \(seconds.formatted1) s (the decoder did not finish)"))
         dispatch()
     }
 
     private func cancel(_ id: UInt64) {
         if let position = queue.firstIndex(where: { $0.id == id }) {
-            queue.remove(at: position).continuation.finish(throwing: CancellationError())
+            queue.remove(at: position).sink.finish(throwing: CancellationError())
             return
         }
         guard let index = slots.firstIndex(where: { $0.job?.id == id }), let process = slots[index].process else { return }
         slots[index].job = nil
         slots[index].draining = id
-        var message = WorkerMessage(kind: .cancel, id: id)
-        message.reason = "cancelled"
-        process.send(message)
+        process.send(WorkerCodec.frame(.cancel, id: id))
         let grace = limits.cancelGraceSeconds
         Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(saturating: grace * 1_000_000_000))

@@ -11,7 +11,10 @@ import Glibc
 /// ends (crash, kill or normal exit) — the pool never has to poll.
 final class WorkerProcess: Sendable {
     enum Event: Sendable {
-        case message(WorkerMessage, [UInt8])
+        /// A frame and the answer it holds.
+        case reply(WorkerReply)
+        /// A frame for request `id` whose header this build cannot read.
+        case malformed(id: UInt64, WorkerCodecError)
         case exited(ExitStatus)
     }
 
@@ -63,10 +66,14 @@ final class WorkerProcess: Sendable {
         let reaping = self.reaping
         DispatchQueue(label: "qlbrowse.worker.\(spawned)").async {
             while true {
-                let frame: (WorkerMessage, [UInt8])?
+                let frame: WorkerFrame?
                 do { frame = try FrameCodec.read(from: replyFD) } catch { frame = nil }
                 guard let frame else { break }
-                continuation.yield(.message(frame.0, frame.1))
+                do throws(WorkerCodecError) {
+                    continuation.yield(.reply(WorkerReply(answer: try WorkerCodec.answer(in: frame), frame: frame)))
+                } catch {
+                    continuation.yield(.malformed(id: frame.id, error))
+                }
             }
             close(replyFD)
             let raw = SystemCall.waitForExit(spawned)
@@ -78,9 +85,9 @@ final class WorkerProcess: Sendable {
 
     /// Sends one frame; false when the worker is gone.
     @discardableResult
-    func send(_ message: WorkerMessage) -> Bool {
+    func send(_ frame: WorkerFrame) -> Bool {
         do {
-            try FrameCodec.write(FrameCodec.encode(message), to: requestFD)
+            try FrameCodec.write(frame, to: requestFD)
             return true
         } catch {
             return false

@@ -48,17 +48,23 @@ public enum WorkerLoop {
         let decoder = Decoder(cpuSeconds: options.cpuSeconds, memoryBytes: options.memoryBytes)
         let queue = DispatchQueue(label: "qlbrowse.decode")
         while true {
-            let frame: (WorkerMessage, [UInt8])?
+            let frame: WorkerFrame?
             do { frame = try FrameCodec.read(from: 0) } catch { frame = nil }
-            guard let (message, _) = frame else { break }
-            switch message.kind {
-            case .request:
-                decoder.accept(message)
-                queue.async { decoder.process(message) }
-            case .cancel:
-                decoder.cancel(message.id)
-            default:
-                break
+            guard let frame else { break }
+            let id = frame.id
+            do throws(WorkerCodecError) {
+                switch try WorkerCodec.request(in: frame) {
+                case (.cancel, _):
+                    decoder.cancel(id)
+                case (.hello, _):
+                    break
+                case (let request, let deadline):
+                    decoder.accept(id)
+                    queue.async { decoder.process(request, id: id, deadline: deadline) }
+                }
+            } catch {
+                // A request of another build: a clear failure for it, written where replies are.
+                queue.async { decoder.reply(decoder.failure(id, ThumbnailError(.unsupported, "malformed request: \(error)"), contentType: nil)) }
             }
         }
         // Standard input closed: finish what was accepted, then leave.
@@ -106,57 +112,58 @@ final class Decoder: @unchecked Sendable {
         // libraries, ~8 ms) delayed the first answer of every new worker.
     }
 
-    func accept(_ message: WorkerMessage) {
-        flags.withLock { $0[message.id] = CancellationFlag() }
+    func accept(_ id: UInt64) {
+        flags.withLock { $0[id] = CancellationFlag() }
     }
 
     func cancel(_ id: UInt64) {
         flags.withLock { $0[id] }?.cancel()
     }
 
-    func process(_ message: WorkerMessage) {
-        let flag = flags.withLock { $0[message.id] } ?? CancellationFlag()
+    func process(_ request: WorkerRequest, id: UInt64, deadline: WorkerDeadline) {
+        let flag = flags.withLock { $0[id] } ?? CancellationFlag()
         defer {
-            _ = flags.withLock { $0.removeValue(forKey: message.id) }
+            _ = flags.withLock { $0.removeValue(forKey: id) }
             // A decode that left the address space half used (a near out-of-memory file, a
             // fragmented heap) would make the next file fail or stall: start afresh instead.
             if ResourceLimits.addressSpaceInUse() > memoryBytes / 2 { exit(0) }
         }
         guard !flag.isCancelled else {
-            return reply(failure(message.id, ThumbnailError(.cancelled, "cancelled"), contentType: nil))
+            return reply(failure(id, ThumbnailError(.cancelled, "cancelled"), contentType: nil))
         }
         ResourceLimits.armCPULimit(seconds: cpuSeconds)
         // The file is opened first, non-blocking, and held while it is decoded: a FIFO, a device or
         // a socket (a link to /dev/zero named `.jpg`) is refused here at once instead of holding
         // a decoder until the deadline. A link the caller named is followed (see DECISIONS.md).
         var held: Int32 = -1
-        if let path = message.path {
+        if let path = request.path {
             do {
                 held = try UntrustedFile.openRegular(path, links: .followed)
             } catch .refused(let kind) where kind != .folder {
-                return reply(failure(message.id, ThumbnailError(.unsupported, kind.refusal), contentType: nil))
+                return reply(failure(id, ThumbnailError(.unsupported, kind.refusal), contentType: nil))
             } catch {
                 // Missing or unreadable: the decoders say so in their own words, as before.
             }
         }
         defer { if held >= 0 { close(held) } }
-        if let kind = message.preview { return answerPreview(kind, to: message, cancellation: flag) }
-        guard let path = message.path, let width = message.maxWidth, let height = message.maxHeight, width > 0, height > 0 else {
-            return reply(failure(message.id, ThumbnailError(.unsupported, "malformed request"), contentType: nil))
+        guard case .thumbnails(let thumbnails) = request else {
+            return answerPreview(request, id: id, deadline: deadline, cancellation: flag)
         }
-        let type = message.contentType.map(ContentType.init) ?? sniffer.contentType(ofFile: path)
-        var typeMessage = WorkerMessage(kind: .contentType, id: message.id)
-        typeMessage.contentType = type.identifier
-        reply(FrameCodec.encode(typeMessage))
+        let path = thumbnails.path, box = thumbnails.box
+        guard box.width > 0, box.height > 0 else {
+            return reply(failure(id, ThumbnailError(.unsupported, "malformed request"), contentType: nil))
+        }
+        let type = thumbnails.contentType ?? sniffer.contentType(ofFile: path)
+        reply(WorkerCodec.frame(.contentType(type), id: id))
 
-        let types = Set(message.types ?? [.thumbnail])
+        let types = Set(thumbnails.types)
         let candidates = providers.providers(for: type, path: path)
         guard !candidates.isEmpty else {
-            return reply(failure(message.id, Self.unsupported(type), contentType: type))
+            return reply(failure(id, Self.unsupported(type), contentType: type))
         }
-        let job = ProviderJob(path: path, contentType: type, box: PixelSize(width: width, height: height),
+        let job = ProviderJob(path: path, contentType: type, box: box,
                               wantsLowQuality: types.contains(.lowQuality), wantsThumbnail: types.contains(.thumbnail), cancellation: flag,
-                              wantsFacts: message.wantsFacts ?? true)
+                              wantsFacts: thumbnails.wantsFacts)
         var firstError: ThumbnailError?
         for provider in candidates {
             var delivered = false
@@ -164,21 +171,17 @@ final class Decoder: @unchecked Sendable {
                 try provider.makeImages(for: job) { picture in
                     guard !flag.isCancelled, types.contains(picture.type) else { return }
                     delivered = delivered || picture.type == .thumbnail || !job.wantsThumbnail
-                    var imageMessage = WorkerMessage(kind: .image, id: message.id)
-                    imageMessage.representation = picture.type
-                    imageMessage.source = picture.source
-                    imageMessage.width = picture.image.width
-                    imageMessage.height = picture.image.height
-                    imageMessage.facts = picture.facts.isEmpty ? nil : picture.facts
-                    reply(FrameCodec.encode(imageMessage, payload: picture.image.pixels))
+                    let size = PixelSize(width: picture.image.width, height: picture.image.height)
+                    let answer = WorkerAnswer.image(.init(type: picture.type, size: size, source: picture.source, facts: picture.facts))
+                    reply(WorkerCodec.frame(answer, id: id, payload: picture.image.pixels))
                 }
-                return reply(FrameCodec.encode(WorkerMessage(kind: .done, id: message.id)))
+                return reply(WorkerCodec.frame(.done, id: id))
             } catch {
-                if error.code == .cancelled || delivered { return reply(failure(message.id, error, contentType: type, path: path)) }
+                if error.code == .cancelled || delivered { return reply(failure(id, error, contentType: type, path: path)) }
                 firstError = firstError ?? error
             }
         }
-        reply(failure(message.id, Self.blameTheVolume(firstError, path: path) ?? Self.unsupported(type), contentType: type, path: path))
+        reply(failure(id, Self.blameTheVolume(firstError, path: path) ?? Self.unsupported(type), contentType: type, path: path))
     }
 
     /// A decoder that could not read (a share's server went away mid-file) reports the content as
@@ -205,16 +208,13 @@ final class Decoder: @unchecked Sendable {
         }
     }
 
-    func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?, path: String? = nil) -> [UInt8] {
-        var message = WorkerMessage(kind: .failure, id: id)
+    func failure(_ id: UInt64, _ error: ThumbnailError, contentType: ContentType?, path: String? = nil) -> WorkerFrame {
         // Library messages often repeat the path; the caller names the file already.
-        message.reason = path.map { error.reason.replacing($0 + ": ", with: "").replacing($0, with: "the file") } ?? error.reason
-        message.failureKind = error.code.rawValue
-        message.contentType = contentType?.identifier
-        return FrameCodec.encode(message)
+        let reason = path.map { error.reason.replacing($0 + ": ", with: "").replacing($0, with: "the file") } ?? error.reason
+        return WorkerCodec.frame(.failure(.init(ThumbnailError(error.code, reason, contentType: contentType))), id: id)
     }
 
-    func reply(_ frame: [UInt8]) {
+    func reply(_ frame: WorkerFrame) {
         do { try FrameCodec.write(frame, to: 1) } catch { exit(0) }  // the client is gone
     }
 }

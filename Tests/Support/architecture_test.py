@@ -127,5 +127,79 @@ class CheckTests(unittest.TestCase):
             self.assertTrue(arch.read(root, "docs/A.md").endswith("<!-- modules:end -->\nafter\n"))
 
 
+class VocabularyTests(unittest.TestCase):
+    """Issue #24: no enum over MAX_ENUM_CASES cases, no type over MAX_OPTIONAL_PROPERTIES optional
+    stored properties, but for the allow-list."""
+
+    SOURCE = '''/// A bag: `case` and `var x: Int?` in comments and "case a, b" in strings do not count.
+public struct Bag: Sendable {
+    public var a: Int?
+    package private(set) var b: [String]?
+    @Published var c: Optional<Double> = nil
+    weak var d: AnyObject?
+    let e: String? = "case x, y, z"
+    var f: Int?
+    var g: Int!
+    var h: (Int, Int)?
+    lazy var i: Int? = nil
+    var j: Int? { didSet { print("k") } }
+    var computed: Int? { a }
+    static var shared: Bag?
+    var plain: Int = 0
+    func work() -> Int? {
+        var local: Int? = nil
+        switch local { case .some(let v): local = v; case .none: break }
+        return local
+    }
+    struct Inner { var x: Int?; var y: Int? }
+}
+
+indirect enum Tree: Codable {
+    case leaf, node(Tree, Tree), labelled(name: String, children: [Tree])
+    case  // a case per line too
+        empty
+    case pair(Dictionary<String, Int>, Int)
+    static let root = Tree.leaf
+    enum Nested { case a, b, c }
+    var isLeaf: Bool { if case .leaf = self { true } else { false } }
+}
+'''
+
+    def test_counts_cases_and_optional_stored_properties(self):
+        found = {name: (kind, cases, optionals) for _, kind, name, cases, optionals in arch.type_vocabularies(self.SOURCE)}
+        self.assertEqual(found["Bag"], ("struct", 0, 10))  # a b c d e f g h i j; not computed, static, local
+        self.assertEqual(found["Inner"], ("struct", 0, 2))
+        self.assertEqual(found["Tree"], ("enum", 5, 0))  # leaf node labelled empty pair; not Nested's, not `if case`
+        self.assertEqual(found["Nested"], ("enum", 3, 0))
+
+    def _tree(self, root, files):
+        for path, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            with open(os.path.join(root, path), "w") as f:
+                f.write(text)
+
+    def test_limits_and_the_allow_list(self):
+        many_cases = "enum Wide {\n" + "".join(f"    case c{k}\n" for k in range(41)) + "}\n"
+        optionals = "struct Loose {\n" + "".join(f"    var v{k}: Int?\n" for k in range(11)) + "}\n"
+        with tempfile.TemporaryDirectory() as root:
+            self._tree(root, {"Sources/A/Wide.swift": many_cases, "Sources/A/Loose.swift": optionals,
+                              "Sources/A/Fine.swift": many_cases.replace("Wide", "Fine").replace("    case c40\n", "")
+                              + optionals.replace("Loose", "Tight").replace("    var v10: Int?\n", "")})
+            problems = arch.check_vocabularies(root, allowed=set())
+            self.assertEqual([p.split(": ")[0] for p in problems], ["Sources/A/Loose.swift:1", "Sources/A/Wide.swift:1"])
+            self.assertIn("enum Wide has 41 cases, more than 40", problems[1])
+            self.assertIn("struct Loose has 11 optional properties, more than 10", problems[0])
+            self.assertEqual(arch.check_vocabularies(root, allowed={"Wide", "Loose"}), [])
+
+    def test_the_allow_list_names_only_todays_offenders(self):
+        # Every entry is over a limit in this tree (an entry for a type since split must go).
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
+        self.assertEqual(arch.check_vocabularies(root), [])
+        over = {name for path in arch.swift_files(root, "Sources")
+                for _, _, name, cases, optionals in arch.type_vocabularies(arch.read(root, path))
+                if cases > arch.MAX_ENUM_CASES or optionals > arch.MAX_OPTIONAL_PROPERTIES}
+        self.assertEqual(over, set(arch.VOCABULARY_ALLOWED))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,15 +9,13 @@ import Glibc
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
-        var message = WorkerMessage(kind: .image, id: 42)
-        message.width = 1
-        message.height = 1
-        message.source = "vips"
-        try FrameCodec.write(FrameCodec.encode(message, payload: [1, 2, 3, 4]), to: fds[1])
+        let message = WorkerAnswer.image(.init(type: .thumbnail, size: PixelSize(width: 1, height: 1), source: "vips", facts: []))
+        try FrameCodec.write(WorkerCodec.frame(message, id: 42, payload: [1, 2, 3, 4]), to: fds[1])
         close(fds[1])
         let read = try FrameCodec.read(from: fds[0])
-        #expect(read?.0 == message)
-        #expect(read?.1 == [1, 2, 3, 4])
+        #expect(try read.map(WorkerCodec.answer(in:)) == message)
+        #expect(read?.id == 42)
+        #expect(read?.payload == [1, 2, 3, 4])
         #expect(try FrameCodec.read(from: fds[0]) == nil)
     }
 
@@ -25,7 +23,7 @@ import Glibc
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
-        let frame = FrameCodec.encode(WorkerMessage(kind: .done, id: 1))
+        let frame = WorkerCodec.frame(WorkerAnswer.done, id: 1).bytes
         try FrameCodec.write(Array(frame.prefix(frame.count - 3)), to: fds[1])
         close(fds[1])
         #expect(throws: FrameError.self) { try FrameCodec.read(from: fds[0]) }

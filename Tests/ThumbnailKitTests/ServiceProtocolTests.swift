@@ -43,10 +43,12 @@ import Glibc
         let image = PixelImage(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6, 7, 8])
         let events: [WorkerEvent] = [.contentType(ContentType("image/png")),
                                      .image(.thumbnail, image, source: "vips", facts: [])]
-        for event in events {
-            let (message, payload) = try #require(try decode(WorkerReply.frame(for: event, id: 9)))
+        let frames = [WorkerCodec.frame(.contentType(ContentType("image/png")), id: 9),
+                      WorkerCodec.frame(.image(.init(type: .thumbnail, size: image.size, source: "vips", facts: [])), id: 9, payload: image.pixels)]
+        for (event, frame) in zip(events, frames) {
+            let (message, payload) = try #require(try decode(frame))
             #expect(message.id == 9)
-            guard case .event(let back) = WorkerReply.meaning(of: message, payload: payload) else {
+            guard case .event(let back) = WorkerEvent.meaning(of: try WorkerCodec.answer(in: message), payload: payload) else {
                 Issue.record("\(event) did not come back as an event")
                 continue
             }
@@ -56,57 +58,52 @@ import Glibc
             default: Issue.record("\(event) came back as \(back)")
             }
         }
-        var page = WorkerMessage(kind: .preview, id: 3)
-        page.page = 2
-        let (reply, _) = try #require(try decode(WorkerReply.frame(for: .preview(PreviewReply(message: page, payload: [0])), id: 4)))
-        guard case .last(.preview(let preview)) = WorkerReply.meaning(of: reply, payload: [0]) else {
+        var page = WorkerCodec.frame(WorkerAnswer.page(.init(size: PixelSize(width: 1, height: 1), index: 2, pageCount: 3)), id: 3, payload: [0])
+        page.id = 4
+        let (reply, _) = try #require(try decode(page))
+        guard case .last(.preview(let preview)) = WorkerEvent.meaning(of: try WorkerCodec.answer(in: reply), payload: [0]) else {
             Issue.record("a preview reply ends its request")
             return
         }
-        #expect(preview.message.page == 2 && preview.message.id == 4)
+        guard case .page(let shown) = preview.answer else { Issue.record("a page came back as \(preview.answer)"); return }
+        #expect(shown.index == 2 && reply.id == 4)
     }
 
     @Test func theEndOfARequestSaysWhy() throws {
-        let (done, _) = try #require(try decode(WorkerReply.endFrame(id: 5, error: nil)))
-        guard case .end(nil) = WorkerReply.meaning(of: done, payload: []) else { Issue.record("done"); return }
+        let (done, _) = try #require(try decode(WorkerCodec.frame(.done, id: 5)))
+        guard case .end(nil) = WorkerEvent.meaning(of: try WorkerCodec.answer(in: done), payload: []) else { Issue.record("done"); return }
         let failure = ThumbnailError(.timedOut, "gave up after 1.0 s", contentType: ContentType("image/jpeg"))
         for (error, code, reason) in [(failure as Error, ThumbnailError.Code.timedOut, "gave up after 1.0 s"),
                                       (CancellationError() as Error, .cancelled, nil)] {
-            let (message, _) = try #require(try decode(WorkerReply.endFrame(id: 5, error: error)))
-            guard case .end(let back?) = WorkerReply.meaning(of: message, payload: []) else {
+            let (message, _) = try #require(try decode(WorkerCodec.failureFrame(id: 5, error: error)))
+            guard case .end(let back?) = WorkerEvent.meaning(of: try WorkerCodec.answer(in: message), payload: []) else {
                 Issue.record("\(error) did not end the request with an error")
                 continue
             }
             #expect(back.code == code)
             if let reason { #expect(back.reason == reason && back.contentType == ContentType("image/jpeg")) }
         }
-        var bad = WorkerMessage(kind: .image, id: 1)
-        bad.width = 10
-        bad.height = 10
-        bad.representation = .thumbnail
-        guard case .end(let malformed?) = WorkerReply.meaning(of: bad, payload: [1, 2]) else { Issue.record("malformed"); return }
+        let bad = WorkerAnswer.image(.init(type: .thumbnail, size: PixelSize(width: 10, height: 10), source: "vips", facts: []))
+        guard case .end(let malformed?) = WorkerEvent.meaning(of: bad, payload: [1, 2]) else { Issue.record("malformed"); return }
         #expect(malformed.code == .crashed)
     }
 
     @Test func theServiceRefusesEditsAndServesEverythingElse() {
-        var edit = WorkerMessage(kind: .request, id: 1)
-        edit.preview = .edit
-        edit.edit = .rotate(quarterTurns: 1, flip: false)
+        let edit = WorkerRequest.edit(.init(path: "/a.jpg", edit: .rotate(quarterTurns: 1, flip: false), outputPath: "/a-1.jpg"))
         #expect(ServiceSession.refusal(of: edit)?.code == .unsupported)
-        var page = WorkerMessage(kind: .request, id: 2)
-        page.preview = .page
+        let page = WorkerRequest.page(.init(path: "/a.pdf", box: PixelSize(width: 256, height: 256), index: 0))
         #expect(ServiceSession.refusal(of: page) == nil)
-        #expect(ServiceSession.refusal(of: .thumbnails(path: "/a.jpg", box: PixelSize(width: 256, height: 256), types: [.thumbnail],
-                                                       contentType: nil, wantsFacts: false)) == nil)
+        #expect(ServiceSession.refusal(of: .thumbnails(.init(path: "/a.jpg", box: PixelSize(width: 256, height: 256), types: [.thumbnail],
+                                                             contentType: nil, wantsFacts: false))) == nil)
     }
 
     /// The message and payload of one encoded frame.
-    private func decode(_ frame: [UInt8]) throws -> (WorkerMessage, [UInt8])? {
+    private func decode(_ frame: WorkerFrame) throws -> (WorkerFrame, [UInt8])? {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
         try FrameCodec.write(frame, to: fds[1])
         close(fds[1])
-        return try FrameCodec.read(from: fds[0])
+        return try FrameCodec.read(from: fds[0]).map { ($0, $0.payload) }
     }
 }

@@ -34,11 +34,9 @@ package actor ServiceClient: WorkerBackend {
         self.deadlineSeconds = limits.deadlineSeconds == WorkerLimits.standard.deadlineSeconds ? nil : limits.deadlineSeconds
     }
 
-    package nonisolated func submit(_ request: WorkerMessage) -> AsyncThrowingStream<WorkerEvent, Error> {
+    package nonisolated func submit(_ request: WorkerRequest) -> AsyncThrowingStream<WorkerEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<WorkerEvent, Error>.makeStream()
-        var request = request
-        request.deadlineSeconds = request.deadlineSeconds ?? deadlineSeconds
-        let task = Task { [request] in await relay(request, to: continuation) }
+        let task = Task { await relay(request, to: continuation) }
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
@@ -54,12 +52,12 @@ package actor ServiceClient: WorkerBackend {
 
     /// Sends the request to the service, again to a fresh one if the connection broke, and to the
     /// fallback workers if that broke too; passes the events on.
-    private nonisolated func relay(_ request: WorkerMessage, to continuation: AsyncThrowingStream<WorkerEvent, Error>.Continuation) async {
+    private nonisolated func relay(_ request: WorkerRequest, to continuation: AsyncThrowingStream<WorkerEvent, Error>.Continuation) async {
         var broken: ServiceConnection?
         for _ in 0..<2 {
             guard let connection = await connection(replacing: broken) else { break }
             do {
-                for try await event in connection.run(request) { continuation.yield(event) }
+                for try await event in connection.run(request, deadline: WorkerDeadline(seconds: deadlineSeconds)) { continuation.yield(event) }
                 continuation.finish()
                 return
             } catch is ServiceLost {

@@ -48,16 +48,20 @@ final class ServiceConnection: Sendable {
             socket.close()
             return .absent("the service at \(endpoint.socketPath) does not run as this user")
         }
-        var hello = WorkerMessage(kind: .hello, id: 0)
-        hello.identity = identity
-        guard socket.send(FrameCodec.encode(hello)),
-              let (reply, _) = try? FrameCodec.read(from: socket, waitingUpTo: 3000) else {
+        guard socket.send(WorkerCodec.frame(WorkerRequest.hello(identity: identity), id: 0).bytes),
+              let frame = try? FrameCodec.read(from: socket, waitingUpTo: 3000) else {
             socket.close()
             return .absent("the service at \(endpoint.socketPath) did not answer")
         }
-        guard reply.kind == .hello else {
+        let reply = Result { () throws(WorkerCodecError) in try WorkerCodec.answer(in: frame) }
+        guard case .success(.hello) = reply else {
             socket.close()
-            return reply.failureKind == "replaced" ? .replaced : .absent(reply.reason ?? "the service refused the connection")
+            switch reply {
+            case .success(.replaced): return .replaced
+            case .success(.failure(let failure)): return .absent(failure.reason)
+            case .failure(let error): return .absent("the service's answer could not be read: \(error)")
+            default: return .absent("the service refused the connection")
+            }
         }
         let connection = ServiceConnection(socket: socket, silenceSeconds: silenceSeconds)
         DetachedThread.start(stackSize: 1 << 20) { connection.readReplies() }
@@ -69,17 +73,13 @@ final class ServiceConnection: Sendable {
 
     /// Sends `request` under a new id; its events arrive on the stream. Ending the iteration
     /// early cancels it in the service.
-    func run(_ request: WorkerMessage) -> AsyncThrowingStream<WorkerEvent, Error> {
+    func run(_ request: WorkerRequest, deadline: WorkerDeadline) -> AsyncThrowingStream<WorkerEvent, Error> {
         let id = RequestIdentifiers.next()
-        var message = request
-        message.id = id
         let (stream, continuation) = AsyncThrowingStream<WorkerEvent, Error>.makeStream()
         continuation.onTermination = { [weak self] termination in
             guard case .cancelled = termination, let self else { return }
             guard self.state.withLock({ $0.routes.removeValue(forKey: id) }) != nil else { return }
-            var cancel = WorkerMessage(kind: .cancel, id: id)
-            cancel.reason = "cancelled"
-            self.send(cancel)
+            self.send(WorkerCodec.frame(.cancel, id: id))
         }
         let added = state.withLock { state in
             guard state.isOpen else { return false }
@@ -91,14 +91,14 @@ final class ServiceConnection: Sendable {
             continuation.finish(throwing: ServiceLost())
             return stream
         }
-        if !send(message) { close() }
+        if !send(WorkerCodec.frame(request, id: id, deadline: deadline)) { close() }
         return stream
     }
 
     @discardableResult
-    private func send(_ message: WorkerMessage) -> Bool {
-        let frame = FrameCodec.encode(message)
-        return sending.withLock { _ in socket.send(frame) }
+    private func send(_ frame: WorkerFrame) -> Bool {
+        let bytes = frame.bytes
+        return sending.withLock { _ in socket.send(bytes) }
     }
 
     /// Ends the connection: open requests end with `ServiceLost`, the reader thread stops.
@@ -107,20 +107,28 @@ final class ServiceConnection: Sendable {
     }
 
     private func readReplies() {
-        while let (message, payload) = (try? FrameCodec.read(from: socket.fd)) ?? nil {
+        while let frame = (try? FrameCodec.read(from: socket.fd)) ?? nil {
+            let id = frame.id
             let continuation = state.withLock { state in
                 state.lastHeard = SystemTime.now()
-                return state.routes[message.id]
+                return state.routes[id]
             }
             guard let continuation else { continue }
-            switch WorkerReply.meaning(of: message, payload: payload) {
+            let answer: WorkerAnswer
+            do throws(WorkerCodecError) {
+                answer = try WorkerCodec.answer(in: frame)
+            } catch {
+                endRoute(id, throwing: ThumbnailError(.crashed, "the service's answer could not be read: \(error)"))
+                continue
+            }
+            switch WorkerEvent.meaning(of: answer, payload: frame.payload) {
             case .event(let event):
                 continuation.yield(event)
             case .last(let event):
                 continuation.yield(event)
-                endRoute(message.id, throwing: nil)
+                endRoute(id, throwing: nil)
             case .end(let error):
-                endRoute(message.id, throwing: error)
+                endRoute(id, throwing: error)
             case .none:
                 break
             }

@@ -9,7 +9,7 @@ import Glibc
 /// the service steps aside and the client starts its own (a new build replaces the old service).
 package enum ServiceIdentity {
     /// Bumped when the messages between client and service change shape.
-    package static let protocolVersion = 1
+    package static let protocolVersion = 2
 
     /// The variables that decide what the workers do (preferred external thumbnailers, where
     /// `.thumbnailer` and `.previewer` files are found). `PATH` and `TMPDIR` are not among them:

@@ -26,54 +26,57 @@ final class ServiceSession: Sendable {
     private func serve() {
         defer { end() }
         // A client that connects and says nothing is not waited for long.
-        guard let (hello, _) = try? FrameCodec.read(from: socket, waitingUpTo: 5000), hello.kind == .hello else { return }
-        guard server.welcomes(identity: hello.identity) else {
-            var refusal = WorkerMessage(kind: .failure, id: 0)
-            refusal.failureKind = "replaced"
-            refusal.reason = "the service is another build and is going away"
-            send(FrameCodec.encode(refusal))
+        guard let first = try? FrameCodec.read(from: socket, waitingUpTo: 5000),
+              case .hello(let identity)? = try? WorkerCodec.request(in: first).0 else { return }
+        guard server.welcomes(identity: identity) else {
+            send(WorkerCodec.frame(.replaced(reason: "the service is another build and is going away"), id: 0))
             return
         }
-        var welcome = WorkerMessage(kind: .hello, id: 0)
-        welcome.identity = server.identity
-        send(FrameCodec.encode(welcome))
-        while let (message, _) = (try? FrameCodec.read(from: socket.fd)) ?? nil {
-            switch message.kind {
-            case .request: relay(message)
-            case .cancel: running.withLock { $0[message.id] }?.cancel()
-            default: break
+        send(WorkerCodec.frame(WorkerAnswer.hello(identity: server.identity), id: 0))
+        while let frame = (try? FrameCodec.read(from: socket.fd)) ?? nil {
+            let id = frame.id
+            do throws(WorkerCodecError) {
+                switch try WorkerCodec.request(in: frame) {
+                case (.cancel, _): running.withLock { $0[id] }?.cancel()
+                case (.hello, _): break
+                case (let request, let deadline): relay(request, id: id, deadlineSeconds: deadline.seconds)
+                }
+            } catch {
+                send(WorkerCodec.frame(.failure(.init(ThumbnailError(.unsupported, "the service cannot read the request: \(error)"))), id: id))
             }
         }
     }
 
-    /// Hands the request to the pool and its events back to the client.
-    private func relay(_ request: WorkerMessage) {
-        let id = request.id
+    /// Hands the request to the pool and the worker's frames back to the client, each under the
+    /// client's id and otherwise as the worker wrote it.
+    private func relay(_ request: WorkerRequest, id: UInt64, deadlineSeconds: Double?) {
         if let refusal = Self.refusal(of: request) {
-            send(WorkerReply.endFrame(id: id, error: refusal))
+            send(WorkerCodec.failureFrame(id: id, error: refusal))
             return
         }
         let pool = server.pool
         server.requestStarted()
         running.withLock { tasks in
             tasks[id] = Task { [self] in
-                var failure: Error?
                 do {
-                    for try await event in pool.submit(request) { send(WorkerReply.frame(for: event, id: id)) }
+                    for try await reply in pool.replies(to: request, deadlineSeconds: deadlineSeconds) {
+                        var frame = reply.frame
+                        frame.id = id
+                        send(frame)
+                    }
                 } catch {
-                    failure = error
+                    send(WorkerCodec.failureFrame(id: id, error: error))
                 }
-                send(WorkerReply.endFrame(id: id, error: failure))
                 running.withLock { _ = $0.removeValue(forKey: id) }
                 server.requestEnded()
             }
         }
     }
 
-    private func send(_ frame: [UInt8]) {
+    private func send(_ frame: WorkerFrame) {
         writer.async { [self] in
             guard !closed.withLock({ $0 }) else { return }
-            if !socket.send(frame) { socket.shutDown() }
+            if !socket.send(frame.head) || !(frame.payload.isEmpty || socket.send(frame.payload)) { socket.shutDown() }
         }
     }
 
@@ -89,12 +92,12 @@ final class ServiceSession: Sendable {
 }
 
 extension ServiceSession {
-    /// Why the service will not run `request`, or nil. Edits (`PreviewKind.edit`) stay with the
+    /// Why the service will not run `request`, or nil. Edits (`WorkerRequest.edit`) stay with the
     /// editing code's own worker (`qlbrowse edit`, Quick Look's): they need its long deadline and
     /// large memory and CPU limits, which are set on a worker process when it starts, and the
     /// service's pool has the standard ones.
-    static func refusal(of request: WorkerMessage) -> ThumbnailError? {
-        guard request.preview == .edit else { return nil }
+    static func refusal(of request: WorkerRequest) -> ThumbnailError? {
+        guard case .edit = request else { return nil }
         return ThumbnailError(.unsupported, "edits run in the editing command's own worker, not in the service")
     }
 }
