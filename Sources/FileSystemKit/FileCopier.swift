@@ -116,8 +116,15 @@ public enum FileCopier {
     @discardableResult
     public static func copy(_ source: String, to destination: String, replace: Bool, durable: Bool, verify: Bool = false, control: Control,
                             leftover: inout String?) throws(Failure) -> SourceState {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .system(errno, "cannot open \(source)") }
+        // Non-blocking and checked to be a regular file before a byte is read: a FIFO put in a
+        // shared folder (or in place of a file between the listing and now) cannot hold the job.
+        let input: Int32
+        do throws(UntrustedFile.Failure) {
+            input = try UntrustedFile.openRegular(source, links: .followed)
+        } catch {
+            if case .refused(let kind) = error { throw .system(0, "\(kind.refusal), not copied", path: source) }
+            throw .system(error.errno, "cannot open \(source)")
+        }
         defer { close(input) }
         var info = stat()
         guard fstat(input, &info) == 0 else { throw .system(errno, "cannot read \(source)") }

@@ -57,7 +57,9 @@ extension FileOperation {
             if !replace { created.append(target) }
             return nil
         default:
-            return nil  // devices, sockets, fifos: not copied
+            // Devices, sockets, FIFOs are not copied, and said so: the item is not done (a move
+            // keeps its source), never reported as done with a part missing.
+            return .system(0, "\(FileOperation.escapedName(source)) \(FileKind(mode: info.st_mode).refusal), not copied", path: source)
         }
     }
 
