@@ -25,6 +25,9 @@ public struct TerminalFacts: Sendable, Equatable {
     /// The terminal's default background and foreground (OSC 11 and OSC 10), when it answered.
     public var background: RGBA?
     public var foreground: RGBA?
+    /// Keys the user typed before the terminal had answered (the probe read them with the
+    /// answers): the browser hands them to its screen, so a key pressed at start is not lost.
+    public var typedAhead: [UInt8] = []
 
     public init(environment: [String: String], deviceAttributes: [Int]? = nil, answersKittyGraphics: Bool = false,
                 terminalVersion: String? = nil, tmux: TmuxFacts? = nil, terminfoColors: Int = 256) {

@@ -59,6 +59,7 @@ public enum TerminalProbe {
     /// Reads the answers in `reply` into `facts`.
     static func apply(_ reply: [UInt8], to facts: inout TerminalFacts) {
         facts.deviceAttributes = GraphicsMode.parseDeviceAttributes(reply)
+        facts.typedAhead = typedAhead(in: reply)
         let text = String(decoding: reply, as: UTF8.self)
         if let start = text.firstRange(of: "\u{1B}P>|"), let end = text[start.upperBound...].firstRange(of: "\u{1B}\\") {
             facts.terminalVersion = String(text[start.upperBound..<end.lowerBound])
@@ -69,6 +70,45 @@ public enum TerminalProbe {
         if let geometry = sixelGeometry(in: text) { facts.sixelGeometry = geometry }
         if let colour = oscColour(10, in: text) { facts.foreground = colour }
         if let colour = oscColour(11, in: text) { facts.background = colour }
+    }
+
+    /// The keys in `reply` that are not the terminal's answers: what the user typed before or
+    /// while the terminal was asked (the probe reads the same input as the keyboard), to be given
+    /// back to the screen. Every escape sequence is left out: the answers (CSI, OSC, DCS, APC)
+    /// and keys sent as sequences (arrows, Alt-x), which cannot be given back as one key.
+    static func typedAhead(in reply: [UInt8]) -> [UInt8] {
+        let escape: UInt8 = 0x1B, bell: UInt8 = 0x07, backslash = UInt8(ascii: "\\")
+        var keys: [UInt8] = []
+        var index = reply.startIndex
+        while index < reply.endIndex {
+            guard reply[index] == escape else {
+                keys.append(reply[index])
+                index += 1
+                continue
+            }
+            let kind = index + 1 < reply.endIndex ? reply[index + 1] : 0
+            var end = index + 2
+            switch kind {
+            case UInt8(ascii: "["):
+                // Parameters and intermediates (0x20…0x3F), then one final byte.
+                while end < reply.endIndex, (0x20...0x3F).contains(reply[end]) { end += 1 }
+                end += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+                // A string, ended by BEL or ST (ESC \); another ESC starts the next sequence.
+                while end < reply.endIndex, reply[end] != bell, reply[end] != escape { end += 1 }
+                if end < reply.endIndex, reply[end] == bell {
+                    end += 1
+                } else if end + 1 < reply.endIndex, reply[end + 1] == backslash {
+                    end += 2
+                }
+            case UInt8(ascii: "O"):
+                end += 1
+            default:
+                break
+            }
+            index = min(end, reply.endIndex)
+        }
+        return keys
     }
 
     /// The colour in an OSC 10/11 answer (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` ended by BEL or ST;

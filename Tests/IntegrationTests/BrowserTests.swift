@@ -137,6 +137,21 @@ import Testing
         session.send("q")
     }
 
+    /// A key pressed before the browser has asked the terminal what it is stays a key: the probe
+    /// reads the answers from the same input and used to drop it (a `v` sent at once was lost, so
+    /// BrowserServiceTests' second window stayed in the list and made 2 thumbnails, not 5).
+    @Test func aKeyTypedBeforeTheTerminalIsAskedIsNotLost() throws {
+        let folder = try library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The shell sleeps first, so `v` already waits in the terminal's input when the probe reads it.
+        let session = try TmuxSession(command: "sleep 1; '\(TestEnvironment.qlbrowse)' --graphics symbols '\(folder.path)'", columns: 120, rows: 35)
+        session.send("v")
+        #expect(session.waitFor { screen in
+            screen.split(separator: "\n").contains { $0.contains("Holidays") && $0.contains("clip.mp4") && $0.contains("doc.pdf") }
+        }, "the grid did not come: \(session.screen())")
+        session.send("q")
+    }
+
     @Test func quickLookOpensStepsAndClosesRestoringTheList() throws {
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }

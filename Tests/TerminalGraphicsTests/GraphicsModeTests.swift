@@ -156,4 +156,13 @@ import ThumbnailKit
         let cells = CellSize(width: 10, height: 20).fit(.init(width: 400, height: 100), columns: 20, rows: 10)
         #expect(cells.columns == 20 && cells.rows == 3)
     }
+
+    @Test func keysTypedWhileTheTerminalIsAskedAreKeptAndItsAnswersAreNot() {
+        let answers = "\u{1B}]11;rgb:0000/0000/0000\u{07}\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?2;0;1000;1000S\u{1B}[?62;4;22c"
+        let reply = Array(("v" + answers + "g\r").utf8)
+        #expect(TerminalProbe.typedAhead(in: reply) == Array("vg\r".utf8))
+        #expect(TerminalProbe.typedAhead(in: Array(answers.utf8)).isEmpty)
+        // An arrow key cannot be given back as one key: it is left out, the letters after it kept.
+        #expect(TerminalProbe.typedAhead(in: Array("\u{1B}[Aq\u{1B}OBx".utf8)) == Array("qx".utf8))
+    }
 }

@@ -130,6 +130,13 @@ final class CursesScreen: Screen {
         return layout.used
     }
 
+    /// Puts keys typed before the screen started (read by the terminal probe) back in front of
+    /// the input, so the next `readKey` calls return them first, in order.
+    func giveBack(_ keys: [UInt8]) {
+        // ncurses keeps a small queue of keys given back; more than a handful typed ahead is not a case.
+        for byte in keys.prefix(64).reversed() { ungetch(Int32(byte)) }
+    }
+
     /// Reads a key: a character, a function key code, or nil when none is waiting.
     func readKey() -> KeyInput? {
         var value: UInt32 = 0

@@ -68,6 +68,8 @@ public final class BrowserApp {
     public func run() -> String {
         TerminalGuard.install()
         let terminfoNote = screen.start(preferring: graphics.facts.textTerm)
+        // Keys pressed while the terminal was asked what it is were read with its answers.
+        screen.giveBack(graphics.facts.typedAhead)
         chooseGraphics(afterResize: false)
         StandardStreamTrace.line("qlbrowse: " + graphics.description)
         if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }
