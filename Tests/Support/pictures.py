@@ -290,13 +290,12 @@ def main():
     results.append(('80x24: a name that does not fit ends in "…"', bool(listed) and '…' in listed[0], listed[0].strip() if listed else 'not listed'))
     browser.send(b'?')
     browser.pump(1.0, quiet=0.5)
-    # At 80x24 the help comes in pages, "qlbrowse keys (1/4)" (↓ turns them): every key is on one.
-    import re
+    # At 80x24 the help comes in pages, "qlbrowse keys (1/4)" (PgDn turns them): every key is on one.
     shown, pages = browser.text(), 1
     counted = re.search(r'keys \((\d+)/(\d+)\)', shown)
     total = int(counted.group(2)) if counted else 1
     while pages < total:
-        browser.send(b'\x1b[B')
+        browser.send(b'\x1b[6~')  # PgDn
         browser.pump(0.6, quiet=0.3)
         shown += '\n' + browser.text()
         pages += 1
