@@ -7,7 +7,8 @@ struct BoxView {
 
     func draw(title: String, lines: [String], selected: Int?, layout: ScreenLayout, minimumWidth: Int = 60) {
         let screen = context.screen
-        let width = min(layout.columns - 2, max(minimumWidth, (lines.map(\.count).max() ?? 40) + 4))
+        // Wide enough for the title too (a question cut in the middle is no question), within the screen.
+        let width = min(layout.columns - 2, max(minimumWidth, (lines.map(\.count).max() ?? 40) + 4, title.count + 2))
         let height = min(layout.rows - 2, lines.count + 4)
         let top = max(1, (layout.rows - height) / 2), left = max(0, (layout.columns - width) / 2)
         let style = context.style(.help)
