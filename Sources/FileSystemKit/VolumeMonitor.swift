@@ -74,9 +74,7 @@ public final class VolumeMonitor: Sendable {
             if let bytes = FileDescriptorReader.readFile(path, upTo: 16), bytes.first == UInt8(ascii: "1") { return true }
         }
         // USB disks that do not set the flag (many SSD enclosures) are still USB.
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(base, &buffer, buffer.count - 1)
-        return count > 0 && String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).contains("/usb")
+        return readLink(base)?.contains("/usb") == true
     }
 
     private func watch() {

@@ -22,13 +22,6 @@ enum FileSystem {
         return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
 
-    static func symbolicLinkTarget(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(fileSystemBytes: buffer[0..<count].map { UInt8(bitPattern: $0) })
-    }
-
     /// A new folder only this user can enter (mode 0700, `mkdtemp`), in `$TMPDIR` or `/tmp`.
     static func makeTemporaryDirectory(prefix: String) -> String? {
         let base = ProcessEnvironment.variable("TMPDIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"

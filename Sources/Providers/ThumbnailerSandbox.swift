@@ -39,7 +39,7 @@ public enum ThumbnailerSandbox: Sendable, Equatable {
         var arguments = [bubblewrap, "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
         // On merged-/usr systems these are symbolic links into /usr: recreate the links, as GNOME does.
         for directory in ["/lib", "/lib64", "/bin", "/sbin"] {
-            if FileSystem.isSymbolicLink(directory), let target = FileSystem.symbolicLinkTarget(directory) {
+            if FileSystem.isSymbolicLink(directory), let target = readLink(directory) {
                 arguments += ["--symlink", target, directory]
             } else {
                 arguments += ["--ro-bind-try", directory, directory]

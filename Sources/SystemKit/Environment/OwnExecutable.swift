@@ -7,10 +7,7 @@ import Glibc
 public enum OwnExecutable {
     /// The path (`… (deleted)` once a new build replaced the file), or nil when it cannot be read.
     public static var path: String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(fileSystemBytes: buffer[0..<length].map { UInt8(bitPattern: $0) })
+        readLink("/proc/self/exe")
     }
 
     /// The folder holding it, without a trailing slash.

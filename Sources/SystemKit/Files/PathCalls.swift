@@ -132,7 +132,7 @@ public func strdup(_ text: String) -> UnsafeMutablePointer<CChar>? {
 public func readLink(_ path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = path.withFileSystemRepresentation { Glibc.readlink($0, &buffer, buffer.count - 1) }
-    guard count >= 0 else { return nil }
+    guard count > 0 else { return nil }
     return buffer.withUnsafeBufferPointer { chars in
         chars.withMemoryRebound(to: UInt8.self) { String(fileSystemBytes: $0.prefix(count)) }
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// File names on Linux are bytes, not text: a name written on Windows or in Latin-1 (`caf\xE9`)
 /// is not UTF-8. qlbrowse carries every name and path as a `String`, so that one name is one value
 /// through the listing, the state, the worker and service protocols, the journal and the
@@ -42,7 +46,7 @@ public enum FileSystemBytes {
 
     /// The string for a NUL-terminated name or path from C (`readdir`, `realpath`, `argv`).
     public static func string(fromCString pointer: UnsafePointer<CChar>) -> String {
-        let length = strlenOf(pointer)
+        let length = strlen(pointer)
         return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
             string(from: UnsafeBufferPointer(start: $0, count: length))
         }
@@ -152,11 +156,5 @@ public enum FileSystemBytes {
         var decoder = UTF8()
         if case .scalarValue(let scalar) = decoder.decode(&iterator) { return (scalar, length) }
         return nil
-    }
-
-    private static func strlenOf(_ pointer: UnsafePointer<CChar>) -> Int {
-        var length = 0
-        while pointer[length] != 0 { length += 1 }
-        return length
     }
 }
