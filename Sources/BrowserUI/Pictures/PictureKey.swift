@@ -37,7 +37,9 @@ struct PictureKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        path.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) } ?? hasher.combine(Array(path.utf8).count)
+        // The path's bytes, as == compares them (a bridged string without contiguous storage is copied).
+        path.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            ?? Array(path.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
         hasher.combine(side)
         hasher.combine(iconOnly)
         hasher.combine(part)
