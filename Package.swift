@@ -67,8 +67,11 @@ let package = Package(
         .target(name: "BrowserCore", dependencies: ["FileSystemKit", "ThumbnailKit", "SystemKit"]),
         // Terminal capability probe and image encoding through chafa.
         .target(name: "TerminalGraphics", dependencies: ["ThumbnailKit", "SystemKit", "CChafa"]),
+        // Saving quick edits: the worker writes the edited file, this puts it in place (the
+        // original trashed or kept) for Quick Look and `qlbrowse edit` alike. No terminal.
+        .target(name: "EditKit", dependencies: ["FileSystemKit", "ThumbnailKit", "SystemKit"]),
         // The ncurses screen, the event loop, and drawing of the state.
-        .target(name: "BrowserUI", dependencies: ["BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "SystemKit", "CNcurses"]),
+        .target(name: "BrowserUI", dependencies: ["BrowserCore", "EditKit", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "SystemKit", "CNcurses"]),
 
         .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker", "SystemKit"], linkerSettings: [
             // Every batch starts a worker per core: a static Swift runtime spares each start the
@@ -76,7 +79,7 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
         .executableTarget(name: "qlbrowse", dependencies: [
-            "ThumbnailKit", "BrowserUI", "FileSystemKit", "TerminalGraphics", "SystemKit",
+            "ThumbnailKit", "BrowserUI", "EditKit", "FileSystemKit", "TerminalGraphics", "SystemKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: [
             // The browser must start and stay as small as nnn: a static Swift runtime brings in only
@@ -85,6 +88,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "EditorsTests", dependencies: ["Editors"]),
+        .testTarget(name: "EditKitTests", dependencies: ["EditKit", "ThumbnailKit"]),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit", "SystemKit"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "SystemKit", "ThumbnailKit"]),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BrowserUI
+import EditKit
 import SystemKit
 import ThumbnailKit
 #if canImport(FoundationEssentials)

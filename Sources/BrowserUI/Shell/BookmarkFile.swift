@@ -1,4 +1,5 @@
 import BrowserCore
+import EditKit
 import Dispatch
 import FileSystemKit
 import SystemKit

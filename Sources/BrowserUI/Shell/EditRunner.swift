@@ -1,4 +1,5 @@
 import BrowserCore
+import EditKit
 import FileSystemKit
 import Synchronization
 import SystemKit
@@ -12,51 +13,56 @@ import Glibc
 /// for `U`. Answers come back through the inbox as actions.
 final class EditRunner: Sendable {
     private let inbox: Inbox
+    private let scheduler: BackgroundTasks
     private let logFile: String?
-    private let state = Mutex<(pool: WorkerPool?, task: Task<Void, Never>?, busy: Bool)>((nil, nil, false))
+    /// The edits' worker, started with the first edit.
+    private let pool = Mutex<WorkerPool?>(nil)
+    /// The scheduler's group of edits being saved.
+    static let group = "edit"
 
-    init(inbox: Inbox, logFile: String?) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, logFile: String?) {
         self.inbox = inbox
+        self.scheduler = scheduler
         self.logFile = logFile
     }
 
     /// Writes `edits` of `path` and puts the result beside it (`copy`) or in its place.
-    func save(path: String, edits: [FileEdit], copy: Bool) {
+    func save(path: String, edits: [FileEdit], copy: Bool, volume: String) {
         let inbox = self.inbox, logFile = self.logFile
-        state.withLock { state in
-            let pool = state.pool ?? WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: logFile)
-            state.pool = pool
-            state.busy = true
-            let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(pool: pool))
-            state.task = Task.detached(priority: .userInitiated) { [weak self] in
-                do {
-                    let outcome = try await saver.apply(edits, to: path)
-                    inbox.post(.action(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
-                                                              summary: Self.summary(outcome, copy: copy)))))
-                } catch is CancellationError {
-                    inbox.post(.action(.editFailed(path: path, reason: "cancelled; the original is as it was")))
-                } catch {
-                    let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
-                    inbox.post(.action(.editFailed(path: path, reason: Task.isCancelled ? "cancelled; the original is as it was" : reason)))
-                }
-                self?.state.withLock { $0.busy = false }
+        let pool = self.pool.withLock { pool in
+            if let pool { return pool }
+            let started = WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: logFile)
+            pool = started
+            return started
+        }
+        let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(pool: pool))
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { context in
+            do {
+                try Task.checkCancellation()
+                let outcome = try await saver.apply(edits, to: path)
+                inbox.post(.action(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
+                                                          summary: Self.summary(outcome, copy: copy)))))
+            } catch is CancellationError {
+                inbox.post(.action(.editFailed(path: path, reason: "cancelled; the original is as it was")))
+            } catch {
+                let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
+                inbox.post(.action(.editFailed(path: path, reason: Task.isCancelled || context.isCancelled ? "cancelled; the original is as it was" : reason)))
             }
         }
     }
 
     /// Stops the edit being saved; its temporaries go (the answer says "cancelled").
     func cancel() {
-        state.withLock { $0.task?.cancel() }
+        scheduler.cancel(group: Self.group)
     }
 
     /// Waits (at most `seconds`) until no edit runs: a cancelled one has removed its temporary.
     func waitUntilIdle(seconds: Double) {
-        let deadline = SystemTime.now() + Int64(seconds * 1e9)
-        while state.withLock({ $0.busy }) && SystemTime.now() < deadline { usleep(20_000) }
+        scheduler.waitUntilIdle(group: Self.group, seconds: seconds)
     }
 
     func shutdown() async {
-        let pool = state.withLock { $0.pool }
+        let pool = self.pool.withLock { $0 }
         await pool?.shutdown()
     }
 
@@ -66,7 +72,7 @@ final class EditRunner: Sendable {
         let inbox = self.inbox
         let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
         let volume = Volume.containing(original.originalPath, in: volumes)?.mountPoint ?? "/"
-        VolumeIO.shared.run(volume: volume, deadline: 10, { () -> String in
+        scheduler.io(group: Self.group, volume: volume, deadline: 10, { () -> String in
             do throws(TrashCan.Failure) {
                 let editedItem = try trash.trash(edited)
                 do throws(TrashCan.Failure) {

@@ -2,26 +2,32 @@ import BrowserCore
 import FileSystemKit
 import SystemKit
 
+/// The browser's one scheduler: every background task, its progress a job's status.
+typealias BackgroundTasks = Scheduler<JobStatus>
+
 /// Carries out the state's effects that are background work: listing folders, thumbnail and
-/// file jobs, probing volumes. Results come back through the inbox as actions.
+/// file jobs, probing volumes. Each runner is a thin user of the one scheduler (`tasks`).
+/// Results come back through the inbox as actions.
 final class EffectRunner {
     private let inbox: Inbox
+    let tasks: BackgroundTasks
     private let lister = DirectoryLister()
     private var listing: DirectoryLister.Listing?
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
     private let bookmarks: BookmarkFile
-    private lazy var finding = FindRunner(inbox: inbox)
+    private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks)
     private let undoing: UndoRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
+    init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
         self.inbox = inbox
+        self.tasks = tasks
         self.jobs = jobs
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
-        self.undoing = UndoRunner(inbox: inbox, journal: fileJobs.journal)
+        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal)
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -31,7 +37,7 @@ final class EffectRunner {
         case .cancelListing:
             listing?.cancel()
             listing = nil
-        case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared)
+        case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared, volume: Self.mountPoint(of: folder, in: volumes))
         case .cancelJob(let id):
             jobs.stop(id)
             fileJobs.cancel(id)
@@ -44,7 +50,7 @@ final class EffectRunner {
         case .restore(let items): fileJobs.restore(items, volumes: volumes)
         case .resolveConflict(let job, let choice, let all): fileJobs.answer(job, choice, applyToAll: all)
         case .probeCapabilities(let volume): probe(volume)
-        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
+        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy, volume: Self.mountPoint(of: path, in: volumes))
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
@@ -83,7 +89,7 @@ final class EffectRunner {
     /// Asks a volume what it allows (reads only, no trial file).
     private func probe(_ volume: Volume) {
         let inbox = self.inbox
-        VolumeIO.shared.run(volume: volume.mountPoint, deadline: 2, {
+        tasks.io(group: "probe", volume: volume.mountPoint, priority: .onScreen, deadline: 2, {
             VolumeCapabilities.probe(folder: volume.mountPoint, fsType: volume.fsType, trial: false)
         }, completion: { outcome in
             if case .done(let found) = outcome { inbox.post(.action(.capabilitiesFound(mountPoint: volume.mountPoint, found))) }

@@ -21,14 +21,19 @@ final class FileJobRunner: Sendable {
     }
 
     private let inbox: Inbox
-    private let jobs = Mutex<[Int: Job]>([:])
-    private let cache = ThumbnailCache()
+    private let scheduler: BackgroundTasks
+    /// The scheduler's group of file jobs and quick file calls.
+    static let group = "files"
+    /// The thumbnails that follow the files moved, renamed and removed.
+    let cache: ThumbnailCache
     private let verifiesCopies: Bool
     /// Where each finished operation is written down, for `z`.
     let journal: UndoJournal
 
-    init(inbox: Inbox, verifiesCopies: Bool, journal: UndoJournal) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, verifiesCopies: Bool, journal: UndoJournal) {
         self.inbox = inbox
+        self.scheduler = scheduler
+        self.cache = cache
         self.verifiesCopies = verifiesCopies
         self.journal = journal
     }
@@ -39,13 +44,29 @@ final class FileJobRunner: Sendable {
         let id = JobIdentifiers.next()
         let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies)
         let job = Job(operation)
-        jobs.withLock { $0[id] = job }
         let inbox = self.inbox, cache = self.cache
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
-        inbox.post(.action(.jobChanged(status)))
         let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
+        scheduler.submit(group: Self.group, volume: volume?.mountPoint ?? "/", priority: .user, id: id, report: status, attachment: job) { context in
+            // A question still open is answered "skip".
+            context.onCancel {
+                job.operation.cancel()
+                job.answered.signal()
+            }
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                self.run(job, id: id, status: status, volume: volume, place: place, trash: trash, report: context.report) { ended.resume() }
+            }
+        }
+        return id
+    }
+
+    /// The operation on its volume's thread, reported as it goes; `ended` once the final status is told.
+    private func run(_ job: Job, id: Int, status: JobStatus, volume: Volume?, place: String, trash: TrashCan,
+                     report reportStatus: @escaping @Sendable (JobStatus) -> Void, ended: @escaping @Sendable () -> Void) {
+        let operation = job.operation, kind = operation.kind, sources = operation.sources, destination = operation.destination
+        let inbox = self.inbox, cache = self.cache
         let started = ContinuousClock.now
         VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 30, { heartbeat -> JobStatus in
             var result = status
@@ -78,7 +99,7 @@ final class FileJobRunner: Sendable {
                 update.phase = .running
                 update.isPaused = operation.isPaused
                 update.elapsed = Double(seconds: ContinuousClock.now - started)
-                inbox.post(.action(.jobChanged(update)))
+                reportStatus(update)
             }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
                removed: { path in cache.removeThumbnails(for: path) })
             result.total = sources.count
@@ -97,8 +118,7 @@ final class FileJobRunner: Sendable {
             if !report.trashed.isEmpty { inbox.post(.action(.trashed(report.trashed))) }
             self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
             return result
-        }, completion: { [self] outcome in
-            _ = jobs.withLock { $0.removeValue(forKey: id) }
+        }, completion: { outcome in
             var final = status
             switch outcome {
             case .done(let result): final = result
@@ -110,43 +130,40 @@ final class FileJobRunner: Sendable {
                 final.detail = "nothing was done"
             }
             final.elapsed = Double(seconds: ContinuousClock.now - started)
-            inbox.post(.action(.jobChanged(final)))
+            reportStatus(final)
             inbox.post(.action(.showMessage(JobText.ending(final))))
             inbox.post(.action(.reload(select: nil)))
+            ended()
         })
-        return id
     }
 
     func cancel(_ id: Int) {
-        guard let job = jobs.withLock({ $0[id] }) else { return }
-        job.operation.cancel()
-        job.answered.signal()  // a question still open is answered "skip"
+        scheduler.cancel(id, group: Self.group)
     }
 
     func pause(_ id: Int, _ paused: Bool) {
-        jobs.withLock { $0[id] }?.operation.setPaused(paused)
+        (scheduler.attachment(of: id) as? Job)?.operation.setPaused(paused)
     }
 
     func answer(_ id: Int, _ choice: FileOperation.ConflictChoice, applyToAll: Bool) {
-        guard let job = jobs.withLock({ $0[id] }) else { return }
+        guard let job = scheduler.attachment(of: id) as? Job else { return }
         job.answer.withLock { $0 = (choice, applyToAll) }
         job.answered.signal()
     }
 
     func cancelAll() {
-        for id in jobs.withLock({ Array($0.keys) }) { cancel(id) }
+        scheduler.cancel(group: Self.group)
     }
 
     /// Waits (at most `seconds`) until no job runs: a cancelled copy has removed its temporary.
     func waitUntilIdle(seconds: Double) {
-        let deadline = SystemTime.now() + Int64(seconds * 1e9)
-        while !jobs.withLock({ $0.isEmpty }) && SystemTime.now() < deadline { usleep(20_000) }
+        scheduler.waitUntilIdle(group: Self.group, seconds: seconds)
     }
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
         let inbox = self.inbox, cache = self.cache, journal = self.journal
-        VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
+        scheduler.io(group: Self.group, volume: volume, deadline: 5, { () -> Int32 in
             do throws(FileSystemError) {
                 try FileRename.noReplaceOrLook(from, to: to)
                 if let stamp = PathStamp.of(to) {
@@ -172,7 +189,7 @@ final class FileJobRunner: Sendable {
     /// Makes an empty file or a folder; never over an existing name.
     func create(_ path: String, folder: Bool, volume: String) {
         let inbox = self.inbox, journal = self.journal
-        VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
+        scheduler.io(group: Self.group, volume: volume, deadline: 5, { () -> Int32 in
             if folder {
                 guard mkdir(path, 0o755) == 0 else { return errno }
             } else {
@@ -199,7 +216,7 @@ final class FileJobRunner: Sendable {
     func restore(_ items: [TrashCan.Item], volumes: [Volume]) {
         let inbox = self.inbox
         let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
-        VolumeIO.shared.run(volume: Volume.containing(items.first?.originalPath ?? "/", in: volumes)?.mountPoint ?? "/", deadline: 10, { () -> (Int, [String]) in
+        scheduler.io(group: Self.group, volume: Volume.containing(items.first?.originalPath ?? "/", in: volumes)?.mountPoint ?? "/", deadline: 10, { () -> (Int, [String]) in
             var restored = 0, problems: [String] = []
             for item in items {
                 do throws(TrashCan.Failure) {
