@@ -6,6 +6,9 @@ import SystemKit
 import TerminalGraphics
 import Testing
 import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `BrowserApp` built from parts a test gives it: a recording screen that plays keys, a worker
 /// backend that records what is asked of it, a cache and a journal in a temporary folder. Keys
@@ -71,6 +74,20 @@ import ThumbnailKit
         rig.press(.key(.special(.down)))
         rig.app.turn()
         #expect(rig.app.state.selected?.name == "beta.txt")
+    }
+
+    @Test func aNewFolderIsMadeThroughTheSchedulerAndListed() {
+        let rig = Rig(files: ["alpha.txt": "one\n"])
+        defer { TemporaryFolder.remove(rig.folder) }
+        #expect(rig.turn { rig.shows("alpha.txt") })
+        rig.press(.key(.character(UInt32(UInt8(ascii: "a")))))
+        for character in "made/".unicodeScalars { rig.press(.key(.character(character.value))) }
+        rig.press(.key(.special(.enter)))
+        // Made off the loop (the scheduler's file group), then the folder is listed again with it selected.
+        #expect(rig.turn { rig.app.state.selected?.name == "made" && rig.shows("made") })
+        var status = stat()
+        #expect(stat(rig.folder + "/made", &status) == 0 && status.st_mode & S_IFMT == S_IFDIR)
+        #expect(rig.turn { !rig.app.effects.tasks.isBusy(group: FileJobRunner.group) })
     }
 
     @Test func quickLookReadsATextFilesLinesAndAsksNoWorkerForThem() {
