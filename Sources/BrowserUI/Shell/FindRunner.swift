@@ -6,7 +6,8 @@ import SystemKit
 
 /// Runs the one search `F` has open: a `FileFinder` on the folder, told each new query, stopped
 /// when the search closes; or, inside the files, ripgrep (`rg -l`), started again for each query
-/// a moment after the last key, as a task of the scheduler that the next query cancels.
+/// a moment after the last key, as a task of the scheduler that the next query cancels. The
+/// walk is a task of the scheduler too, until it is done or the search closes.
 /// Reports come back through the inbox with the search's ticket.
 final class FindRunner {
     private let inbox: Inbox
@@ -19,6 +20,8 @@ final class FindRunner {
     static let contentLimit = 200
     /// The scheduler's group of content searches (one at a time: a newer one cancels the last).
     static let contentGroup = "find-content"
+    /// The scheduler's group of the name search's walk.
+    static let walkGroup = "find"
 
     init(inbox: Inbox, scheduler: BackgroundTasks) {
         self.inbox = inbox
@@ -29,15 +32,50 @@ final class FindRunner {
     func start(root: String, showsHidden: Bool, ticket: Int, volumes: [Volume]) {
         stop()
         let inbox = self.inbox
+        let walked = Latch()
         let finder = FileFinder(root: root, showsHidden: showsHidden, skipping: volumes.map(\.mountPoint)) { report in
             inbox.post(.action(.found(ticket: ticket, report)))
+            if report.complete { walked.open() }
         }
         self.finder = finder
         self.ticket = ticket
         self.root = root
         self.volume = Volume.containing(root, in: volumes)?.mountPoint ?? "/"
         finder.search("")
-        finder.start()
+        // The walk is a task of the scheduler while it runs (its thread is the finder's own);
+        // closing the search cancels it. Queries after the walk rank what it found, on no task.
+        scheduler.submit(group: Self.walkGroup, volume: volume, priority: .user) { context in
+            context.onCancel {
+                finder.stop()
+                walked.open()
+            }
+            if !context.isCancelled { finder.start() }
+            await walked.wait()
+        }
+    }
+
+    /// Opens once; whoever waits on it goes on then (at once when it is open already).
+    private final class Latch: Sendable {
+        private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        func open() {
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                guard !state.isOpen else { return [] }
+                state.isOpen = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        func wait() async {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.isOpen { return true }
+                    state.waiters.append(waiter)
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        }
     }
 
     func search(_ query: String, insideFiles: Bool, ticket: Int) {
@@ -88,6 +126,7 @@ final class FindRunner {
     func stop() {
         finder?.stop()
         finder = nil
+        scheduler.cancel(group: Self.walkGroup)
         scheduler.cancel(group: Self.contentGroup)
     }
 }
