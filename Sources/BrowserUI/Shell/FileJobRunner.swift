@@ -44,7 +44,6 @@ final class FileJobRunner: Sendable {
         let id = JobIdentifiers.next()
         let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies)
         let job = Job(operation)
-        let inbox = self.inbox, cache = self.cache
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
