@@ -1,0 +1,84 @@
+@testable import BrowserCore
+@testable import BrowserUI
+import FileSystemKit
+import SystemKit
+import Testing
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// File jobs as the scheduler's tasks: a question holds the job's slot, a job queued behind it
+/// and cancelled ends "cancelled" with nothing written, the answer reaches the job by its id,
+/// and every status reaches the inbox as the scheduler's progress. Real files in a temporary
+/// folder; the test waits on the inbox's messages, never on time.
+@Suite struct FileJobSchedulingTests {
+    /// Every message the inbox had, kept, and a wait for the first action that matches.
+    final class Messages {
+        let inbox = Inbox()
+        private var seen: [BrowserAction] = []
+
+        func first(where match: (BrowserAction) -> Bool) -> BrowserAction? {
+            for _ in 0..<300 {
+                for case .action(let action) in inbox.drain() { seen.append(action) }
+                if let found = seen.first(where: match) { return found }
+                var wake = pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)
+                _ = poll(&wake, 1, 100)
+            }
+            return nil
+        }
+
+        func status(of id: Int, _ phase: JobStatus.Phase) -> JobStatus? {
+            guard case .jobChanged(let status)? = first(where: {
+                if case .jobChanged(let status) = $0 { status.id == id && status.phase == phase } else { false }
+            }) else { return nil }
+            return status
+        }
+    }
+
+    private func write(_ text: String, to path: String) {
+        try? AtomicFileWriter.write(Array(text.utf8), to: path, permissions: 0o644)
+    }
+
+    private func read(_ path: String) -> String? {
+        guard let bytes = UntrustedFile.read(path, upTo: 1 << 20) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func aQueuedJobCancelledEndsCancelledAndTheAnsweredOneFinishes() {
+        let folder = TemporaryFolder.make()
+        defer { TemporaryFolder.remove(folder) }
+        mkdir(folder + "/from", 0o755)
+        mkdir(folder + "/to", 0o755)
+        write("new", to: folder + "/from/a.txt")
+        write("b", to: folder + "/from/b.txt")
+        write("old", to: folder + "/to/a.txt")
+        let messages = Messages()
+        let inbox = messages.inbox
+        // One task per volume: the second job waits behind the first.
+        let tasks = BackgroundTasks(limit: 4, perVolume: { _ in 1 }, observer: { event in
+            if case .progress(_, let status) = event { inbox.post(.action(.jobChanged(status))) }
+        })
+        let journal = UndoJournal(path: folder + "/journal.json") { bytes, path in try? AtomicFileWriter.write(bytes, to: path, permissions: 0o600) }
+        let runner = FileJobRunner(inbox: inbox, scheduler: tasks, cache: ThumbnailCache(root: folder + "/cache", readsShared: false),
+                                   verifiesCopies: false, journal: journal)
+
+        let first = runner.start(.copy, sources: [folder + "/from/a.txt"], destination: folder + "/to", volumes: [])
+        #expect(messages.first { if case .conflictAsked(first, _) = $0 { true } else { false } } != nil)
+        let second = runner.start(.copy, sources: [folder + "/from/b.txt"], destination: folder + "/to", volumes: [])
+        #expect(tasks.tasks.map(\.id) == [first, second])
+        #expect(tasks.tasks.map(\.phase) == [.running, .queued])
+        // Listed at once, before it runs: the jobs panel shows it waiting.
+        #expect(tasks.tasks.last?.report?.id == second)
+
+        runner.cancel(second)
+        #expect(messages.status(of: second, .cancelled) != nil)
+        #expect(read(folder + "/to/b.txt") == nil)
+
+        runner.answer(first, .overwrite, applyToAll: false)
+        #expect(messages.status(of: first, .finished) != nil)
+        #expect(read(folder + "/to/a.txt") == "new")
+        tasks.waitUntilIdle(group: FileJobRunner.group, seconds: 30)
+        #expect(tasks.tasks.isEmpty)
+    }
+}
