@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserUI
+import EditKit
 import SystemKit
 import TerminalGraphics
 import ThumbnailKit
@@ -77,8 +78,9 @@ struct BrowseCommand: ParsableCommand {
         let pool = WorkerPool(stderrPath: log)
         let thumbnails: any WorkerBackend = WorkerChoice.usesService(noService: noService, config: config)
             ? WorkerChoice.serviceClient(idleSeconds: WorkerChoice.idleSeconds(config)) { pool } : pool
-        let parts = BrowserParts(previews: pool, thumbnails: thumbnails, cache: ThumbnailCache(), journal: BrowserParts.userJournal(),
-                                 time: SystemTime()) {
+        let parts = BrowserParts(previews: pool, thumbnails: thumbnails, jobs: WorkerPool(size: 1, stderrPath: log),
+                                 edits: WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: log),
+                                 cache: ThumbnailCache(), journal: BrowserParts.userJournal(), time: SystemTime()) {
             if !(thumbnails is WorkerPool) { await thumbnails.shutdown(waitSeconds: 1) }
             await pool.shutdown()
         }

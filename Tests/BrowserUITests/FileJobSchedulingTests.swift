@@ -18,18 +18,18 @@ import Glibc
         let inbox = Inbox()
         private var seen: [BrowserAction] = []
 
-        func first(where match: (BrowserAction) -> Bool) -> BrowserAction? {
-            for _ in 0..<300 {
+        /// Awaits (never blocks: the jobs' tasks need the cooperative threads the test process shares).
+        func first(where match: (BrowserAction) -> Bool) async -> BrowserAction? {
+            for _ in 0..<3000 {
                 for case .action(let action) in inbox.drain() { seen.append(action) }
                 if let found = seen.first(where: match) { return found }
-                var wake = pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wake, 1, 100)
+                try? await Task.sleep(for: .milliseconds(10))
             }
             return nil
         }
 
-        func status(of id: Int, _ phase: JobStatus.Phase) -> JobStatus? {
-            guard case .jobChanged(let status)? = first(where: {
+        func status(of id: Int, _ phase: JobStatus.Phase) async -> JobStatus? {
+            guard case .jobChanged(let status)? = await first(where: {
                 if case .jobChanged(let status) = $0 { status.id == id && status.phase == phase } else { false }
             }) else { return nil }
             return status
@@ -45,7 +45,7 @@ import Glibc
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test func aQueuedJobCancelledEndsCancelledAndTheAnsweredOneFinishes() {
+    @Test func aQueuedJobCancelledEndsCancelledAndTheAnsweredOneFinishes() async {
         let folder = TemporaryFolder.make()
         defer { TemporaryFolder.remove(folder) }
         mkdir(folder + "/from", 0o755)
@@ -64,7 +64,7 @@ import Glibc
                                    verifiesCopies: false, journal: journal)
 
         let first = runner.start(.copy, sources: [folder + "/from/a.txt"], destination: folder + "/to", volumes: [])
-        #expect(messages.first { if case .conflictAsked(first, _) = $0 { true } else { false } } != nil)
+        #expect(await messages.first { if case .conflictAsked(first, _) = $0 { true } else { false } } != nil)
         let second = runner.start(.copy, sources: [folder + "/from/b.txt"], destination: folder + "/to", volumes: [])
         #expect(tasks.tasks.map(\.id) == [first, second])
         #expect(tasks.tasks.map(\.phase) == [.running, .queued])
@@ -72,13 +72,13 @@ import Glibc
         #expect(tasks.tasks.last?.report?.id == second)
 
         runner.cancel(second)
-        #expect(messages.status(of: second, .cancelled) != nil)
+        #expect(await messages.status(of: second, .cancelled) != nil)
         #expect(read(folder + "/to/b.txt") == nil)
 
         runner.answer(first, .overwrite, applyToAll: false)
-        #expect(messages.status(of: first, .finished) != nil)
+        #expect(await messages.status(of: first, .finished) != nil)
         #expect(read(folder + "/to/a.txt") == "new")
-        tasks.waitUntilIdle(group: FileJobRunner.group, seconds: 30)
+        for _ in 0..<3000 where tasks.isBusy(group: FileJobRunner.group) { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(tasks.tasks.isEmpty)
     }
 }

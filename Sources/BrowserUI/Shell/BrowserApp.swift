@@ -55,8 +55,8 @@ public final class BrowserApp {
         })
         self.demand = DemandRunner(tasks: tasks, pictures: pictures, inbox: inbox)
         let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal)
-        self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, logFile: options.logFile),
-                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, logFile: options.logFile))
+        self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, workers: parts.jobs),
+                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits))
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme

@@ -11,18 +11,25 @@ public struct BrowserParts: Sendable {
     /// The thumbnails of the list, the grid and the preview pane: the resident service's client,
     /// or the same workers as `previews` (DECISIONS.md: "Browsers share the service's workers").
     package var thumbnails: any WorkerBackend
+    /// `T` jobs' own worker, beside the others rather than in their queue.
+    package var jobs: any WorkerBackend
+    /// Quick Look's edits' own worker, with an edit's long deadline (`EditSaver.workerLimits`).
+    package var edits: any WorkerBackend
     public var cache: ThumbnailCache
     /// Where each finished file operation is written down, for `z`.
     public var journal: UndoJournal
     /// The clock the state is told on every turn of the loop.
     public var time: any TimeSource
-    /// Lets the workers go when the browser quits.
+    /// Lets the previews' and thumbnails' workers go when the browser quits (the jobs' and the
+    /// edits' go with their runners, once these have stopped).
     public var shutdown: @Sendable () async -> Void
 
-    package init(previews: any WorkerBackend, thumbnails: any WorkerBackend, cache: ThumbnailCache, journal: UndoJournal,
-                 time: any TimeSource, shutdown: @escaping @Sendable () async -> Void) {
+    package init(previews: any WorkerBackend, thumbnails: any WorkerBackend, jobs: any WorkerBackend, edits: any WorkerBackend,
+                 cache: ThumbnailCache, journal: UndoJournal, time: any TimeSource, shutdown: @escaping @Sendable () async -> Void) {
         self.previews = previews
         self.thumbnails = thumbnails
+        self.jobs = jobs
+        self.edits = edits
         self.cache = cache
         self.journal = journal
         self.time = time

@@ -1,7 +1,6 @@
 import BrowserCore
 import EditKit
 import FileSystemKit
-import Synchronization
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -14,28 +13,21 @@ import Glibc
 final class EditRunner: Sendable {
     private let inbox: Inbox
     private let scheduler: BackgroundTasks
-    private let logFile: String?
-    /// The edits' worker, started with the first edit.
-    private let pool = Mutex<WorkerPool?>(nil)
+    /// The edits' own worker, with an edit's long deadline (`EditSaver.workerLimits`), started with the first edit.
+    private let workers: any WorkerBackend
     /// The scheduler's group of edits being saved.
     static let group = "edit"
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, logFile: String?) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend) {
         self.inbox = inbox
         self.scheduler = scheduler
-        self.logFile = logFile
+        self.workers = workers
     }
 
     /// Writes `edits` of `path` and puts the result beside it (`copy`) or in its place.
     func save(path: String, edits: [FileEdit], copy: Bool, volume: String) {
-        let inbox = self.inbox, logFile = self.logFile
-        let pool = self.pool.withLock { pool in
-            if let pool { return pool }
-            let started = WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: logFile)
-            pool = started
-            return started
-        }
-        let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(pool: pool))
+        let inbox = self.inbox
+        let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(workers: workers))
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { context in
             do {
                 try Task.checkCancellation()
@@ -62,8 +54,7 @@ final class EditRunner: Sendable {
     }
 
     func shutdown() async {
-        let pool = self.pool.withLock { $0 }
-        await pool?.shutdown()
+        await workers.shutdown(waitSeconds: 2)
     }
 
     /// `U` after an edit replaced a file: the edited file goes to the Trash (nothing is lost) and

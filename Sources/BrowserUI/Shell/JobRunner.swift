@@ -8,17 +8,17 @@ import ThumbnailKit
 /// progress to the UI about ten times a second, and stop promptly when cancelled or when their
 /// volume goes away, saying what was done and what was not.
 final class JobRunner: Sendable {
-    private let pool: WorkerPool
+    private let workers: any WorkerBackend
     private let inbox: Inbox
     private let scheduler: BackgroundTasks
     /// The scheduler's group of these jobs.
     static let group = "thumbnails"
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, logFile: String?) {
+    /// `workers`: the jobs' own (one worker: a batch runs beside the browser's workers, not in their queue).
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend) {
         self.inbox = inbox
         self.scheduler = scheduler
-        // One worker: the batch runs beside the browser's own workers, not in their queue.
-        self.pool = WorkerPool(size: 1, stderrPath: logFile)
+        self.workers = workers
     }
 
     /// Starts thumbnailing `folder` (recursively) on the volume mounted at `volume`; returns the
@@ -26,11 +26,11 @@ final class JobRunner: Sendable {
     @discardableResult
     func start(folder: String, shared: Bool, volume: String) -> Int {
         let id = JobIdentifiers.next()
-        let inbox = self.inbox, pool = self.pool
+        let inbox = self.inbox, workers = self.workers
         let first = JobStatus(id: id, folder: folder, writesShared: shared)
         scheduler.submit(group: Self.group, volume: volume, priority: .background, id: id, report: first) { context in
             let cache = ThumbnailCache(writesShared: shared)
-            let generator = ThumbnailGenerator(pool: pool, cache: cache)
+            let generator = ThumbnailGenerator(workers: workers, cache: cache)
             let batch = ThumbnailBatch(generator: generator, cache: cache, box: PixelSize(width: 256, height: 256), jobs: 1)
             var status = first
             /// Why the job stopped itself (its volume went away), when it did.
@@ -90,7 +90,7 @@ final class JobRunner: Sendable {
 
     func shutdown() async {
         scheduler.cancel(group: Self.group)
-        await pool.shutdown()
+        await workers.shutdown(waitSeconds: 2)
     }
 
     /// Why the job's folder cannot be reached any more ("photos was disconnected"), or nil when it can.
