@@ -11,7 +11,14 @@ extension ScreenDemand {
         public var entry: Entry?
         public var selectedPath: String?
         public var content: QuickLookContent?
-        public var position = QuickLookPosition()
+        /// What a custom previewer shows instead (text or a picture), when one does.
+        public var custom: QuickLookContent?
+        /// The first text line on screen (`QuickLookPosition.end`: the last ones).
+        public var line = 0
+        /// The length of what plays, when known.
+        public var duration: Double?
+        /// A Live Photo shows its movie.
+        public var showsMotion = false
         /// Quick Look's text rows and the screen's columns.
         public var rows = 1
         public var columns = 80
@@ -25,7 +32,10 @@ extension ScreenDemand {
             entry = state.selected
             selectedPath = state.selectedPath
             content = state.quickLookContent
-            position = state.quickLook
+            custom = state.quickLook.custom
+            line = state.quickLook.line
+            duration = state.quickLook.duration
+            showsMotion = state.quickLook.showsMotion
             rows = state.quickLookRows
             columns = state.layout.columns
             volumes = state.volumes

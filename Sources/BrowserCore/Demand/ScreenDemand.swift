@@ -78,23 +78,22 @@ public struct ScreenDemand: Equatable, Sendable {
         demand.silentVolumes = Set(inputs.volumes.filter { !$0.isResponding && $0.volume.kind != .local }.map(\.volume.mountPoint))
         guard inputs.showsQuickLook, let path = inputs.path, let content = inputs.content, let entry = inputs.entry else { return demand }
         if !entry.isDirectory { demand.needs.append(.previewer(path: path, hasBuiltIn: entry.kind != .unknown)) }
-        let position = inputs.position
         switch content {
-        case .text where position.custom == .text:
+        case .text where inputs.custom == .text:
             if let shown = inputs.selectedPath {
                 demand.needs.append(.previewerText(path: shown, columns: inputs.columns - 6, rows: inputs.rows))
             }
         case .text:
             guard let shown = inputs.selectedPath else { break }
-            let line = position.line, rows = inputs.rows
+            let line = inputs.line, rows = inputs.rows
             let toEnd = line >= QuickLookPosition.end
             demand.needs.append(.text(path: shown, first: toEnd ? line : max(0, line - rows), count: rows * 4, rows: rows,
                                       shown: toEnd ? nil : line..<(line + rows),
                                       volume: demand.volume(of: shown)))
         case .members:
             demand.needs.append(.members(path: path))
-        case .timeline where entry.kind != .video && !position.showsMotion:
-            if position.duration == nil { demand.needs.append(.mediaFacts(path: path)) }
+        case .timeline where entry.kind != .video && !inputs.showsMotion:
+            if inputs.duration == nil { demand.needs.append(.mediaFacts(path: path)) }
         case .picture where entry.kind == .image && (QuickLookContent.mayAnimate(entry.name) || FileFact.mayBeMotionPhoto(entry.name)):
             // Whether this PNG or WebP moves: a length comes back only for an animation.
             demand.needs.append(.mediaFacts(path: path))
