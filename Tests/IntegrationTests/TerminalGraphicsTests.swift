@@ -189,6 +189,16 @@ import Testing
         #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
     }
 
+    /// Issue 23: inside tmux, the sixels reach the terminal through the passthrough and tmux sends
+    /// on only cells that change in its grid: help over the grid left the top row of pictures
+    /// showing above the help box (foot). The bytes tmux sends are replayed (ghosts.py --tmux,
+    /// 160 columns, where help leaves rows uncovered): every picture given up is erased.
+    @Test func sixelInsideTmuxLeavesNoPictureBehindAScreenChange() throws {
+        let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts-tmux", arguments: ["--tmux"])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+    }
+
     /// Issue 23: a video playing in a sixel terminal flickered: each frame's cells were blanked
     /// (repainted by ncurses) before the next frame was drawn. Replayed in pyte, every frame is
     /// drawn over the one before (Tests/Support/video-flicker.py; before the fix 38 of 38 frames
