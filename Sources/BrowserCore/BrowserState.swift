@@ -22,28 +22,16 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var layout = ScreenLayout()
     /// Numbers each listing; a result carrying another ticket answers a folder left since. Only grows.
     public internal(set) var ticket = 0
-    /// Every mounted volume, as the monitor last saw it.
-    public internal(set) var volumes: [VolumeMonitor.Status] = []
-    /// The cursor in the volumes view.
-    public internal(set) var volumeCursor = 0
     /// The volume whose listing is awaited after it stopped answering (shown with a spinner).
     public internal(set) var waitingFor: String?
     /// A notice that stays until the user goes elsewhere ("photos was disconnected").
     public internal(set) var banner: String?
-    /// What each volume allows (by mount point), once probed.
-    public internal(set) var capabilities: [String: VolumeCapabilities] = [:]
-    /// Volumes already asked what they allow (asked once).
-    private var capabilitiesAsked: Set<String> = []
-    /// What `y`/`x` put aside.
-    public internal(set) var clipboard: Clipboard?
-    /// What the last trash job moved away, for `U`.
-    public internal(set) var lastTrashed: [TrashCan.Item] = []
-    /// The original an edit last replaced (in the Trash) and the edited file in its place, for `U`.
-    public internal(set) var lastReplaced: ReplacedOriginal?
-    /// Background jobs, oldest first.
-    public internal(set) var jobs: [JobStatus] = []
-    /// The cursor in the jobs panel.
-    public internal(set) var jobCursor = 0
+    /// The volumes and what they allow, the cursor in the volumes view.
+    public internal(set) var volumeState = VolumesState()
+    /// What `y`/`x` put aside, and what `U` can put back.
+    public internal(set) var fileState = FilesState()
+    /// Background jobs and the cursor in the jobs panel.
+    public internal(set) var jobState = JobsState()
     /// The clock as last told by `.tick` (monotonic nanoseconds).
     public internal(set) var now: Int64 = 0
     /// When the current listing last delivered, or began.
@@ -57,26 +45,15 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var quickLook = QuickLookPosition()
     /// The folders visited, for `H` and `L`.
     public internal(set) var history: FolderHistory
-    /// Bookmarks by key, as last read or written.
-    public internal(set) var bookmarks: [Bookmark] = []
-    /// The cursor in the bookmarks list.
-    public internal(set) var bookmarkCursor = 0
-    /// What the last check found of each bookmarked folder: "" reachable, else why not.
-    public internal(set) var bookmarkProblems: [String: String] = [:]
+    /// Bookmarks, their list's cursor, what the checks found.
+    public internal(set) var bookmarkState = BookmarksState()
     /// `F`: the search under way, while finding.
     public internal(set) var find: FindState?
-    /// Open tabs, in order (empty while there is one); the one shown is kept up to date only when left.
-    public internal(set) var tabs: [BrowserTab] = []
-    /// Which of `tabs` is shown.
-    public internal(set) var currentTab = 0
+    /// The tabs open beside the one shown.
+    public internal(set) var tabState = TabsState()
     /// The help's page, counted from its opening: ↓ and PgDn turn on, ↑ and PgUp back; the help
     /// view wraps it to the pages the screen's size gives (so no line count lives here).
     public internal(set) var helpPage = 0
-    /// Whether the bookmarks file has been read (keys may come before it is).
-    var bookmarksRead = false
-    /// A bookmark key pressed before the file was read, gone to once it is.
-    var pendingJump: String?
-
     /// A listing silent this long shows "waiting for <volume>…".
     public static let stallNotice: Int64 = 300_000_000
 
@@ -194,7 +171,7 @@ public struct BrowserState: Sendable, Equatable {
         }
         if overlay == .volumes, volumes.indices.contains(volumeCursor) {
             let volume = volumes[volumeCursor].volume
-            if capabilities[volume.mountPoint] == nil, capabilitiesAsked.insert(volume.mountPoint).inserted {
+            if capabilities[volume.mountPoint] == nil, volumeState.asked.insert(volume.mountPoint).inserted {
                 effects.append(.probeCapabilities(volume))
             }
         }
