@@ -2,7 +2,7 @@ import Testing
 @testable import BrowserCore
 @testable import FileSystemKit
 
-/// The file operations' reducers: marks and the clipboard, the name prompt, the questions' answers.
+/// The file operations' reducer: marks, the clipboard, delete.
 @Suite struct FileActionTests {
     @Test func marksMoveOnAndCopyTakesTheMarkedOnes() {
         var state = BrowserState.browsing(["a", "b", "c"])
@@ -22,21 +22,6 @@ import Testing
         #expect(state.apply(.files(.paste)).isEmpty && state.message == "nothing to paste: y copies, x cuts")
     }
 
-    @Test func thePromptTypesANameAndRefusesASlash() {
-        var state = BrowserState.browsing(["a.txt"])
-        state.apply(.files(.startRename))
-        #expect(state.prompt?.text == "a.txt")
-        state.apply(.prompt(.end))
-        state.apply(.prompt(.backspace))
-        state.apply(.prompt(.backspace))
-        state.apply(.prompt(.backspace))
-        state.apply(.prompt(.input("md")))
-        #expect(state.apply(.prompt(.accept)) == [.rename(from: "/home/me/a.txt", to: "/home/me/a.md")])
-        state.apply(.files(.startCreate))
-        state.apply(.prompt(.input("x/y")))
-        #expect(state.apply(.prompt(.accept)).isEmpty && state.message == "a name cannot contain /")
-    }
-
     @Test func deleteAsksAndOnlyYesDeletes() {
         var state = BrowserState.browsing(["a"])
         state.apply(.files(.deleteMarked))
@@ -44,15 +29,5 @@ import Testing
         #expect(state.apply(.navigation(.moveDown(1))).isEmpty && state.overlay == .confirmDelete(["/home/me/a"]), "a question waits for its answer")
         #expect(state.apply(.answer(.confirmDelete)) == [.fileOperation(.delete, sources: ["/home/me/a"], destination: nil)])
         #expect(state.overlay == nil)
-    }
-
-    @Test func aConflictIsAnsweredOrSkippedOnEsc() {
-        var state = BrowserState.browsing(["a"])
-        let conflict = FileOperation.Conflict(source: "/x/a", destination: "/home/me/a", destinationIsFolder: false)
-        state.apply(.conflictAsked(job: 4, conflict))
-        #expect(state.apply(.answer(.conflict(.overwrite, applyToAll: true))) == [.resolveConflict(job: 4, .overwrite, applyToAll: true)])
-        state.apply(.conflictAsked(job: 5, conflict))
-        #expect(state.apply(.screen(.closeOverlay)) == [.resolveConflict(job: 5, .skip, applyToAll: false)])
-        #expect(state.mode == .browsing)
     }
 }

@@ -2,19 +2,8 @@ import Testing
 @testable import BrowserCore
 import FileSystemKit
 
-/// The display and filter features' reducers: how the listing is shown and narrowed.
-@Suite struct DisplayAndFilterActionTests {
-    @Test func sortingKeepsTheCursorOnItsEntryAndSaysHow() {
-        var state = BrowserState.browsing(["b", "aaa", "cc"])
-        state.apply(.navigation(.moveDown(1)))  // b
-        state.apply(.display(.cycleSort))
-        #expect(state.sort == .size && state.selected?.name == "b" && state.message == "sorted by size")
-        state.apply(.display(.toggleExtensions))
-        #expect(!state.showExtensions)
-        state.apply(.display(.toggleView))
-        #expect(state.view == .grid && state.top == 0)
-    }
-
+/// The filter feature's reducer.
+@Suite struct FilterActionTests {
     @Test func outsideTheFilterTypingMeansNothingAndEscClearsTheKeptOne() {
         var state = BrowserState.browsing(["apple", "banana"])
         state.apply(.filter(.input("x")))
