@@ -44,7 +44,7 @@ final class FileJobRunner: Sendable {
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
-        inbox.post(.action(.jobChanged(status)))
+        inbox.post(.result(.jobChanged(status)))
         let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
         let started = ContinuousClock.now
         VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 30, { heartbeat -> JobStatus in
@@ -59,7 +59,7 @@ final class FileJobRunner: Sendable {
             }
             let lastReport = Mutex(ContinuousClock.now)
             let report = operation.run(trash: trash, resolve: { conflict in
-                inbox.post(.action(.conflictAsked(job: id, conflict)))
+                inbox.post(.result(.conflictAsked(job: id, conflict)))
                 job.answered.wait()
                 return job.answer.withLock { $0 } ?? (.skip, false)
             }, progress: { progress in
@@ -78,7 +78,7 @@ final class FileJobRunner: Sendable {
                 update.phase = .running
                 update.isPaused = operation.isPaused
                 update.elapsed = Double(seconds: ContinuousClock.now - started)
-                inbox.post(.action(.jobChanged(update)))
+                inbox.post(.result(.jobChanged(update)))
             }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
                removed: { path in cache.removeThumbnails(for: path) })
             result.total = sources.count
@@ -94,7 +94,7 @@ final class FileJobRunner: Sendable {
             } else {
                 result.phase = .finished
             }
-            if !report.trashed.isEmpty { inbox.post(.action(.trashed(report.trashed))) }
+            if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
             self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
             return result
         }, completion: { [self] outcome in
@@ -110,9 +110,9 @@ final class FileJobRunner: Sendable {
                 final.detail = "nothing was done"
             }
             final.elapsed = Double(seconds: ContinuousClock.now - started)
-            inbox.post(.action(.jobChanged(final)))
-            inbox.post(.action(.showMessage(JobText.ending(final))))
-            inbox.post(.action(.reload(select: nil)))
+            inbox.post(.result(.jobChanged(final)))
+            inbox.post(.result(.showMessage(JobText.ending(final))))
+            inbox.post(.result(.reload(select: nil)))
         })
         return id
     }
@@ -161,10 +161,10 @@ final class FileJobRunner: Sendable {
             switch outcome {
             case .done(0):
                 cache.moveThumbnails(from: from, to: to)
-                inbox.post(.action(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.action(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
-            case .done(let code): inbox.post(.action(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
-            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot rename: the volume is not responding")))
+                inbox.post(.result(.reload(select: name)))
+            case .done(EEXIST): inbox.post(.result(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
+            case .done(let code): inbox.post(.result(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
+            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
             }
         })
     }
@@ -187,10 +187,10 @@ final class FileJobRunner: Sendable {
         }, completion: { outcome in
             let name = Array(FileOperation.name(path).utf8)
             switch outcome {
-            case .done(0): inbox.post(.action(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.action(.showMessage("\(FileOperation.escapedName(path)) exists already")))
-            case .done(let code): inbox.post(.action(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(code)))")))
-            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot create: the volume is not responding")))
+            case .done(0): inbox.post(.result(.reload(select: name)))
+            case .done(EEXIST): inbox.post(.result(.showMessage("\(FileOperation.escapedName(path)) exists already")))
+            case .done(let code): inbox.post(.result(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(code)))")))
+            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot create: the volume is not responding")))
             }
         })
     }
@@ -213,11 +213,11 @@ final class FileJobRunner: Sendable {
         }, completion: { outcome in
             switch outcome {
             case .done(let (restored, problems)):
-                inbox.post(.action(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
+                inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
             case .timedOut, .refused:
-                inbox.post(.action(.showMessage("cannot restore: the volume is not responding")))
+                inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
             }
-            inbox.post(.action(.reload(select: nil)))
+            inbox.post(.result(.reload(select: nil)))
         })
     }
 
