@@ -57,6 +57,14 @@ final class BookmarkFile: Sendable {
         }
     }
 
+    /// Waits, `seconds` at most, for the saves asked so far: quitting right after `b` must not
+    /// lose the bookmark (the process would end before the queue wrote it).
+    func waitUntilSaved(seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        _ = done.wait(timeout: .now() + seconds)
+    }
+
     /// Checks `bookmark`'s folder; the state goes there if it answers.
     func check(_ bookmark: Bookmark, volumes: [Volume], inbox: Inbox) {
         Self.probe(bookmark.folder, volumes: volumes) { problem in inbox.post(.result(.bookmarkChecked(bookmark, problem: problem))) }

@@ -11,7 +11,7 @@ final class EffectRunner {
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
-    private let bookmarks: BookmarkFile
+    let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox)
     private let undoing: UndoRunner
 
