@@ -186,7 +186,7 @@ import Testing
     @Test func sixelLeavesNoPictureBehindAScreenChange() throws {
         let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 19, "\(result.stdout)")
     }
 
     /// Issue 23: inside tmux, the sixels reach the terminal through the passthrough and tmux sends
@@ -196,7 +196,7 @@ import Testing
     @Test func sixelInsideTmuxLeavesNoPictureBehindAScreenChange() throws {
         let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts-tmux", arguments: ["--tmux"])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 19, "\(result.stdout)")
     }
 
     /// Issue 23: a video playing in a sixel terminal flickered: each frame's cells were blanked
