@@ -9,8 +9,8 @@ import Testing
         var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: rows, columns: 100))
         _ = state.start()
         state.apply(.listed(ticket: 1, entries: EntryStore(names.map { Entry(name: $0, size: 10) }), complete: true))
-        while state.selected?.name != name { state.apply(.moveDown(1)) }
-        state.apply(.quickLook)
+        while state.selected?.name != name { state.apply(.navigation(.moveDown(1))) }
+        state.apply(.quickLook(.open))
         return state
     }
 
@@ -18,7 +18,8 @@ import Testing
 
     @Test func nothingIsNeededOutsideQuickLook() {
         var state = quickLook(on: "b.txt", in: names)
-        state.apply(.quickLook)
+        state.apply(.screen(.closeOverlay))
+        #expect(state.overlay == nil)
         #expect(ScreenDemand.of(state).needs.isEmpty)
     }
 
@@ -33,7 +34,7 @@ import Testing
 
     @Test func theEndOfATextFileIsAskedWithoutKnowingItsLines() {
         var state = quickLook(on: "b.txt", in: names)
-        state.apply(.quickLookEdge(last: true))
+        state.apply(.quickLook(.edge(last: true)))
         guard case .text(_, let first, _, _, let shown, _)? = ScreenDemand.of(state).needs.last else {
             Issue.record("no text need")
             return

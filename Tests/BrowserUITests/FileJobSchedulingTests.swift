@@ -13,15 +13,15 @@ import Glibc
 /// and every status reaches the inbox as the scheduler's progress. Real files in a temporary
 /// folder; the test waits on the inbox's messages, never on time.
 @Suite struct FileJobSchedulingTests {
-    /// Every message the inbox had, kept, and a wait for the first action that matches.
+    /// Every result the inbox had, kept, and a wait for the first that matches.
     final class Messages {
         let inbox = Inbox()
-        private var seen: [BrowserAction] = []
+        private var seen: [BackgroundResult] = []
 
         /// Awaits (never blocks: the jobs' tasks need the cooperative threads the test process shares).
-        func first(where match: (BrowserAction) -> Bool) async -> BrowserAction? {
+        func first(where match: (BackgroundResult) -> Bool) async -> BackgroundResult? {
             for _ in 0..<3000 {
-                for case .action(let action) in inbox.drain() { seen.append(action) }
+                for case .result(let result) in inbox.drain() { seen.append(result) }
                 if let found = seen.first(where: match) { return found }
                 try? await Task.sleep(for: .milliseconds(10))
             }
@@ -57,7 +57,7 @@ import Glibc
         let inbox = messages.inbox
         // One task per volume: the second job waits behind the first.
         let tasks = BackgroundTasks(limit: 4, perVolume: { _ in 1 }, observer: { event in
-            if case .progress(_, let status) = event { inbox.post(.action(.jobChanged(status))) }
+            if case .progress(_, let status) = event { inbox.post(.result(.jobChanged(status))) }
         })
         let journal = UndoJournal(path: folder + "/journal.json") { bytes, path in try? AtomicFileWriter.write(bytes, to: path, permissions: 0o600) }
         let runner = FileJobRunner(inbox: inbox, scheduler: tasks, cache: ThumbnailCache(root: folder + "/cache", readsShared: false),

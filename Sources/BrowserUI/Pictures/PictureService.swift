@@ -82,7 +82,7 @@ final class PictureService: Sendable {
                 }
                 let type = ContentTypeTable.type(forFileName: key.path) ?? ContentType("application/octet-stream")
                 inbox.post(.picture(key, Representation(type: .thumbnail, image: image, source: source, contentType: type)))
-                inbox.post(.action(.quickLookFacts(path: key.path, facts)))
+                inbox.post(.result(.quickLookFacts(path: key.path, facts)))
             } catch is CancellationError {
                 return
             } catch {
@@ -96,7 +96,7 @@ final class PictureService: Sendable {
     /// overrides the built-in view, or when there is none (`hasBuiltIn` false).
     func customPreviewer(_ path: String, hasBuiltIn: Bool) async {
         guard let info = try? await previews.customPreviewer(for: path), info.overridesBuiltIn || !hasBuiltIn else { return }
-        inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
     }
 
     /// A custom previewer's text for Quick Look: its colours kept, anything else it printed shown
@@ -114,7 +114,7 @@ final class PictureService: Sendable {
             page = TextPage(path: path, first: 0, lines: [], total: nil, problem: "the previewer failed: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
         }
         inbox.post(.textPage(page))
-        inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
     }
 
     /// An archive's members for Quick Look, listed in a worker (headers only).
@@ -127,13 +127,13 @@ final class PictureService: Sendable {
             page = MembersPage(path: path, problem: "cannot list: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
         }
         inbox.post(.members(page))
-        inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
     }
 
     /// The length of a song or video, for Quick Look's position bar.
     func mediaFacts(_ path: String) async {
         guard let facts = try? await previews.mediaFacts(path: path), let duration = facts.duration else { return }
-        inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
     }
 
     private func finished(_ key: PictureKey) {
@@ -162,7 +162,7 @@ final class PictureService: Sendable {
                 }
                 inbox.post(.textPage(page))
                 let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
-                inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
+                inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
                 done.resume()
             })
         }

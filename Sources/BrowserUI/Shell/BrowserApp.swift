@@ -51,7 +51,7 @@ public final class BrowserApp {
         self.pictures = PictureService(generator: generator, previews: PreviewGenerator(workers: parts.previews), inbox: inbox)
         // One scheduler for every background task; a job's progress is its status in the jobs panel.
         let tasks = BackgroundTasks(limit: 32, perVolume: { _ in 8 }, perGroup: { $0 == UndoRunner.group ? 1 : .max }, observer: { event in
-            if case .progress(_, let status) = event { inbox.post(.action(.jobChanged(status))) }
+            if case .progress(_, let status) = event { inbox.post(.result(.jobChanged(status))) }
         })
         self.demand = DemandRunner(tasks: tasks, pictures: pictures, inbox: inbox)
         let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal)
@@ -72,7 +72,7 @@ public final class BrowserApp {
         defer { shutDown() }
         watchSignals()
         let inbox = self.inbox
-        let monitor = VolumeMonitor { statuses in inbox.post(.action(.volumesChanged(statuses))) }
+        let monitor = VolumeMonitor { statuses in inbox.post(.result(.volumesChanged(statuses))) }
         volumeMonitor = monitor
         defer { monitor.stop() }
         open(volumes: monitor.volumes, note: terminfoNote)
@@ -96,9 +96,9 @@ public final class BrowserApp {
     /// The first listing, on the volumes as mounted now (read before it, so that it runs on the right volume).
     func open(volumes: [VolumeMonitor.Status], note: String?) {
         apply(.volumesChanged(volumes))
-        apply(.resize(rows: screen.rows, columns: screen.columns))
+        apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
         perform(state.start())
-        if options.startInVolumes { apply(.toggleVolumes) }
+        if options.startInVolumes { apply(.volumes(.toggle)) }
         if let note { apply(.showMessage(note)) }
     }
 
@@ -141,6 +141,7 @@ public final class BrowserApp {
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
+        effects.bookmarks.waitUntilSaved(seconds: 2)
         Task {
             await jobs.shutdown()
             await workers()
@@ -171,19 +172,19 @@ public final class BrowserApp {
             view.repaintAll()
             // The cell size may have changed (a font resize) and, inside tmux, the pane may have moved.
             chooseGraphics(afterResize: true)
-            apply(.resize(rows: screen.rows, columns: screen.columns))
-        case .focusIn: apply(.redraw)
-        case .wheel(let delta): apply(.scroll(delta))
-        case .click(let row, let column): apply(.click(row: row, column: column))
+            apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
+        case .focusIn: apply(.screen(.redraw))
+        case .wheel(let delta): apply(.navigation(.scroll(delta)))
+        case .click(let row, let column): apply(.navigation(.click(row: row, column: column)))
         case .key(let press): apply(.key(press, options.keys.command(for: press)))
         }
     }
 
     private func handle(_ message: UIMessage) {
         switch message {
-        case .action(let action):
-            if case .quickLookFacts(let path, let facts) = action, facts.custom == .text { view.store.forgetText(for: path) }
-            apply(action)
+        case .result(let result):
+            if case .quickLookFacts(let path, let facts) = result, facts.custom == .text { view.store.forgetText(for: path) }
+            apply(result)
         case .picture(let key, let representation):
             if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.receive(representation, for: key)
@@ -204,6 +205,8 @@ public final class BrowserApp {
     }
 
     private func apply(_ action: BrowserAction) { perform(state.apply(action)) }
+
+    private func apply(_ result: BackgroundResult) { perform(state.apply(result)) }
 
     private func perform(_ list: [BrowserEffect]) {
         for effect in list {

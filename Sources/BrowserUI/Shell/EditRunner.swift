@@ -32,13 +32,13 @@ final class EditRunner: Sendable {
             do {
                 try Task.checkCancellation()
                 let outcome = try await saver.apply(edits, to: path)
-                inbox.post(.action(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
+                inbox.post(.result(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
                                                           summary: Self.summary(outcome, copy: copy)))))
             } catch is CancellationError {
-                inbox.post(.action(.editFailed(path: path, reason: "cancelled; the original is as it was")))
+                inbox.post(.result(.editFailed(path: path, reason: "cancelled; the original is as it was")))
             } catch {
                 let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
-                inbox.post(.action(.editFailed(path: path, reason: Task.isCancelled || context.isCancelled ? "cancelled; the original is as it was" : reason)))
+                inbox.post(.result(.editFailed(path: path, reason: Task.isCancelled || context.isCancelled ? "cancelled; the original is as it was" : reason)))
             }
         }
     }
@@ -78,10 +78,10 @@ final class EditRunner: Sendable {
             }
         }, completion: { outcome in
             switch outcome {
-            case .done(let message): inbox.post(.action(.showMessage(message)))
-            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot restore: the volume is not responding")))
+            case .done(let message): inbox.post(.result(.showMessage(message)))
+            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
             }
-            inbox.post(.action(.editRestored(path: original.originalPath)))
+            inbox.post(.result(.editRestored(path: original.originalPath)))
         })
     }
 

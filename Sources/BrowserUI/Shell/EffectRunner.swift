@@ -16,7 +16,7 @@ final class EffectRunner {
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
-    private let bookmarks: BookmarkFile
+    let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks)
     private let undoing: UndoRunner
 
@@ -80,9 +80,9 @@ final class EffectRunner {
         let mounted = Set(volumes.map(\.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
             .map { Array($0.dropFirst(prefix.count).utf8) })
         listing = lister.list(folder, volume: Self.mountPoint(of: folder, in: volumes), mountPoints: mounted) { entries, complete, failure in
-            inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: failure != nil || complete)))
+            inbox.post(.result(.listed(ticket: ticket, entries: entries, complete: failure != nil || complete)))
             guard let failure else { return }
-            inbox.post(.action(failure.meansVolumeGone ? .listingLostVolume(ticket: ticket) : .listingFailed(ticket: ticket, reason: failure.message)))
+            inbox.post(.result(failure.meansVolumeGone ? .listingLostVolume(ticket: ticket) : .listingFailed(ticket: ticket, reason: failure.message)))
         }
     }
 
@@ -92,7 +92,7 @@ final class EffectRunner {
         tasks.io(group: "probe", volume: volume.mountPoint, priority: .onScreen, deadline: 2, {
             VolumeCapabilities.probe(folder: volume.mountPoint, fsType: volume.fsType, trial: false)
         }, completion: { outcome in
-            if case .done(let found) = outcome { inbox.post(.action(.capabilitiesFound(mountPoint: volume.mountPoint, found))) }
+            if case .done(let found) = outcome { inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found))) }
         })
     }
 }

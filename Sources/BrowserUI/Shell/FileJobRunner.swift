@@ -79,7 +79,7 @@ final class FileJobRunner: Sendable {
             }
             let lastReport = Mutex(ContinuousClock.now)
             let report = operation.run(trash: trash, resolve: { conflict in
-                inbox.post(.action(.conflictAsked(job: id, conflict)))
+                inbox.post(.result(.conflictAsked(job: id, conflict)))
                 job.answered.wait()
                 return job.answer.withLock { $0 } ?? (.skip, false)
             }, progress: { progress in
@@ -114,7 +114,7 @@ final class FileJobRunner: Sendable {
             } else {
                 result.phase = .finished
             }
-            if !report.trashed.isEmpty { inbox.post(.action(.trashed(report.trashed))) }
+            if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
             self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
             return result
         }, completion: { outcome in
@@ -130,8 +130,8 @@ final class FileJobRunner: Sendable {
             }
             final.elapsed = Double(seconds: ContinuousClock.now - started)
             reportStatus(final)
-            inbox.post(.action(.showMessage(JobText.ending(final))))
-            inbox.post(.action(.reload(select: nil)))
+            inbox.post(.result(.showMessage(JobText.ending(final))))
+            inbox.post(.result(.reload(select: nil)))
             ended()
         })
     }
@@ -177,10 +177,10 @@ final class FileJobRunner: Sendable {
             switch outcome {
             case .done(0):
                 cache.moveThumbnails(from: from, to: to)
-                inbox.post(.action(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.action(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
-            case .done(let code): inbox.post(.action(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
-            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot rename: the volume is not responding")))
+                inbox.post(.result(.reload(select: name)))
+            case .done(EEXIST): inbox.post(.result(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
+            case .done(let code): inbox.post(.result(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
+            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
             }
         })
     }
@@ -203,10 +203,10 @@ final class FileJobRunner: Sendable {
         }, completion: { outcome in
             let name = Array(FileOperation.name(path).utf8)
             switch outcome {
-            case .done(0): inbox.post(.action(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.action(.showMessage("\(FileOperation.escapedName(path)) exists already")))
-            case .done(let code): inbox.post(.action(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(code)))")))
-            case .timedOut, .refused: inbox.post(.action(.showMessage("cannot create: the volume is not responding")))
+            case .done(0): inbox.post(.result(.reload(select: name)))
+            case .done(EEXIST): inbox.post(.result(.showMessage("\(FileOperation.escapedName(path)) exists already")))
+            case .done(let code): inbox.post(.result(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(code)))")))
+            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot create: the volume is not responding")))
             }
         })
     }
@@ -229,11 +229,11 @@ final class FileJobRunner: Sendable {
         }, completion: { outcome in
             switch outcome {
             case .done(let (restored, problems)):
-                inbox.post(.action(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
+                inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
             case .timedOut, .refused:
-                inbox.post(.action(.showMessage("cannot restore: the volume is not responding")))
+                inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
             }
-            inbox.post(.action(.reload(select: nil)))
+            inbox.post(.result(.reload(select: nil)))
         })
     }
 

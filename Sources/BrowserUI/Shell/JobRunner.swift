@@ -57,7 +57,7 @@ final class JobRunner: Sendable {
                     if let (reason, mountPoint) = await Self.goneReason(folder) {
                         gone = reason
                         // The browser may be showing that volume: it should leave it too.
-                        inbox.post(.action(.volumeLost(mountPoint: mountPoint)))
+                        inbox.post(.result(.volumeLost(mountPoint: mountPoint)))
                         break
                     }
                     status.failed += 1
@@ -78,7 +78,7 @@ final class JobRunner: Sendable {
                 status.phase = Task.isCancelled ? .cancelled : .finished
             }
             context.report(status)
-            inbox.post(.action(.showMessage(JobText.ending(status))))
+            inbox.post(.result(.showMessage(JobText.ending(status))))
         }
         return id
     }
