@@ -17,6 +17,8 @@ public final class Scheduler<Report: Sendable>: Sendable {
     public enum Priority: Int, Sendable, Comparable {
         case background = 0, user = 1, onScreen = 2
         public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+        /// The priority its work runs at once started (a batch at `.utility`, as before).
+        var taskPriority: TaskPriority { self == .background ? .utility : .userInitiated }
     }
 
     /// Where a task is.
@@ -229,12 +231,12 @@ public final class Scheduler<Report: Sendable>: Sendable {
     }
 
     private func run(_ item: Item) {
-        let id = item.listing.id, context = item.context, work = item.work
+        let id = item.listing.id, context = item.context, work = item.work, priority = item.listing.priority.taskPriority
         observer(.started(id))
         launch { [weak self] in
             var outcome = Outcome.finished
             // The work runs in a task of its own, so that cancelling reaches what it awaits.
-            let task = Task { try await work(context) }
+            let task = Task(priority: priority) { try await work(context) }
             context.onCancel { task.cancel() }
             do {
                 try await task.value
