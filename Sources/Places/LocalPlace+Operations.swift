@@ -55,7 +55,7 @@ extension LocalPlace {
         switch outcome {
         case .done(let report): return report
         case .timedOut:
-            operation.cancel()
+            // The operation goes on if the volume comes back; only nobody waits for it any more.
             throw FileSystemError(code: .notResponding, path: volume, context: "stopped waiting; what was copied is listed when the volume answers again")
         case .refused:
             throw FileSystemError(code: .notResponding, path: volume, context: "nothing was done")
