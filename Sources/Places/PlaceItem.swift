@@ -8,14 +8,17 @@ public struct PlaceItem: Sendable, Hashable {
     public let isDirectory: Bool
     /// True when the path is a symbolic link; the rest then describes what it points to.
     public let isSymbolicLink: Bool
+    /// A regular file (not a folder, device, FIFO or socket): only these have content to read.
+    public let isRegularFile: Bool
     public let size: Int
     /// Modification time, seconds since 1970.
     public let modified: Int
 
-    public init(path: String, isDirectory: Bool, isSymbolicLink: Bool = false, size: Int, modified: Int) {
+    public init(path: String, isDirectory: Bool, isSymbolicLink: Bool = false, isRegularFile: Bool? = nil, size: Int, modified: Int) {
         self.path = path
         self.isDirectory = isDirectory
         self.isSymbolicLink = isSymbolicLink
+        self.isRegularFile = isRegularFile ?? !isDirectory
         self.size = size
         self.modified = modified
     }
