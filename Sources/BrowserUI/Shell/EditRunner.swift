@@ -1,5 +1,6 @@
 import BrowserCore
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 import ThumbnailKit
