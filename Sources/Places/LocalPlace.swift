@@ -55,6 +55,15 @@ public final class LocalPlace: Place {
         return PlaceTask(onCancel: listing.cancel)
     }
 
+    public func probe(_ folder: String) async -> FileSystemError? {
+        let volume = mountPoint(of: folder)
+        switch await io.probeListing(folder, volume: volume) {
+        case .listed: return nil
+        case .failed(let code): return FileSystemError(errno: code, call: "opendir", path: folder)
+        case .silent: return .notResponding(TerminalText.escaped(volume))
+        }
+    }
+
     public func item(at path: String) async throws(FileSystemError) -> PlaceItem {
         try await call(path) { () throws(FileSystemError) -> PlaceItem in
             var info = stat()

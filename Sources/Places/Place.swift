@@ -22,6 +22,11 @@ public protocol Place: Sendable {
     @discardableResult
     func list(_ folder: String, deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: FileSystemError?) -> Void) -> PlaceTask
 
+    /// Whether `folder` can be listed now: nil when it answers, else why not (`.notResponding`
+    /// when it did not answer within a short deadline; the errno of the failure otherwise). A
+    /// listing, not a stat: smbnetfs answers a stat from its cache after the server is gone.
+    func probe(_ folder: String) async -> FileSystemError?
+
     /// What is at `path` (a symbolic link reported as what it points to, marked as a link).
     func item(at path: String) async throws(FileSystemError) -> PlaceItem
 

@@ -45,6 +45,10 @@ final class MemoryPlace: Place {
         return PlaceItem(path: path, isDirectory: entry.isFolder, size: entry.size, modified: 0)
     }
 
+    func probe(_ folder: String) async -> FileSystemError? {
+        unreachable.contains(folder) ? FileSystemError(code: .volumeGone, path: folder) : nil
+    }
+
     func read(_ path: String, offset: Int, length: Int) async throws(FileSystemError) -> [UInt8] { throw Self.unsupported }
     func write(_ bytes: [UInt8], to path: String) async throws(FileSystemError) { throw Self.unsupported }
     func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> { throw Self.unsupported }
