@@ -33,7 +33,8 @@ public enum GraphicsChoice {
         switch mode {
         case .kitty: return KittyDriver(cell: cell)
         case .kittyPlaceholders: return KittyPlaceholderDriver(cell: cell, throughTmux: facts.tmux != nil)
-        case .sixel: return SixelDriver(cell: cell, tmux: pane, limit: facts.sixelLimit)
+        case .sixel: return SixelDriver(cell: cell, tmux: pane, limit: facts.sixelLimit,
+                                        keepsPicturesOverText: facts.speaksKittyGraphics && !facts.showsKittyPlaceholders)
         case .iterm: return ITermDriver(cell: cell, tmux: pane)
         case .symbols: return SymbolsDriver(cell: cell, colors: facts.symbolColors, workFactor: symbolsWork)
         case .off: return nil

@@ -120,3 +120,33 @@ import ThumbnailKit
         #expect(String(decoding: Base64.encode(Array("M".utf8)), as: UTF8.self) == "TQ==")
     }
 }
+
+/// Konsole keeps a sixel over the text as it keeps kitty's pictures: only kitty's delete takes it
+/// down (issue 23: inside tmux, the list's photo stayed behind the grid after `v`).
+@Suite struct SixelOverTextTests {
+    private let cell = CellSize(width: 10, height: 20)
+
+    @Test func konsoleInsideTmuxGetsSixelThatIsDeletedByKittysCommand() throws {
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/x,1,0", "TMUX_PANE": "%1"]
+        var facts = TerminalFacts(environment: env, deviceAttributes: [62, 4],
+                                  tmux: TmuxFacts(version: [3, 3], clientTerm: "xterm-256color", clientTermType: "Konsole"))
+        facts.answersKittyGraphics = true
+        facts.tmux?.pane = TmuxPane(top: 1, left: 40)
+        #expect(GraphicsChoice.mode(requested: nil, facts: facts) == .sixel)
+        let driver = try #require(GraphicsChoice.driver(.sixel, facts: facts, cell: cell) as? SixelDriver)
+        #expect(driver.keepsPicturesOverText)
+        let picture = TerminalPicture(columns: 4, rows: 2, body: [0x41])
+        let erase = driver.erase(picture, at: CellRect(row: 2, column: 3, rows: 2, columns: 4))
+        // The outer terminal's cell (1-based): the pane's offset added, the envelope's ESC doubled.
+        #expect(erase == Array("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=p,x=44,y=4,q=2\u{1B}\u{1B}\\\u{1B}\\".utf8))
+        #expect(!driver.eraseAll(freeing: false).isEmpty)
+    }
+
+    @Test func xtermsSixelIsTakenDownByRepaintingItsCells() {
+        let facts = TerminalFacts(environment: ["TERM": "xterm"], deviceAttributes: [63, 4], terminalVersion: "XTerm(379)")
+        let driver = GraphicsChoice.driver(.sixel, facts: facts, cell: cell)
+        let picture = TerminalPicture(columns: 4, rows: 2, body: [0x41])
+        #expect(driver?.erase(picture, at: CellRect(row: 2, column: 3, rows: 2, columns: 4)) == [])
+        #expect(driver?.eraseAll(freeing: true) == [])
+    }
+}

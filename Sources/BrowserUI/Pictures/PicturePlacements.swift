@@ -68,8 +68,19 @@ final class PicturePlacements {
         let added: [Placement]
         if driver.drawsIntoCells {
             // Lines repainted to take a picture down took down every other picture on them too.
+            // A terminal that keeps sixels over the text (Konsole) is told to delete them too;
+            // that deletes whatever picture covers the cell, so what covers it is drawn again.
+            var erasedCells: [CellRect] = []
+            for placement in removed {
+                let bytes = driver.erase(placement.picture, at: placement.cells)
+                if !bytes.isEmpty { erasedCells.append(placement.cells) }
+                output += bytes
+            }
             let clearedRows = Set(removed.flatMap { Array($0.cells.rowRange) })
-            added = wanted.filter { placement in !shown.contains(placement) || placement.cells.rowRange.contains { clearedRows.contains($0) } }
+            added = wanted.filter { placement in
+                !shown.contains(placement) || placement.cells.rowRange.contains { clearedRows.contains($0) }
+                    || erasedCells.contains { placement.cells.covers(row: $0.row, column: $0.column) }
+            }
         } else {
             // A picture placed again under the same id moves; only those gone for good are deleted.
             let stillWanted = Set(wanted.map(\.picture.imageID))
@@ -122,8 +133,12 @@ final class PicturePlacements {
     }
 
     /// The terminal no longer shows what was drawn into cells (its lines were all repainted):
-    /// every picture wanted is drawn again at `flush`.
-    func forgetShown() { shown = [] }
+    /// every picture wanted is drawn again at `flush`. A terminal that keeps sixels over the text
+    /// (Konsole) is told to delete them first, or they would stay under the new frame.
+    func forgetShown() {
+        write(shown.flatMap { driver.erase($0.picture, at: $0.cells) })
+        shown = []
+    }
 
     /// Whether the terminal holds a picture under `imageID`.
     func holds(_ imageID: UInt32) -> Bool { transmitted[imageID] != nil }

@@ -16,6 +16,11 @@ public struct CellRect: Sendable, Equatable, Hashable {
 
     /// The screen rows the rectangle covers.
     public var rowRange: Range<Int> { row..<(row + rows) }
+
+    /// Whether the cell at `row`, `column` is inside the rectangle.
+    public func covers(row: Int, column: Int) -> Bool {
+        rowRange.contains(row) && (self.column..<(self.column + columns)).contains(column)
+    }
 }
 
 /// A picture made ready for one driver: its size in cells and the bytes that draw it. Made off the

@@ -9,11 +9,16 @@ public struct SixelDriver: CursorSequenceDriver {
     public var tmux: TmuxPane?
     /// The largest picture the terminal accepts: xterm drops a bigger sixel whole.
     public var limit: PixelSize?
+    /// The terminal keeps a sixel as a picture over the text, as it keeps kitty's (Konsole):
+    /// text, spaces and erases written over it leave it showing, and only kitty's delete command
+    /// takes it down (issue 23: inside tmux, the list's photo stayed behind the grid after `v`).
+    public var keepsPicturesOverText: Bool
 
-    public init(cell: CellSize, tmux: TmuxPane? = nil, limit: PixelSize? = nil) {
+    public init(cell: CellSize, tmux: TmuxPane? = nil, limit: PixelSize? = nil, keepsPicturesOverText: Bool = false) {
         self.cell = cell
         self.tmux = tmux
         self.limit = limit
+        self.keepsPicturesOverText = keepsPicturesOverText
     }
 
     public var mode: GraphicsMode { .sixel }
@@ -23,6 +28,20 @@ public struct SixelDriver: CursorSequenceDriver {
         let canvas = ChafaCanvas(image, columns: area.columns, rows: area.rows, cell: cell, kind: .sixel)
         return TerminalPicture(columns: canvas.columns, rows: canvas.rows, body: canvas.printed())
     }
+
+    /// In a terminal that keeps sixels over the text: kitty's delete of every picture over the
+    /// picture's top-left cell (1-based, on the outer terminal), through tmux when inside it.
+    public func erase(_ picture: TerminalPicture, at cells: CellRect) -> [UInt8] {
+        guard keepsPicturesOverText else { return [] }
+        let row = cells.row + (tmux?.top ?? 0) + 1, column = cells.column + (tmux?.left ?? 0) + 1
+        return throughTmux(PNGPicture.command("a=d,d=p,x=\(column),y=\(row),q=2"))
+    }
+
+    public func eraseAll(freeing: Bool) -> [UInt8] {
+        keepsPicturesOverText ? throughTmux(PNGPicture.command("a=d,d=a,q=2")) : []
+    }
+
+    private func throughTmux(_ bytes: [UInt8]) -> [UInt8] { tmux == nil ? bytes : TmuxPassthrough.wrap(bytes) }
 
     /// The part of a `columns`×`rows` area whose pixels stay within `limit`; sixel rows come in
     /// bands of six pixels, so the height is counted rounded up to the band.
