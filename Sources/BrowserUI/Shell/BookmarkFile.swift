@@ -75,7 +75,7 @@ final class BookmarkFile: Sendable {
         let volume = Volume.containing(folder, in: volumes)
         Task.detached {
             do throws(FileSystemError) {
-                let item = try await place.item(at: folder)
+                let item = try await PlaceCall.within(seconds: deadline, folder) { () throws(FileSystemError) in try await place.item(at: folder) }
                 answer(item.isDirectory ? nil : "not a folder any more")
             } catch where error.code == .notResponding {
                 answer(error.wasRefused ? "its volume is not responding (earlier calls are still stuck)" : "its volume is not responding")

@@ -51,7 +51,7 @@ final class FileJobRunner: Sendable {
         inbox.post(.action(.jobChanged(status)))
         let started = ContinuousClock.now, files = self.place
         Task.detached { [self] in
-            var result = status
+            var result = status, running = false
             do throws(FileSystemError) {
                 if kind == .copy || kind == .move, let destination {
                     let capabilities = try await files.capabilities(of: destination, trial: true)
@@ -62,6 +62,7 @@ final class FileJobRunner: Sendable {
                     }
                 }
                 let lastReport = Mutex(ContinuousClock.now)
+                running = true
                 let report = try await files.perform(operation, events: FileOperationEvents(resolve: { conflict in
                     inbox.post(.action(.conflictAsked(job: id, conflict)))
                     job.answered.wait()
@@ -102,7 +103,7 @@ final class FileJobRunner: Sendable {
             } catch where error.code == .notResponding {
                 // The place stopped answering: before anything was done, or while it was being done.
                 result.phase = .interrupted("\(volume?.label ?? place) is not responding")
-                result.detail = error.context ?? "nothing was done"
+                result.detail = running ? error.context ?? "nothing was done" : "nothing was done"
             } catch {
                 // The destination refused the operation (said above), or its probe failed.
                 if case .interrupted = result.phase {} else {
