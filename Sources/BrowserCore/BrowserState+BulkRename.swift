@@ -4,8 +4,8 @@ import FileSystemKit
 /// checked (clashes, names the volume refuses, a line added or lost) and shown as a plan, then
 /// done all at once or not at all. `z` and `Z` take back and do again any file operation.
 extension BrowserState {
-    /// Bulk rename and undo actions; nil for the rest.
-    mutating func applyRenamesAndUndo(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// Bulk rename and undo actions.
+    mutating func reduce(_ action: ChangeAction) -> [BrowserEffect] {
         switch action {
         case .undo: return [.undo]
         case .redo: return [.redo]
@@ -19,22 +19,24 @@ extension BrowserState {
             }
             if names.count < chosen.count { message = "names with line breaks are left out" }
             return [.editNames(folder: folder, names: names)]
-        case .namesEdited(let edited, let names, let lines):
-            guard edited == folder else { return [] }
-            guard let lines else {
-                message = "the editor did not save the list: nothing renamed"
-                return []
-            }
-            let renamed = Set(names)
-            let others = Set(store.handles.map { store.entry($0).name }.filter { !renamed.contains($0) })
-            let plan = BulkRenamePlan(names: names, edited: lines, others: others, capabilities: currentVolume.flatMap { capabilities[$0.mountPoint] })
-            if plan.problems.isEmpty && plan.changes.isEmpty {
-                message = "no name changed"
-                return []
-            }
-            mode = .overlay(.bulkRenamePlan(folder: folder, plan))
-            return currentVolume.map { capabilities[$0.mountPoint] == nil ? [.probeCapabilities($0)] : [] } ?? []
-        default: return nil
         }
+    }
+
+    /// What came back from the editor for the names of `edited` (nil lines: not saved).
+    mutating func namesEdited(in edited: String, names: [String], edited lines: [String]?) -> [BrowserEffect] {
+        guard edited == folder else { return [] }
+        guard let lines else {
+            message = "the editor did not save the list: nothing renamed"
+            return []
+        }
+        let renamed = Set(names)
+        let others = Set(store.handles.map { store.entry($0).name }.filter { !renamed.contains($0) })
+        let plan = BulkRenamePlan(names: names, edited: lines, others: others, capabilities: currentVolume.flatMap { capabilities[$0.mountPoint] })
+        if plan.problems.isEmpty && plan.changes.isEmpty {
+            message = "no name changed"
+            return []
+        }
+        mode = .overlay(.bulkRenamePlan(folder: folder, plan))
+        return currentVolume.map { capabilities[$0.mountPoint] == nil ? [.probeCapabilities($0)] : [] } ?? []
     }
 }

@@ -17,8 +17,8 @@ extension BrowserState {
         return selected.map { [$0.path(in: folder)] } ?? []
     }
 
-    /// Handles file-operation actions; nil for the others.
-    mutating func applyFileOperation(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// File-operation actions.
+    mutating func reduce(_ action: FileAction) -> [BrowserEffect] {
         switch action {
         case .toggleMark:
             guard let name = selected?.nameBytes else { return [] }
@@ -69,8 +69,6 @@ extension BrowserState {
             }
             defer { lastTrashed = [] }
             return [.restore(lastTrashed)]
-        default:
-            return nil
         }
         return []
     }
@@ -78,26 +76,26 @@ extension BrowserState {
     /// The answer while `D` waits for a yes, or while a conflict waits for one; other keys do nothing.
     mutating func applyQuestion(_ question: Overlay, _ action: BrowserAction) -> [BrowserEffect] {
         switch (question, action) {
-        case (.confirmDelete(let paths), .confirmDelete):
+        case (.confirmDelete(let paths), .answer(.confirmDelete)):
             mode = .browsing
             marked = []
             return [.fileOperation(.delete, sources: paths, destination: nil)]
-        case (.conflict(let job, _), .answerConflict(let choice, let all)):
+        case (.conflict(let job, _), .answer(.conflict(let choice, let all))):
             mode = .browsing
             return [.resolveConflict(job: job, choice, applyToAll: all)]
-        case (.conflict(let job, _), .closeOverlay), (.conflict(let job, _), .quit):
+        case (.conflict(let job, _), .screen(.closeOverlay)), (.conflict(let job, _), .screen(.quit)):
             mode = .browsing
             return [.resolveConflict(job: job, .skip, applyToAll: false)]
-        case (.confirmDelete, .closeOverlay), (.confirmDelete, .quit):
+        case (.confirmDelete, .screen(.closeOverlay)), (.confirmDelete, .screen(.quit)):
             mode = .browsing
             message = "nothing deleted"
             return []
-        case (.bulkRenamePlan(let folder, let plan), .confirmBulkRename):
+        case (.bulkRenamePlan(let folder, let plan), .answer(.confirmBulkRename)):
             mode = .browsing
             marked = []
             message = "renaming \(plan.changes.count)…"
             return [.applyBulkRename(folder: folder, plan.changes)]
-        case (.bulkRenamePlan, .closeOverlay), (.bulkRenamePlan, .quit):
+        case (.bulkRenamePlan, .screen(.closeOverlay)), (.bulkRenamePlan, .screen(.quit)):
             mode = .browsing
             message = "nothing renamed"
             return []
@@ -106,17 +104,16 @@ extension BrowserState {
         }
     }
 
-    /// Typing a name for `r` or `a`; nil for what the prompt does not take (the mouse).
-    mutating func applyPrompt(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// Typing a name for `r` or `a` (what the prompt does not take, the mouse, goes to the list).
+    mutating func reduce(_ action: PromptAction) -> [BrowserEffect] {
         switch action {
-        case .promptInput(let text): prompt?.insert(text)
-        case .promptBackspace: prompt?.backspace()
-        case .promptMove(let offset): prompt?.move(by: offset)
-        case .promptHome: prompt?.moveToStart()
-        case .promptEnd: prompt?.moveToEnd()
-        case .promptCancel: prompt = nil
-        case .promptAccept: return acceptPrompt()
-        default: return nil
+        case .input(let text): prompt?.insert(text)
+        case .backspace: prompt?.backspace()
+        case .move(let offset): prompt?.move(by: offset)
+        case .home: prompt?.moveToStart()
+        case .end: prompt?.moveToEnd()
+        case .cancel: prompt = nil
+        case .accept: return acceptPrompt()
         }
         return []
     }

@@ -9,21 +9,30 @@ extension BrowserState {
         refresh(keeping: selected?.nameBytes)
     }
 
-    /// Typing the filter; nil for what typing does not take (arrows still move).
-    mutating func applyFiltering(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// The filter's actions: typing while the filter is typed; outside it, `/` starts one and
+    /// Esc clears the one kept.
+    mutating func reduce(_ action: FilterAction) -> [BrowserEffect] {
+        guard mode == .filtering || action == .start else {
+            if action == .cancel {
+                navigation.filter = ""
+                refresh(keeping: selected?.nameBytes)
+            }
+            return []
+        }
         switch action {
-        case .filterInput(let text):
+        case .start:
+            startFilter()
+            return []
+        case .input(let text):
             navigation.filter += text
-        case .filterBackspace:
+        case .backspace:
             if filter.isEmpty { mode = .browsing } else { navigation.filter.removeLast() }
-        case .filterAccept:
+        case .accept:
             mode = .browsing
             return []
-        case .filterCancel:
+        case .cancel:
             mode = .browsing
             navigation.filter = ""
-        default:
-            return nil
         }
         refresh(keeping: nil)
         navigation.cursor = 0

@@ -4,13 +4,13 @@ import SystemKit
 /// Moving around: the cursor, folders in and out, the listing arriving, and giving up on a
 /// stuck volume.
 extension BrowserState {
-    /// Cursor moves, clicks, the wheel, opening and going up; nil for the rest.
-    mutating func applyMove(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// Cursor moves, clicks, the wheel, opening and going up.
+    mutating func reduce(_ action: NavigationAction) -> [BrowserEffect] {
         switch action {
-        case .moveDown, .moveUp, .moveLeft, .moveRight, .pageDown, .pageUp, .home, .end, .click, .scroll:
+        case .open, .parent: break
+        default:
             navigation.cursorFollowsEntry = true
             navigation.cursorFollowsEnd = action == .end
-        default: break
         }
         switch action {
         case .moveDown(let count): moveCursor(to: cursor + count)
@@ -25,7 +25,6 @@ extension BrowserState {
         case .parent: return parent()
         case .click(let row, let column): click(row: row, column: column)
         case .scroll(let delta): moveCursor(to: cursor + delta * (view == .grid ? layout.gridColumns : 3))
-        default: return nil
         }
         return []
     }

@@ -11,21 +11,23 @@ extension BrowserState {
         case .jobs: return applyInJobs(action)
         case .bookmarks: return applyInBookmarks(action)
         case .confirmBatch(let folder): return applyInConfirmBatch(action, folder: folder)
-        case .quickLook: if let effects = applyQuickLook(action) ?? applyQuickEdit(action) { return effects }
+        case .quickLook:
+            if case .quickLook(let looking) = action, looking != .open { return reduce(looking) }
+            if case .edit(let editing) = action { return reduce(editing) }
         case .help:
             // The help turns its pages; the list underneath stays where it is.
             switch action {
-            case .moveDown, .moveRight, .pageDown: helpPage += 1; return []
-            case .moveUp, .moveLeft, .pageUp: helpPage -= 1; return []
-            case .home: helpPage = 0; return []
+            case .navigation(.moveDown), .navigation(.moveRight), .navigation(.pageDown): helpPage += 1; return []
+            case .navigation(.moveUp), .navigation(.moveLeft), .navigation(.pageUp): helpPage -= 1; return []
+            case .navigation(.home): helpPage = 0; return []
             default: break
             }
         case .confirmDelete, .conflict, .bulkRenamePlan: return applyQuestion(overlay, action)
         }
         switch action {
-        case .closeOverlay, .quickLook, .quit:
+        case .screen(.closeOverlay), .quickLook(.open), .screen(.quit):
             mode = .browsing
-        case .moveLeft, .moveUp, .moveRight, .moveDown:
+        case .navigation(.moveLeft), .navigation(.moveUp), .navigation(.moveRight), .navigation(.moveDown):
             guard overlay == .quickLook else { return nil }
             // Another file would drop the edit unsaved.
             guard quickLook.edit == nil else {
@@ -33,11 +35,11 @@ extension BrowserState {
                 return []
             }
             switch action {
-            case .moveRight, .moveDown: moveCursor(to: cursor + 1)
+            case .navigation(.moveRight), .navigation(.moveDown): moveCursor(to: cursor + 1)
             default: moveCursor(to: cursor - 1)
             }
             resetQuickLook()
-        case .help:
+        case .screen(.help):
             mode = overlay == .help ? .browsing : .overlay(.help)
             helpPage = 0
         default:
@@ -48,8 +50,9 @@ extension BrowserState {
 
     /// Where a panel's cursor goes for a move (↓ → ↑ ← g G) among `count` lines; nil for other actions.
     static func listCursor(_ cursor: Int, count: Int, after action: BrowserAction) -> Int? {
+        guard case .navigation(let move) = action else { return nil }
         let last = max(0, count - 1)
-        switch action {
+        switch move {
         case .moveDown, .moveRight: return min(cursor + 1, last)
         case .moveUp, .moveLeft: return max(cursor - 1, 0)
         case .home: return 0
@@ -64,8 +67,8 @@ extension BrowserState {
             return []
         }
         switch action {
-        case .closeOverlay, .toggleVolumes, .quit, .parent: mode = .browsing
-        case .open:
+        case .screen(.closeOverlay), .volumes(.toggle), .screen(.quit), .navigation(.parent): mode = .browsing
+        case .navigation(.open):
             guard volumes.indices.contains(volumeCursor) else { return [] }
             let volume = volumes[volumeCursor]
             mode = .browsing
@@ -83,14 +86,14 @@ extension BrowserState {
             return []
         }
         switch action {
-        case .closeOverlay, .toggleJobs, .quit, .parent: mode = .browsing
-        case .cancelJob:
+        case .screen(.closeOverlay), .jobs(.toggle), .screen(.quit), .navigation(.parent): mode = .browsing
+        case .jobs(.cancel):
             guard let job, job.phase.isActive else { return [] }
             return [.cancelJob(id: job.id)]
-        case .togglePauseJob:
+        case .jobs(.togglePause):
             guard let job, job.phase.isActive, job.kind.isFileOperation else { return [] }
             return [.pauseJob(id: job.id, paused: !job.isPaused)]
-        case .open:
+        case .navigation(.open):
             // A stopped thumbnail job starts again; what it cached already is skipped.
             guard let job, !job.phase.isActive, job.kind == .thumbnails else { return [] }
             message = "resuming \(Self.lastComponent(job.folder))"
@@ -102,11 +105,11 @@ extension BrowserState {
 
     private mutating func applyInConfirmBatch(_ action: BrowserAction, folder: String) -> [BrowserEffect]? {
         switch action {
-        case .confirmBatch(let shared):
+        case .jobs(.confirmBatch(let shared)):
             mode = .browsing
             message = "thumbnailing \(Self.lastComponent(folder))" + (shared ? " (also into .sh_thumbnails)" : "") + " · J shows jobs"
             return [.startBatch(folder: folder, shared: shared)]
-        case .closeOverlay, .quit:
+        case .screen(.closeOverlay), .screen(.quit):
             mode = .browsing
             return []
         default: return []

@@ -5,8 +5,8 @@ import FileSystemKit
 /// volume's deadline) before the browser goes there: one on a volume that is not mounted says so
 /// and the browser stays where it is.
 extension BrowserState {
-    /// Places actions; nil for the rest.
-    mutating func applyPlaces(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// Places actions.
+    mutating func reduce(_ action: PlacesAction) -> [BrowserEffect] {
         switch action {
         case .historyBack, .historyForward:
             history.leave(selecting: selected?.nameBytes)
@@ -42,14 +42,13 @@ extension BrowserState {
             bookmarkCursor = min(bookmarkCursor, max(0, bookmarks.count - 1))
             message = "bookmark \(gone.key) deleted"
             return [.saveBookmarks(bookmarks)]
-        default: return nil
         }
         return []
     }
 
-    /// Results about bookmarks; nil for the rest.
-    mutating func applyBookmarkResult(_ action: BrowserAction) -> [BrowserEffect]? {
-        switch action {
+    /// Results about bookmarks.
+    mutating func reduceBookmarkResult(_ result: BackgroundResult) -> [BrowserEffect] {
+        switch result {
         case .bookmarksLoaded(let loaded, let problem):
             // Bookmarks set before the file was read stay, over the file's under the same key.
             let setMeanwhile = Set(bookmarks.map(\.key))
@@ -75,7 +74,7 @@ extension BrowserState {
             return enter(bookmark.folder, select: bookmark.file.map { Array($0.utf8) })
         case .bookmarksChecked(let checks):
             for check in checks { bookmarkProblems[check.folder] = check.problem ?? "" }
-        default: return nil
+        default: break
         }
         return []
     }
@@ -87,12 +86,12 @@ extension BrowserState {
             return []
         }
         switch action {
-        case .closeOverlay, .toggleBookmarks, .quit, .parent: mode = .browsing
-        case .open:
+        case .screen(.closeOverlay), .places(.toggleBookmarks), .screen(.quit), .navigation(.parent): mode = .browsing
+        case .navigation(.open):
             guard bookmarks.indices.contains(bookmarkCursor) else { return [] }
             return [.checkBookmark(bookmarks[bookmarkCursor])]
-        case .deleteBookmark: return applyPlaces(action)
-        case .startRename:
+        case .places(.deleteBookmark): return reduce(PlacesAction.deleteBookmark)
+        case .files(.startRename):
             guard bookmarks.indices.contains(bookmarkCursor) else { return [] }
             mode = .awaitingKey(.rekeyBookmark(bookmarks[bookmarkCursor].key))
             message = "the new key for bookmark \(bookmarks[bookmarkCursor].key) (Esc keeps it)"

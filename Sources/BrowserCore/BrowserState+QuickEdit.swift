@@ -13,32 +13,32 @@ extension BrowserState {
         let text = key.typedText
         switch edit.step {
         case .saving:
-            return key == .escape ? .editLeave : nil
+            return key == .escape ? .edit(.leave) : nil
         case .askingHowToSave:
-            if key == .escape || text == "n" || text == "q" { return .editLeave }
-            if key.isEnter || text == "c" { return .editSave(copy: true) }
-            if text == "r" { return .editSave(copy: false) }
+            if key == .escape || text == "n" || text == "q" { return .edit(.leave) }
+            if key.isEnter || text == "c" { return .edit(.save(copy: true)) }
+            if text == "r" { return .edit(.save(copy: false)) }
             return nil
         case .choosing:
-            if key == .escape || command == .quickLook || command == .quit { return .editLeave }
-            if key.isEnter, quickLook.jump.isEmpty { return .editAskSave }
+            if key == .escape || command == .screen(.quickLook) || command == .screen(.quit) { return .edit(.leave) }
+            if key.isEnter, quickLook.jump.isEmpty { return .edit(.askSave) }
             switch (text, edit.target) {
-            case ("r", .picture), ("r", .document), ("r", .video), ("R", .picture), ("R", .video): return .editTurn(1, everyPage: false)
-            case ("l", .picture), ("l", .document), ("l", .video), ("L", .picture), ("L", .video): return .editTurn(-1, everyPage: false)
-            case ("R", .document): return .editTurn(1, everyPage: true)
-            case ("L", .document): return .editTurn(-1, everyPage: true)
-            case ("f", .picture): return .editMirror
-            case ("i", .video), ("i", .song): return .editTrimPoint(start: true)
-            case ("o", .video), ("o", .song): return .editTrimPoint(start: false)
-            case ("x", .video), ("x", .song): return .editClearTrim
+            case ("r", .picture), ("r", .document), ("r", .video), ("R", .picture), ("R", .video): return .edit(.turn(1, everyPage: false))
+            case ("l", .picture), ("l", .document), ("l", .video), ("L", .picture), ("L", .video): return .edit(.turn(-1, everyPage: false))
+            case ("R", .document): return .edit(.turn(1, everyPage: true))
+            case ("L", .document): return .edit(.turn(-1, everyPage: true))
+            case ("f", .picture): return .edit(.mirror)
+            case ("i", .video), ("i", .song): return .edit(.trimPoint(start: true))
+            case ("o", .video), ("o", .song): return .edit(.trimPoint(start: false))
+            case ("x", .video), ("x", .song): return .edit(.clearTrim)
             default: return nil
             }
         }
     }
 
-    mutating func applyQuickEdit(_ action: BrowserAction) -> [BrowserEffect]? {
+    mutating func reduce(_ action: QuickEditAction) -> [BrowserEffect] {
         switch action {
-        case .editStart:
+        case .start:
             guard let entry = selected else { return [] }
             if quickLook.motionLength != nil, liveMovie(of: entry) == nil {
                 message = "this is a Motion Photo: turning the picture would lose the movie inside it, so it is not edited"
@@ -48,18 +48,20 @@ extension BrowserState {
                 message = "Quick Look edits photos (JPEG, PNG, WebP, TIFF, HEIC, AVIF), PDFs, videos and songs; not this file"
                 return []
             }
+            if case .picture(var picture) = quickLook { (picture.zoom, picture.centerX, picture.centerY) = (1, 0.5, 0.5); quickLook = .picture(picture) }
             quickLook.edit = QuickEdit(target: target)
-            (quickLook.zoom, quickLook.centerX, quickLook.centerY) = (1, 0.5, 0.5)
-        case .editTurn(let quarterTurns, let everyPage):
-            quickLook.edit?.turn(by: quarterTurns, page: everyPage ? nil : quickLook.page)
-        case .editMirror: quickLook.edit?.mirror()
-        case .editTrimPoint(let start):
-            quickLook.edit?.setTrim(start: start, at: quickLook.seconds)
+        case .turn(let quarterTurns, let everyPage):
+            let page = quickLook.page
+            quickLook.edit?.turn(by: quarterTurns, page: everyPage ? nil : page)
+        case .mirror: quickLook.edit?.mirror()
+        case .trimPoint(let start):
+            let seconds = quickLook.seconds
+            quickLook.edit?.setTrim(start: start, at: seconds)
             if start, quickLook.edit?.target == .video {
                 message = "starts at \(FileEditResult.clock(quickLook.seconds)), or at the keyframe just before it: streams are copied, not encoded again"
             }
-        case .editClearTrim: quickLook.edit?.clearTrim()
-        case .editAskSave:
+        case .clearTrim: quickLook.edit?.clearTrim()
+        case .askSave:
             guard let edit = quickLook.edit else { return [] }
             if edit.trimStart != nil || edit.trimEnd != nil, edit.trimmed(duration: quickLook.duration) == nil {
                 message = "the end must come after the start (x clears both)"
@@ -70,18 +72,25 @@ extension BrowserState {
                 return []
             }
             quickLook.edit?.moveTo(.askingHowToSave)
-        case .editSave(let copy):
+        case .save(let copy):
             guard let edit = quickLook.edit, edit.step == .askingHowToSave, let path = selectedPath else { return [] }
             quickLook.edit?.moveTo(.saving)
-            quickLook.playing = false
+            if case .timeline(var timeline) = quickLook { timeline.playing = false; quickLook = .timeline(timeline) }
             return [.saveEdit(path: path, edits: edit.edits(duration: quickLook.duration), copy: copy)]
-        case .editLeave:
+        case .leave:
             switch quickLook.edit?.step {
             case .saving?: return [.cancelEdit]
             case .askingHowToSave?: quickLook.edit?.moveTo(.choosing)
             case .choosing?: quickLook.edit = nil
             case nil: break
             }
+        }
+        return []
+    }
+
+    /// What the saving of an edit, or `U` after one, reported.
+    mutating func reduceEditResult(_ result: BackgroundResult) -> [BrowserEffect] {
+        switch result {
         case .editSaved(let outcome):
             message = outcome.summary
             if let original = outcome.trashed {
@@ -99,7 +108,7 @@ extension BrowserState {
         case .editRestored(let path):
             if selectedPath == path { resetQuickLook() }
             return [.forgetPictures(path: path)] + reloadFolder(select: selected?.nameBytes)
-        default: return nil
+        default: break
         }
         return []
     }

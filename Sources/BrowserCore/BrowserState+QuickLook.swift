@@ -16,144 +16,180 @@ extension BrowserState {
     /// Rows of text or members Quick Look shows at once.
     public var quickLookRows: Int { max(1, layout.rows - 3) }
 
-    /// Quick Look's own actions; nil for the rest.
-    mutating func applyQuickLook(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// Quick Look's own actions (`.open` is the browser's: it opens Quick Look).
+    mutating func reduce(_ action: QuickLookAction) -> [BrowserEffect] {
         switch action {
-        case .quickLookStep(let count): move(by: count, coarse: false)
-        case .quickLookPage(let count): move(by: count, coarse: true)
-        case .quickLookEdge(let last): moveToEdge(last: last)
-        case .quickLookDigit(let digit): quickLook.jump = String((quickLook.jump + digit).suffix(9))
-        case .quickLookJump:
+        case .open: break
+        case .step(let count): move(by: count, coarse: false)
+        case .page(let count): move(by: count, coarse: true)
+        case .edge(let last): moveToEdge(last: last)
+        case .digit(let digit): quickLook.jump = String((quickLook.jump + digit).suffix(9))
+        case .jump:
             guard let number = Int(quickLook.jump), number > 0 else { quickLook.jump = ""; return [] }
             quickLook.jump = ""
-            quickLook.seekGeneration += 1
-            switch quickLookContent {
-            case .pages?: quickLook.page = number - 1
-            case .text?, .members?: quickLook.line = number - 1
-            case .timeline?: quickLook.seconds = Double(number)
-            default: break
+            switch quickLook {
+            case .pages(var pages): pages.page = number - 1; quickLook = .pages(pages)
+            case .text(var text): text.line = number - 1; quickLook = .text(text)
+            case .members(var members): members.line = number - 1; quickLook = .members(members)
+            case .timeline(var timeline):
+                timeline.seconds = Double(number)
+                timeline.seekGeneration += 1
+                quickLook = .timeline(timeline)
+            case .picture: break
             }
             clampQuickLook()
-        case .quickLookToggleWrap: quickLook.wraps.toggle()
-        case .quickLookZoom(let steps):
-            guard canZoom else { return [] }
-            quickLook.zoom = min(16, max(1, steps > 0 ? quickLook.zoom << steps : quickLook.zoom >> -steps))
-            if quickLook.zoom == 1 { (quickLook.centerX, quickLook.centerY) = (0.5, 0.5) }
-        case .quickLookPan(let x, let y):
-            guard quickLook.zoom > 1 else { return [] }
+        case .toggleWrap:
+            if case .text(var text) = quickLook { text.wraps.toggle(); quickLook = .text(text) }
+        case .zoom(let steps):
+            guard canZoom, case .picture(var picture) = quickLook else { return [] }
+            picture.zoom = min(16, max(1, steps > 0 ? picture.zoom << steps : picture.zoom >> -steps))
+            if picture.zoom == 1 { (picture.centerX, picture.centerY) = (0.5, 0.5) }
+            quickLook = .picture(picture)
+        case .pan(let x, let y):
+            guard case .picture(var picture) = quickLook, picture.zoom > 1 else { return [] }
             // A quarter of the screen a step; the middle of the screen stays on the picture.
-            let step = 0.25 / Double(quickLook.zoom), margin = 0.5 / Double(quickLook.zoom)
-            quickLook.centerX = min(1 - margin, max(margin, quickLook.centerX + Double(x) * step))
-            quickLook.centerY = min(1 - margin, max(margin, quickLook.centerY + Double(y) * step))
-        case .quickLookToggleMembers:
+            let step = 0.25 / Double(picture.zoom), margin = 0.5 / Double(picture.zoom)
+            picture.centerX = min(1 - margin, max(margin, picture.centerX + Double(x) * step))
+            picture.centerY = min(1 - margin, max(margin, picture.centerY + Double(y) * step))
+            quickLook = .picture(picture)
+        case .toggleMembers:
             guard let entry = selected, QuickLookContent.isContainer(entry.name) else { return [] }
-            quickLook.showsMembers.toggle()
-            quickLook.line = 0
-            quickLook.lineCount = nil
-        case .quickLookPlayMotion:
+            let members = quickLook.showsMembers && QuickLookContent(entry.kind, name: entry.name) != .members
+            quickLook = members ? .start(for: entry) : .members(QuickLookPosition.Members())
+        case .playMotion:
             guard hasMotion else { return [] }
-            (quickLook.showsMotion, quickLook.playing, quickLook.loops, quickLook.seconds, quickLook.duration) = (true, true, false, 0, nil)
-            quickLook.seekGeneration += 1
-        case .quickLookTogglePlay:
-            guard quickLookContent == .timeline else { return [] }
-            quickLook.playing.toggle()
-            if quickLook.playing, let duration = quickLook.duration, quickLook.seconds >= duration - 0.5 { quickLook.seconds = 0 }
-        case .quickLookFacts(let path, let facts):
-            guard path == quickLookPath else { return [] }
-            if let count = facts.pageCount { quickLook.pageCount = count }
-            if let count = facts.lineCount { quickLook.lineCount = count }
-            if let duration = facts.duration {
-                quickLook.duration = duration
-                // A PNG or WebP with a length has frames: it plays, looping, like a GIF.
-                if quickLookContent == .picture, let entry = selected, entry.kind == .image, QuickLookContent.mayAnimate(entry.name) {
-                    quickLook.animates = true
-                    quickLook.playing = true
-                    quickLook.loops = true
-                } else if quickLookContent == .picture, let entry = selected, entry.kind == .image, FileFact.mayBeMotionPhoto(entry.name) {
-                    quickLook.motionLength = duration
-                }
-            }
-            if let custom = facts.custom {
-                quickLook.custom = custom
-                quickLook.playing = false
-            }
-            if let first = facts.firstLine, quickLook.line >= QuickLookPosition.end { quickLook.line = first }
-            clampQuickLook()
-        default: return nil
+            var timeline = QuickLookPosition.Timeline()
+            (timeline.motion, timeline.playing, timeline.motionLength, timeline.seekGeneration) = (true, true, quickLook.motionLength, 1)
+            quickLook = .timeline(timeline)
+        case .togglePlay:
+            guard quickLookContent == .timeline, case .timeline(var timeline) = quickLook else { return [] }
+            timeline.playing.toggle()
+            if timeline.playing, let duration = timeline.duration, timeline.seconds >= duration - 0.5 { timeline.seconds = 0 }
+            quickLook = .timeline(timeline)
         }
         return []
     }
 
-    /// Starts Quick Look over for the file now selected: an animation starts playing.
-    mutating func resetQuickLook() {
-        quickLook = QuickLookPosition()
-        if let entry = selected, entry.kind == .image, QuickLookContent.isAnimation(entry.name) {
-            quickLook.playing = true
-            quickLook.loops = true
+    /// What a previewer found out about `path`: a custom previewer taking over, the length
+    /// (pages, lines, time), frames in a picture, where a jump to the end landed.
+    mutating func receive(_ facts: QuickLookFacts, about path: String) {
+        guard path == quickLookPath else { return }
+        switch facts.custom {
+        case .text?: if case .text(var text) = quickLook { text.custom = true; quickLook = .text(text) } else { quickLook = .text(.init(custom: true)) }
+        case .picture?:
+            if case .picture(var picture) = quickLook { picture.custom = true; quickLook = .picture(picture) } else {
+                var picture = QuickLookPosition.Picture()
+                picture.custom = true
+                quickLook = .picture(picture)
+            }
+        default: break
         }
+        switch quickLook {
+        case .pages(var pages): pages.pageCount = facts.pageCount ?? pages.pageCount; quickLook = .pages(pages)
+        case .text(var text):
+            text.lineCount = facts.lineCount ?? text.lineCount
+            if let first = facts.firstLine, text.line >= QuickLookPosition.end { text.line = first }
+            quickLook = .text(text)
+        case .members(var members):
+            members.lineCount = facts.lineCount ?? members.lineCount
+            if let first = facts.firstLine, members.line >= QuickLookPosition.end { members.line = first }
+            quickLook = .members(members)
+        case .timeline(var timeline): timeline.duration = facts.duration ?? timeline.duration; quickLook = .timeline(timeline)
+        case .picture(var picture):
+            guard let duration = facts.duration, let entry = selected, entry.kind == .image, !picture.custom else { break }
+            if QuickLookContent.mayAnimate(entry.name) {
+                // A PNG or WebP with a length has frames: it plays, looping, like a GIF.
+                var timeline = QuickLookPosition.Timeline()
+                (timeline.duration, timeline.animates, timeline.playing, timeline.loops) = (duration, true, true, true)
+                quickLook = .timeline(timeline)
+            } else if FileFact.mayBeMotionPhoto(entry.name) {
+                picture.motionLength = duration
+                quickLook = .picture(picture)
+            }
+        }
+        clampQuickLook()
     }
+
+    /// Starts Quick Look over for the file now selected: an animation starts playing.
+    mutating func resetQuickLook() { quickLook = .start(for: selected) }
 
     /// The clock while playing: the position moves on by the time that passed, and stops (or
     /// loops) at the end.
     mutating func play(until time: Int64, from last: Int64) {
-        guard overlay == .quickLook, quickLook.playing, quickLookContent == .timeline, last > 0 else { return }
-        quickLook.seconds += Double(max(0, time - last)) / 1e9
-        guard let duration = quickLook.duration, duration > 0, quickLook.seconds >= duration else { return }
-        if quickLook.loops {
-            quickLook.seconds = quickLook.seconds.truncatingRemainder(dividingBy: duration)
+        guard overlay == .quickLook, case .timeline(var timeline) = quickLook, timeline.playing, quickLookContent == .timeline, last > 0 else { return }
+        defer { quickLook = .timeline(timeline) }
+        timeline.seconds += Double(max(0, time - last)) / 1e9
+        guard let duration = timeline.duration, duration > 0, timeline.seconds >= duration else { return }
+        if timeline.loops {
+            timeline.seconds = timeline.seconds.truncatingRemainder(dividingBy: duration)
         } else {
-            quickLook.seconds = max(0, duration - 0.5)
-            quickLook.playing = false
+            timeline.seconds = max(0, duration - 0.5)
+            timeline.playing = false
         }
     }
 
     /// The sound to play now (a path and where to start), or nil: Quick Look open on a playing
     /// song or video. Compared with what plays, it starts and stops the player.
     var wantedSound: Sound? {
-        guard overlay == .quickLook, quickLook.playing, !quickLook.loops, let path = quickLookPath, let entry = selected,
-              entry.kind == .audio || entry.kind == .video || (quickLook.showsMotion && liveMovie(of: entry) != nil) else { return nil }
-        return Sound(path: path, seekGeneration: quickLook.seekGeneration)
+        guard overlay == .quickLook, case .timeline(let timeline) = quickLook, timeline.playing, !timeline.loops, let path = quickLookPath,
+              let entry = selected, entry.kind == .audio || entry.kind == .video || (timeline.motion && liveMovie(of: entry) != nil) else { return nil }
+        return Sound(path: path, seekGeneration: timeline.seekGeneration)
     }
 
     private mutating func move(by count: Int, coarse: Bool) {
         quickLook.jump = ""
-        quickLook.seekGeneration += 1
-        switch quickLookContent {
-        case .pages?: quickLook.page += count
-        case .text?, .members?: quickLook.line = min(quickLook.line, quickLook.lineCount ?? quickLook.line) + count * (coarse ? quickLookRows - 1 : 1)
-        case .timeline?: quickLook.seconds += Double(count) * quickLook.timeStep(coarse: coarse)
-        default: return
+        switch quickLook {
+        case .pages(var pages): pages.page += count; quickLook = .pages(pages)
+        case .text(var text): text.line = min(text.line, text.lineCount ?? text.line) + count * (coarse ? quickLookRows - 1 : 1); quickLook = .text(text)
+        case .members(var members):
+            members.line = min(members.line, members.lineCount ?? members.line) + count * (coarse ? quickLookRows - 1 : 1)
+            quickLook = .members(members)
+        case .timeline(var timeline):
+            timeline.seekGeneration += 1
+            timeline.seconds += Double(count) * timeline.timeStep(coarse: coarse)
+            quickLook = .timeline(timeline)
+        case .picture: return
         }
         clampQuickLook()
     }
 
     private mutating func moveToEdge(last: Bool) {
         quickLook.jump = ""
-        quickLook.seekGeneration += 1
-        switch quickLookContent {
-        case .pages?: quickLook.page = last ? (quickLook.pageCount.map { $0 - 1 } ?? QuickLookPosition.end) : 0
-        case .text?, .members?: quickLook.line = last ? QuickLookPosition.end : 0
-        case .timeline?: quickLook.seconds = last ? max(0, (quickLook.duration ?? 0) - 1) : 0
-        default: return
+        switch quickLook {
+        case .pages(var pages): pages.page = last ? (pages.pageCount.map { $0 - 1 } ?? QuickLookPosition.end) : 0; quickLook = .pages(pages)
+        case .text(var text): text.line = last ? QuickLookPosition.end : 0; quickLook = .text(text)
+        case .members(var members): members.line = last ? QuickLookPosition.end : 0; quickLook = .members(members)
+        case .timeline(var timeline):
+            timeline.seekGeneration += 1
+            timeline.seconds = last ? max(0, (timeline.duration ?? 0) - 1) : 0
+            quickLook = .timeline(timeline)
+        case .picture: return
         }
         clampQuickLook()
     }
 
     /// Keeps the position inside the file, as far as its length is known.
     private mutating func clampQuickLook() {
-        quickLook.page = max(0, quickLook.pageCount.map { min(quickLook.page, $0 - 1) } ?? quickLook.page)
-        if let count = quickLook.lineCount { quickLook.line = min(quickLook.line, max(0, count - quickLookRows)) }
-        quickLook.line = max(0, quickLook.line)
-        if let duration = quickLook.duration {
-            // A video stops half a second before its end, where a last frame can still be shown;
-            // an animation loops, and a short one (1.5 s) would never pass that point.
-            if quickLook.loops {
-                if duration > 0, quickLook.seconds >= duration { quickLook.seconds = quickLook.seconds.truncatingRemainder(dividingBy: duration) }
-            } else {
-                quickLook.seconds = min(quickLook.seconds, max(0, duration - 0.5))
+        let rows = quickLookRows
+        func clamp(_ line: Int, _ count: Int?) -> Int { max(0, count.map { min(line, max(0, $0 - rows)) } ?? line) }
+        switch quickLook {
+        case .pages(var pages): pages.page = max(0, pages.pageCount.map { min(pages.page, $0 - 1) } ?? pages.page); quickLook = .pages(pages)
+        case .text(var text): text.line = clamp(text.line, text.lineCount); quickLook = .text(text)
+        case .members(var members): members.line = clamp(members.line, members.lineCount); quickLook = .members(members)
+        case .timeline(var timeline):
+            if let duration = timeline.duration {
+                // A video stops half a second before its end, where a last frame can still be shown;
+                // an animation loops, and a short one (1.5 s) would never pass that point.
+                if timeline.loops {
+                    if duration > 0, timeline.seconds >= duration { timeline.seconds = timeline.seconds.truncatingRemainder(dividingBy: duration) }
+                } else {
+                    timeline.seconds = min(timeline.seconds, max(0, duration - 0.5))
+                }
             }
+            timeline.seconds = max(0, timeline.seconds)
+            quickLook = .timeline(timeline)
+        case .picture: break
         }
-        quickLook.seconds = max(0, quickLook.seconds)
     }
 }
 

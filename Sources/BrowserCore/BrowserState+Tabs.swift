@@ -2,10 +2,10 @@
 /// the tab left as it was (cursor, filter, sort, view, history) and lists the one shown again,
 /// so it is never stale.
 extension BrowserState {
-    /// Tab actions; nil for the rest.
-    mutating func applyTabs(_ action: BrowserAction) -> [BrowserEffect]? {
+    /// Tab actions.
+    mutating func reduce(_ action: TabAction) -> [BrowserEffect] {
         switch action {
-        case .newTab:
+        case .new:
             guard tabs.count < Self.tabLimit else {
                 message = "\(Self.tabLimit) tabs at most (w closes one)"
                 return []
@@ -14,19 +14,19 @@ extension BrowserState {
             tabs.insert(snapshot(), at: currentTab + 1)
             currentTab += 1
             message = "tab \(currentTab + 1) of \(tabs.count): w closes it, [ ] and 1–9 switch"
-        case .switchTab(let index):
+        case .show(let index):
             guard tabs.indices.contains(index) else {
                 message = tabs.isEmpty ? "one tab only: t opens another" : "no tab \(index + 1) (there are \(tabs.count))"
                 return []
             }
             return show(tab: index)
-        case .stepTab(let step):
+        case .step(let step):
             guard tabs.count > 1 else {
                 message = "one tab only: t opens another"
                 return []
             }
             return show(tab: (currentTab + step + tabs.count) % tabs.count)
-        case .closeTab:
+        case .close:
             guard tabs.count > 1 else {
                 message = "this is the only tab (q quits)"
                 return []
@@ -37,7 +37,6 @@ extension BrowserState {
             let effects = restore(tabs[next])
             if tabs.count == 1 { tabs = [] }
             return effects
-        default: return nil
         }
         return []
     }

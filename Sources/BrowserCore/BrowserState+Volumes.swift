@@ -4,6 +4,25 @@ import SystemKit
 /// Volumes coming and going: a job on a volume that left stops with a report, and the user is
 /// taken off a volume that died under the current folder.
 extension BrowserState {
+    /// What the volume monitor, the jobs and the probes report about volumes.
+    mutating func reduceVolumeResult(_ result: BackgroundResult) -> [BrowserEffect] {
+        switch result {
+        case .volumesChanged(let statuses): return volumesChanged(statuses)
+        case .volumeLost(let mountPoint):
+            guard let volume = currentVolume, volume.mountPoint == mountPoint, mountPoint != "/" else { return [] }
+            return leave(vanished: volume)
+        case .volumeGone(let label, let fallback):
+            let effects = enter(fallback, select: nil)
+            previousNavigation = nil  // nothing to go back to on a volume that is gone
+            banner = "\(label) was disconnected"
+            mode = .browsing
+            return effects
+        case .capabilitiesFound(let mountPoint, let found): capabilities[mountPoint] = found
+        default: break
+        }
+        return []
+    }
+
     mutating func volumesChanged(_ statuses: [VolumeMonitor.Status]) -> [BrowserEffect] {
         let before = currentVolume, volumesBefore = volumes.map(\.volume)
         volumes = statuses

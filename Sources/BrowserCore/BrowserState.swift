@@ -22,28 +22,16 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var layout = ScreenLayout()
     /// Numbers each listing; a result carrying another ticket answers a folder left since. Only grows.
     public internal(set) var ticket = 0
-    /// Every mounted volume, as the monitor last saw it.
-    public internal(set) var volumes: [VolumeMonitor.Status] = []
-    /// The cursor in the volumes view.
-    public internal(set) var volumeCursor = 0
     /// The volume whose listing is awaited after it stopped answering (shown with a spinner).
     public internal(set) var waitingFor: String?
     /// A notice that stays until the user goes elsewhere ("photos was disconnected").
     public internal(set) var banner: String?
-    /// What each volume allows (by mount point), once probed.
-    public internal(set) var capabilities: [String: VolumeCapabilities] = [:]
-    /// Volumes already asked what they allow (asked once).
-    private var capabilitiesAsked: Set<String> = []
-    /// What `y`/`x` put aside.
-    public internal(set) var clipboard: Clipboard?
-    /// What the last trash job moved away, for `U`.
-    public internal(set) var lastTrashed: [TrashCan.Item] = []
-    /// The original an edit last replaced (in the Trash) and the edited file in its place, for `U`.
-    public internal(set) var lastReplaced: ReplacedOriginal?
-    /// Background jobs, oldest first.
-    public internal(set) var jobs: [JobStatus] = []
-    /// The cursor in the jobs panel.
-    public internal(set) var jobCursor = 0
+    /// The volumes and what they allow, the cursor in the volumes view.
+    public internal(set) var volumeState = VolumesState()
+    /// What `y`/`x` put aside, and what `U` can put back.
+    public internal(set) var fileState = FilesState()
+    /// Background jobs and the cursor in the jobs panel.
+    public internal(set) var jobState = JobsState()
     /// The clock as last told by `.tick` (monotonic nanoseconds).
     public internal(set) var now: Int64 = 0
     /// When the current listing last delivered, or began.
@@ -57,26 +45,15 @@ public struct BrowserState: Sendable, Equatable {
     public internal(set) var quickLook = QuickLookPosition()
     /// The folders visited, for `H` and `L`.
     public internal(set) var history: FolderHistory
-    /// Bookmarks by key, as last read or written.
-    public internal(set) var bookmarks: [Bookmark] = []
-    /// The cursor in the bookmarks list.
-    public internal(set) var bookmarkCursor = 0
-    /// What the last check found of each bookmarked folder: "" reachable, else why not.
-    public internal(set) var bookmarkProblems: [String: String] = [:]
+    /// Bookmarks, their list's cursor, what the checks found.
+    public internal(set) var bookmarkState = BookmarksState()
     /// `F`: the search under way, while finding.
     public internal(set) var find: FindState?
-    /// Open tabs, in order (empty while there is one); the one shown is kept up to date only when left.
-    public internal(set) var tabs: [BrowserTab] = []
-    /// Which of `tabs` is shown.
-    public internal(set) var currentTab = 0
+    /// The tabs open beside the one shown.
+    public internal(set) var tabState = TabsState()
     /// The help's page, counted from its opening: ↓ and PgDn turn on, ↑ and PgUp back; the help
     /// view wraps it to the pages the screen's size gives (so no line count lives here).
     public internal(set) var helpPage = 0
-    /// Whether the bookmarks file has been read (keys may come before it is).
-    var bookmarksRead = false
-    /// A bookmark key pressed before the file was read, gone to once it is.
-    var pendingJump: String?
-
     /// A listing silent this long shows "waiting for <volume>…".
     public static let stallNotice: Int64 = 300_000_000
 
@@ -131,23 +108,47 @@ public struct BrowserState: Sendable, Equatable {
     /// Starts listing the folder; the shell calls this once at start.
     public mutating func start() -> [BrowserEffect] { enter(folder, select: nil) + [.loadBookmarks] }
 
+    /// What the user did: the status message goes (a message lasts until the user does
+    /// something), then the action is reduced.
     @discardableResult
     public mutating func apply(_ action: BrowserAction) -> [BrowserEffect] {
-        // A message lasts until the user does something; background news does not wipe it.
-        if action.isFromUser { message = nil }
+        message = nil
         return reduce(action) + followUps()
     }
 
-    /// One action, switched on the mode once. Results and the clock mean the same in every mode.
+    /// What background work or the clock reported: the status message stays.
+    @discardableResult
+    public mutating func apply(_ result: BackgroundResult) -> [BrowserEffect] {
+        reduce(result) + followUps()
+    }
+
+    /// One action, switched on the mode once. The terminal and giving up on a stuck volume mean
+    /// the same in every mode; each mode passes on to the feature reducers it lets through.
     mutating func reduce(_ action: BrowserAction) -> [BrowserEffect] {
-        if let effects = applyResult(action) { return effects }
-        if case .key(let key, let command) = action { return applyKey(key, command) }
+        switch action {
+        case .key(let key, let command): return applyKey(key, command)
+        case .screen(.redraw): return [.redraw]
+        case .screen(.resize(let rows, let columns)):
+            layout = layout.resized(rows: rows, columns: columns)
+            scrollToCursor()
+            return []
+        case .volumes(.abandonWaiting): return abandonWaiting()
+        default: break
+        }
         switch mode {
         case .browsing: return applyBrowsing(action)
-        case .filtering: return applyFiltering(action) ?? applyBrowsing(action)
-        case .prompt: return applyPrompt(action) ?? applyBrowsing(action)
-        case .awaitingKey: return applyPlaces(action) ?? []
-        case .finding: return applyFinding(action) ?? []
+        case .filtering:
+            if case .filter(let filtering) = action { return reduce(filtering) }
+            return applyBrowsing(action)
+        case .prompt:
+            if case .prompt(let typing) = action { return reduce(typing) }
+            return applyBrowsing(action)
+        case .awaitingKey:
+            if case .places(let places) = action { return reduce(places) }
+            return []
+        case .finding:
+            if case .find(let finding) = action { return reduce(finding) }
+            return []
         case .overlay(let overlay) where overlay.isQuestion: return applyQuestion(overlay, action)
         case .overlay(let overlay): return applyPanel(overlay, action) ?? applyBrowsing(action)
         }
@@ -157,6 +158,8 @@ public struct BrowserState: Sendable, Equatable {
     /// the volume under the volumes view's cursor allows.
     private mutating func followUps() -> [BrowserEffect] {
         var effects: [BrowserEffect] = []
+        // A position left over from another file (the listing moved the cursor) starts over.
+        if overlay == .quickLook, let entry = selected, !entry.isDirectory, !quickLook.fits(entry) { resetQuickLook() }
         if overlay == .quickLook, quickLookContent == .text, let path = selectedPath {
             effects.append(.readText(path: path, line: quickLook.line, count: quickLookRows))
         }
@@ -168,123 +171,42 @@ public struct BrowserState: Sendable, Equatable {
         }
         if overlay == .volumes, volumes.indices.contains(volumeCursor) {
             let volume = volumes[volumeCursor].volume
-            if capabilities[volume.mountPoint] == nil, capabilitiesAsked.insert(volume.mountPoint).inserted {
+            if capabilities[volume.mountPoint] == nil, volumeState.asked.insert(volume.mountPoint).inserted {
                 effects.append(.probeCapabilities(volume))
             }
         }
         return effects
     }
 
-    /// Background results, the clock and the terminal: nil for the rest.
-    private mutating func applyResult(_ action: BrowserAction) -> [BrowserEffect]? {
-        switch action {
-        case .tick(let now): return tick(now)
-        case .listed(let ticket, let batch, let complete):
-            guard ticket == self.ticket else { return [] }  // an old folder's late answer
-            listingProgressAt = now
-            waitingFor = nil
-            receive(batch, complete: complete)
-        case .listingFailed(let ticket, let reason):
-            guard ticket == self.ticket else { return [] }
-            waitingFor = nil
-            navigation.listingError = reason
-            navigation.listingComplete = true
-            message = reason
-        case .listingLostVolume(let ticket):
-            guard ticket == self.ticket else { return [] }
-            if let volume = currentVolume, volume.mountPoint != "/" { return leave(vanished: volume) }
-            return applyResult(.listingFailed(ticket: ticket, reason: "the volume under \(folder) is gone"))
-        case .abandonWaiting: return abandonWaiting()
-        case .showMessage(let text): message = text
-        case .volumesChanged(let statuses): return volumesChanged(statuses)
-        case .volumeLost(let mountPoint):
-            guard let volume = currentVolume, volume.mountPoint == mountPoint, mountPoint != "/" else { return [] }
-            return leave(vanished: volume)
-        case .listingStalled(let ticket, let volume):
-            if ticket == self.ticket && !listingComplete { waitingFor = volume }
-        case .volumeGone(let label, let fallback):
-            let effects = enter(fallback, select: nil)
-            previousNavigation = nil  // nothing to go back to on a volume that is gone
-            banner = "\(label) was disconnected"
-            mode = .browsing
-            return effects
-        case .capabilitiesFound(let mountPoint, let found): capabilities[mountPoint] = found
-        case .jobChanged(let job):
-            if let index = jobs.firstIndex(where: { $0.id == job.id }) { jobs[index] = job } else { jobs.append(job) }
-        case .conflictAsked(let job, let conflict): mode = .overlay(.conflict(job: job, conflict))
-        case .trashed(let items):
-            lastTrashed = items
-            lastReplaced = nil
-        case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes)
-        case .resize(let rows, let columns):
-            layout = layout.resized(rows: rows, columns: columns)
-            scrollToCursor()
-        case .redraw: return [.redraw]
-        case .quickLookFacts: return applyQuickLook(action)
-        case .editSaved, .editFailed, .editRestored: return applyQuickEdit(action)
-        case .bookmarksLoaded, .bookmarkChecked, .bookmarksChecked: return applyBookmarkResult(action)
-        case .namesEdited: return applyRenamesAndUndo(action)
-        case .found(let ticket, let report):
-            guard mode == .finding, var search = find, search.ticket == ticket else { return [] }
-            search.report = report
-            search.cursor = min(search.cursor, max(0, report.best.count - 1))
-            find = search
-        default: return nil
-        }
-        return []
-    }
-
-    /// The clock: a listing silent too long shows "waiting for <volume>…", and the spinner turns.
-    private mutating func tick(_ time: Int64) -> [BrowserEffect] {
-        play(until: time, from: now)
-        now = time
-        if waitingFor != nil { spinnerFrame += 1 }
-        if !listingComplete, waitingFor == nil, now - listingProgressAt > Self.stallNotice {
-            waitingFor = currentVolume?.label ?? folder
-        }
-        return []
-    }
-
-    /// Keys and clicks while browsing the list or the grid (and what other modes pass on).
+    /// Keys and clicks while browsing the list or the grid (and what other modes pass on): file
+    /// operations and moves work under a panel too; going elsewhere is for the browser itself,
+    /// not from under Quick Look or a panel.
     private mutating func applyBrowsing(_ action: BrowserAction) -> [BrowserEffect] {
-        if let effects = applyFileOperation(action) { return effects }
-        if let effects = applyMove(action) { return effects }
-        // Going elsewhere is for the browser itself, not from under Quick Look or a panel.
-        if overlay == nil, let effects = applyPlaces(action) ?? applyTabs(action) ?? applyFinding(action) ?? applyRenamesAndUndo(action) { return effects }
         switch action {
-        case .toggleHidden:
-            showHidden.toggle()
-            message = showHidden ? "showing hidden files" : "hiding hidden files"
-            refresh(keeping: selected?.nameBytes)
-        case .cycleSort:
-            sort = sort.next
-            message = "sorted by \(sort.rawValue)"
-            refresh(keeping: selected?.nameBytes)
-        case .toggleView:
-            view = view == .list ? .grid : .list
-            navigation.top = 0
-            scrollToCursor()
-        case .toggleExtensions: showExtensions.toggle()
-        case .startFilter: startFilter()
-        case .quickLook:
+        case .files(let files): return reduce(files)
+        case .navigation(let move): return reduce(move)
+        case .places(let places) where overlay == nil: return reduce(places)
+        case .tabs(let tabs) where overlay == nil: return reduce(tabs)
+        case .find(let finding) where overlay == nil: return reduce(finding)
+        case .changes(let changes) where overlay == nil: return reduce(changes)
+        case .display(let display): reduce(display)
+        case .filter(let filtering): reduce(filtering)
+        case .quickLook(.open):
             guard selected != nil else { break }
             mode = .overlay(.quickLook)
             resetQuickLook()
-        case .help:
+        case .screen(.help):
             mode = .overlay(.help)
             helpPage = 0
-        case .closeOverlay: mode = .browsing
-        case .quit: return [.quit(folder: folder)]
-        case .startBatch: return startBatch()
-        case .toggleJobs:
+        case .screen(.closeOverlay): mode = .browsing
+        case .screen(.quit): return [.quit(folder: folder)]
+        case .jobs(.startBatch): return startBatch()
+        case .jobs(.toggle):
             mode = .overlay(.jobs)
             jobCursor = max(0, jobs.count - 1)
-        case .toggleVolumes:
+        case .volumes(.toggle):
             mode = .overlay(.volumes)
             if let current = currentVolume, let index = volumes.firstIndex(where: { $0.volume == current }) { volumeCursor = index }
-        case .filterCancel:
-            navigation.filter = ""
-            refresh(keeping: selected?.nameBytes)
         default: break  // meaningless outside their mode
         }
         return []

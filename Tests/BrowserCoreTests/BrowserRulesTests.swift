@@ -30,7 +30,7 @@ import ThumbnailKit
         state.apply(.jobChanged(job(1, in: "/home/me")))
         let stuckTicket = state.ticket + 1
         // Enter the folder "share" (l: open) and let it hang.
-        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .right)) == [.list(folder: "/home/me/share", ticket: stuckTicket)])
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .move(.right))) == [.list(folder: "/home/me/share", ticket: stuckTicket)])
         state.apply(.tick(now: 1_000_000_000))
         #expect(state.waitingFor == "/", "silent past the notice: waiting is shown")
         // Meanwhile the job finishes, something is trashed, a volume changes.
@@ -49,16 +49,16 @@ import ThumbnailKit
         // A late answer of the abandoned listing is dropped; the next listing gets a new ticket.
         state.apply(.listed(ticket: stuckTicket, entries: EntryStore([Entry(name: "late")]), complete: true))
         #expect(state.entries.map(\.name) == ["share", "a.jpg", "b.txt"])
-        #expect(state.apply(.open) == [.list(folder: "/home/me/share", ticket: stuckTicket + 2)])
+        #expect(state.apply(.navigation(.open)) == [.list(folder: "/home/me/share", ticket: stuckTicket + 2)])
     }
 
     @Test func escWhileWaitingListsAgainAFolderLeftHalfListed() {
         var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
         _ = state.start()
         state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "dir", isDirectory: true)]), complete: false))
-        state.apply(.open)
+        state.apply(.navigation(.open))
         state.apply(.tick(now: 400_000_000))
-        #expect(state.apply(.abandonWaiting) == [.cancelListing, .list(folder: "/home/me", ticket: 3)])
+        #expect(state.apply(.volumes(.abandonWaiting)) == [.cancelListing, .list(folder: "/home/me", ticket: 3)])
         #expect(state.folder == "/home/me" && !state.listingComplete)
     }
 
@@ -106,13 +106,13 @@ import ThumbnailKit
 
     @Test func theStateAsksForTextAndVolumeFactsItself() {
         var state = browsing()
-        state.apply(.end)
-        #expect(state.apply(.quickLook) == [.readText(path: "/home/me/b.txt", line: 0, count: 21)])
-        #expect(state.apply(.moveLeft).isEmpty, "a.jpg is no text")
-        state.apply(.closeOverlay)
-        #expect(state.apply(.toggleVolumes) == [.probeCapabilities(Self.root)])
-        #expect(state.apply(.moveDown(1)) == [.probeCapabilities(Self.share)])
-        #expect(state.apply(.moveUp(1)).isEmpty, "asked once")
+        state.apply(.navigation(.end))
+        #expect(state.apply(.quickLook(.open)) == [.readText(path: "/home/me/b.txt", line: 0, count: 21)])
+        #expect(state.apply(.navigation(.moveLeft)).isEmpty, "a.jpg is no text")
+        state.apply(.screen(.closeOverlay))
+        #expect(state.apply(.volumes(.toggle)) == [.probeCapabilities(Self.root)])
+        #expect(state.apply(.navigation(.moveDown(1))) == [.probeCapabilities(Self.share)])
+        #expect(state.apply(.navigation(.moveUp(1))).isEmpty, "asked once")
     }
 
     @Test func keysMeanWhatTheModeSays() {
@@ -121,18 +121,18 @@ import ThumbnailKit
         copy.phase = .running
         state.apply(.jobChanged(copy))
         state.apply(.jobChanged(job(8, in: "/home/me")))
-        state.apply(.toggleJobs)
-        #expect(state.intention(for: .quickLook) == .togglePauseJob, "in the jobs panel the Quick Look key pauses")
-        #expect(state.apply(.togglePauseJob).isEmpty, "a thumbnail job does not pause")
-        state.apply(.moveUp(1))
-        #expect(state.apply(.togglePauseJob) == [.pauseJob(id: 7, paused: true)])
-        state.apply(.closeOverlay)
+        state.apply(.jobs(.toggle))
+        #expect(state.intention(for: .screen(.quickLook)) == .jobs(.togglePause), "in the jobs panel the Quick Look key pauses")
+        #expect(state.apply(.jobs(.togglePause)).isEmpty, "a thumbnail job does not pause")
+        state.apply(.navigation(.moveUp(1)))
+        #expect(state.apply(.jobs(.togglePause)) == [.pauseJob(id: 7, paused: true)])
+        state.apply(.screen(.closeOverlay))
         // Renaming from Quick Look: the prompt replaces Quick Look, it is not typed into unseen.
-        state.apply(.quickLook)
-        state.apply(.key(.character(UInt32(UInt8(ascii: "r"))), .rename))
+        state.apply(.quickLook(.open))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "r"))), .files(.rename)))
         #expect(state.overlay == nil && state.prompt != nil)
         state.apply(.key(.special(.end), nil))
-        state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .cut))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .files(.cut)))
         #expect(state.prompt?.text == "sharex", "End goes to the end; letters are text, not commands")
         state.apply(.key(.special(.home), nil))
         #expect(state.prompt?.cursor == 0)
@@ -208,35 +208,35 @@ import ThumbnailKit
     @Test func pagesStepJumpAndStayInside() {
         var state = quickLook("book.pdf")
         #expect(state.quickLookContent == .pages)
-        state.apply(.key(.special(.down), .down))
-        state.apply(.key(.special(.pageDown), .pageDown))
+        state.apply(.key(.special(.down), .move(.down)))
+        state.apply(.key(.special(.pageDown), .move(.pageDown)))
         #expect(state.quickLook.page == 2)
         state.apply(.quickLookFacts(path: "/d/book.pdf", QuickLookFacts(pageCount: 1008)))
         for digit in "500" { state.apply(.key(.character(digit.unicodeScalars.first!.value), nil)) }
         #expect(state.quickLook.jump == "500")
-        state.apply(.key(.character(13), .open))
+        state.apply(.key(.character(13), .move(.open)))
         #expect(state.quickLook.page == 499 && state.overlay == .quickLook, "Enter with digits jumps and does not close")
-        state.apply(.key(.character(UInt32(UInt8(ascii: "G"))), .bottom))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "G"))), .move(.bottom)))
         #expect(state.quickLook.page == 1007)
-        state.apply(.quickLookStep(5))
+        state.apply(.quickLook(.step(5)))
         #expect(state.quickLook.page == 1007, "not past the last page")
-        state.apply(.key(.special(.right), .right))
-        #expect(state.selected?.name == "z.txt" && state.quickLook == QuickLookPosition(), "→ is the next file, which starts at its top")
+        state.apply(.key(.special(.right), .move(.right)))
+        #expect(state.selected?.name == "z.txt" && state.quickLook == .text(.init()), "→ is the next file, which starts at its top")
     }
 
     @Test func textScrollsByLineAndScreenAndSettlesAtTheEnd() {
         var state = quickLook("log.txt")
         #expect(state.quickLookRows == 20)
-        state.apply(.quickLookPage(1))
+        state.apply(.quickLook(.page(1)))
         #expect(state.quickLook.line == 19)
-        #expect(state.apply(.quickLookEdge(last: true)) == [.readText(path: "/d/log.txt", line: QuickLookPosition.end, count: 20)])
+        #expect(state.apply(.quickLook(.edge(last: true))) == [.readText(path: "/d/log.txt", line: QuickLookPosition.end, count: 20)])
         state.apply(.quickLookFacts(path: "/d/other.txt", QuickLookFacts(lineCount: 5, firstLine: 0)))
         #expect(state.quickLook.line == QuickLookPosition.end, "another file's news changes nothing")
         state.apply(.quickLookFacts(path: "/d/log.txt", QuickLookFacts(lineCount: 1000, firstLine: 980)))
         #expect(state.quickLook.line == 980 && state.quickLook.lineCount == 1000)
-        state.apply(.quickLookStep(1))
+        state.apply(.quickLook(.step(1)))
         #expect(state.quickLook.line == 980, "the last screen is the end")
-        state.apply(.key(.character(UInt32(UInt8(ascii: "w"))), .cut))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "w"))), .files(.cut)))
         #expect(!state.quickLook.wraps)
     }
 
@@ -245,13 +245,13 @@ import ThumbnailKit
         state.apply(.key(.character(UInt32(UInt8(ascii: "+"))), nil))
         state.apply(.key(.character(UInt32(UInt8(ascii: "+"))), nil))
         #expect(state.quickLook.zoom == 4)
-        state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .right))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .move(.right)))
         #expect(state.selected?.name == "photo.jpg" && state.quickLook.centerX > 0.5, "l pans while zoomed")
-        for _ in 0..<20 { state.apply(.quickLookPan(x: 1, y: 1)) }
+        for _ in 0..<20 { state.apply(.quickLook(.pan(x: 1, y: 1))) }
         #expect(state.quickLook.centerX == 1 - 0.125 && state.quickLook.centerY == 1 - 0.125, "the centre stays on the picture")
-        state.apply(.quickLookZoom(-2))
+        state.apply(.quickLook(.zoom(-2)))
         #expect(state.quickLook.zoom == 1 && state.quickLook.centerX == 0.5)
-        state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .right))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "l"))), .move(.right)))
         #expect(state.selected?.name == "z.txt", "not zoomed, l is the next file again")
         #expect(state.intention(for: .character(UInt32(UInt8(ascii: "+"))), nil) == nil, "text does not zoom")
     }
@@ -259,9 +259,9 @@ import ThumbnailKit
     @Test func containersShowTheirMembersAKeyAway() {
         var state = quickLook("novel.epub")
         #expect(state.quickLookContent == .picture)
-        state.apply(.key(.character(UInt32(UInt8(ascii: "m"))), .mark))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "m"))), .files(.mark)))
         #expect(state.quickLookContent == .members && state.marked.isEmpty, "m lists, it does not mark, on an EPUB")
-        state.apply(.key(.special(.right), .right))
+        state.apply(.key(.special(.right), .move(.right)))
         #expect(state.quickLookContent == .text && !state.quickLook.showsMembers, "the next file starts over")
     }
 
@@ -277,8 +277,8 @@ import ThumbnailKit
         #expect(abs(state.quickLook.seconds - 1.2) < 1e-9, "a frame's news does not pull a loop back from its last half second")
         state.apply(.tick(now: 2_700_000_000))
         #expect(abs(state.quickLook.seconds - 0.2) < 1e-6, "past the end it starts over")
-        state.apply(.key(.special(.right), .right))
-        state.apply(.key(.special(.left), .left))
+        state.apply(.key(.special(.right), .move(.right)))
+        state.apply(.key(.special(.left), .move(.left)))
         #expect(state.quickLookContent == .picture && !state.quickLook.playing, "shown again, it waits for the worker again")
     }
 
@@ -291,11 +291,11 @@ import ThumbnailKit
     @Test func videosSeekFineAndCoarse() {
         var state = quickLook("clip.mp4")
         state.apply(.quickLookFacts(path: "/d/clip.mp4", QuickLookFacts(duration: 600)))
-        state.apply(.quickLookStep(1))
+        state.apply(.quickLook(.step(1)))
         #expect(state.quickLook.seconds == 5)
-        state.apply(.quickLookPage(1))
+        state.apply(.quickLook(.page(1)))
         #expect(state.quickLook.seconds == 65)
-        state.apply(.quickLookPage(-3))
+        state.apply(.quickLook(.page(-3)))
         #expect(state.quickLook.seconds == 0)
     }
 }
@@ -306,7 +306,7 @@ extension BrowserState {
         var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 23, columns: 80))
         _ = state.start()
         state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: name), Entry(name: "z.txt")]), complete: true))
-        state.apply(.quickLook)
+        state.apply(.quickLook(.open))
         return state
     }
 }

@@ -22,36 +22,36 @@ import ThumbnailKit
     @Test func hiddenFilesAppearOnlyWhenAsked() {
         var state = loaded([".bashrc", "notes.txt"])
         #expect(state.entries.map(\.name) == ["notes.txt"])
-        state.apply(.toggleHidden)
+        state.apply(.display(.toggleHidden))
         #expect(state.entries.map(\.name) == [".bashrc", "notes.txt"])
     }
 
     @Test func cursorStaysInsideTheListAndTheListScrolls() {
         var state = loaded((0..<30).map { "f\($0)" })  // 8 body rows
-        state.apply(.moveUp(1))
+        state.apply(.navigation(.moveUp(1)))
         #expect(state.cursor == 0)
-        state.apply(.moveDown(9))
+        state.apply(.navigation(.moveDown(9)))
         #expect(state.cursor == 9 && state.top == 2)
-        state.apply(.end)
+        state.apply(.navigation(.end))
         #expect(state.cursor == 29 && state.top == 22)
-        state.apply(.pageUp)
+        state.apply(.navigation(.pageUp))
         #expect(state.cursor == 21)
-        state.apply(.home)
+        state.apply(.navigation(.home))
         #expect(state.cursor == 0 && state.top == 0)
     }
 
     @Test func filterNarrowsAsYouTypeEnterKeepsItEscapeClearsIt() {
         var state = loaded(["apple.jpg", "banana.jpg", "Pineapple.png"])
-        state.apply(.startFilter)
-        state.apply(.filterInput("APP"))
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("APP")))
         #expect(state.entries.map(\.name) == ["apple.jpg", "Pineapple.png"])
         #expect(state.cursor == 0)
-        state.apply(.filterAccept)
+        state.apply(.filter(.accept))
         #expect(!state.isTypingFilter && state.filter == "APP")
-        state.apply(.moveDown(1))
+        state.apply(.navigation(.moveDown(1)))
         #expect(state.selected?.name == "Pineapple.png")
-        state.apply(.startFilter)
-        state.apply(.filterCancel)
+        state.apply(.filter(.start))
+        state.apply(.filter(.cancel))
         #expect(state.entries.count == 3 && state.filter.isEmpty)
     }
 
@@ -59,36 +59,36 @@ import ThumbnailKit
     /// As in ranger and yazi, it starts a new filter; the list shows everything until one is typed.
     @Test func slashAfterAKeptFilterStartsANewOne() {
         var state = loaded(["apple.jpg", "banana.jpg", "Pineapple.png"])
-        state.apply(.startFilter)
-        state.apply(.filterInput("APP"))
-        state.apply(.filterAccept)
-        state.apply(.moveDown(1))
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("APP")))
+        state.apply(.filter(.accept))
+        state.apply(.navigation(.moveDown(1)))
         #expect(state.filter == "APP" && state.entries.count == 2)
-        state.apply(.startFilter)
+        state.apply(.filter(.start))
         #expect(state.isTypingFilter && state.filter.isEmpty)
         #expect(state.entries.count == 3 && state.selected?.name == "Pineapple.png", "everything shows again, the selection kept")
-        state.apply(.filterInput("ban"))
+        state.apply(.filter(.input("ban")))
         #expect(state.filter == "ban" && state.entries.map(\.name) == ["banana.jpg"])
     }
 
     /// The help turns pages with the moving keys, and the list under it stays put.
     @Test func theHelpTurnsPagesAndLeavesTheListAlone() {
         var state = loaded(["a", "b", "c"])
-        state.apply(.help)
-        state.apply(.moveDown(1))
-        state.apply(.pageDown)
+        state.apply(.screen(.help))
+        state.apply(.navigation(.moveDown(1)))
+        state.apply(.navigation(.pageDown))
         #expect(state.helpPage == 2 && state.cursor == 0)
-        state.apply(.moveUp(1))
+        state.apply(.navigation(.moveUp(1)))
         #expect(state.helpPage == 1 && state.cursor == 0)
-        state.apply(.closeOverlay)
-        state.apply(.help)
+        state.apply(.screen(.closeOverlay))
+        state.apply(.screen(.help))
         #expect(state.helpPage == 0, "the help opens at its first page")
     }
 
     @Test func sortCyclesAndKeepsTheSelection() {
         var state = loaded(["a", "bbbbbb", "cc"])
-        state.apply(.moveDown(1))  // "bbbbbb"
-        state.apply(.cycleSort)
+        state.apply(.navigation(.moveDown(1)))  // "bbbbbb"
+        state.apply(.display(.cycleSort))
         #expect(state.sort == .size)
         #expect(state.entries.map(\.name) == ["bbbbbb", "cc", "a"])
         #expect(state.selected?.name == "bbbbbb")
@@ -96,12 +96,12 @@ import ThumbnailKit
 
     @Test func openingAFolderListsItAndGoingUpSelectsWhereWeCameFrom() {
         var state = loaded(["x.txt"], folders: ["Photos"])
-        let effects = state.apply(.open)
+        let effects = state.apply(.navigation(.open))
         #expect(effects == [.list(folder: "/home/me/Photos", ticket: 2)])
         #expect(state.entries.isEmpty)
         state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "late")]), complete: true))
         #expect(state.entries.isEmpty, "answers for an old ticket are dropped")
-        let up = state.apply(.parent)
+        let up = state.apply(.navigation(.parent))
         #expect(up == [.list(folder: "/home/me", ticket: 3)])
         state.apply(.listed(ticket: 3, entries: EntryStore([Entry(name: "x.txt"), Entry(name: "Photos", isDirectory: true), Entry(name: "a", isDirectory: true)]), complete: true))
         #expect(state.selected?.name == "Photos")
@@ -109,52 +109,52 @@ import ThumbnailKit
 
     @Test func openingAFileAsksTheUIToOpenIt() {
         var state = loaded(["movie.mp4"])
-        #expect(state.apply(.open) == [.openFile(path: "/home/me/movie.mp4", kind: .video)])
+        #expect(state.apply(.navigation(.open)) == [.openFile(path: "/home/me/movie.mp4", kind: .video)])
     }
 
     @Test func theRootHasNoParent() {
         var state = BrowserState(folder: "/")
         _ = state.start()
-        #expect(state.apply(.parent) == [])
+        #expect(state.apply(.navigation(.parent)) == [])
         state.apply(.listed(ticket: 1, entries: EntryStore([Entry(name: "etc", isDirectory: true)]), complete: true))
-        #expect(state.apply(.open) == [.list(folder: "/etc", ticket: 2)])
+        #expect(state.apply(.navigation(.open)) == [.list(folder: "/etc", ticket: 2)])
     }
 
     @Test func gridMovesByTilesAndRows() {
         var state = loaded((0..<40).map { "p\($0).jpg" }, rows: 30, columns: 90)  // 5 columns, 3 rows of tiles
-        state.apply(.toggleView)
+        state.apply(.display(.toggleView))
         #expect(state.layout.gridColumns == 5)
-        state.apply(.moveRight)
+        state.apply(.navigation(.moveRight))
         #expect(state.cursor == 1)
-        state.apply(.moveDown(state.layout.gridColumns))
+        state.apply(.navigation(.moveDown(state.layout.gridColumns)))
         #expect(state.cursor == 6)
-        state.apply(.end)
+        state.apply(.navigation(.end))
         #expect(state.top == 39 / 5 - 2)
         #expect(state.visibleRange.contains(39))
     }
 
     @Test func quickLookStepsThroughFilesAndClosesBack() {
         var state = loaded(["a.jpg", "b.jpg", "c.jpg"])
-        state.apply(.quickLook)
+        state.apply(.quickLook(.open))
         #expect(state.overlay == .quickLook)
-        state.apply(.moveRight)
+        state.apply(.navigation(.moveRight))
         #expect(state.selected?.name == "b.jpg" && state.overlay == .quickLook)
-        state.apply(.quickLook)
+        state.apply(.quickLook(.open))
         #expect(state.overlay == nil && state.cursor == 1)
     }
 
     @Test func clicksSelectTheEntryUnderThePointer() {
         var state = loaded((0..<5).map { "f\($0)" })
-        state.apply(.click(row: 3, column: 2))
+        state.apply(.navigation(.click(row: 3, column: 2)))
         #expect(state.cursor == 2)
-        state.apply(.click(row: 0, column: 2))
+        state.apply(.navigation(.click(row: 0, column: 2)))
         #expect(state.cursor == 2, "the header is not an entry")
     }
 
     @Test func resizingKeepsTheCursorVisible() {
         var state = loaded((0..<50).map { "f\($0)" }, rows: 40)
-        state.apply(.moveDown(30))
-        state.apply(.resize(rows: 10, columns: 80))
+        state.apply(.navigation(.moveDown(30)))
+        state.apply(.screen(.resize(rows: 10, columns: 80)))
         #expect(state.visibleRange.contains(state.cursor))
     }
 
@@ -179,7 +179,7 @@ import ThumbnailKit
         var state = BrowserState(folder: "/x", layout: ScreenLayout(rows: 10, columns: 100))
         _ = state.start()
         state.apply(.listed(ticket: 1, entries: EntryStore(["f10", "f30", "f50"].map { Entry(name: $0) }), complete: false))
-        state.apply(.moveDown(1))
+        state.apply(.navigation(.moveDown(1)))
         #expect(state.selected?.name == "f30")
         state.apply(.listed(ticket: 1, entries: EntryStore(["f40", "f2", "f20", "F1"].map { Entry(name: $0) }), complete: true))
         #expect(state.entries.map(\.name) == ["F1", "f2", "f10", "f20", "f30", "f40", "f50"])
@@ -198,7 +198,7 @@ import ThumbnailKit
         var state = BrowserState(folder: "/x", layout: ScreenLayout(rows: 10, columns: 100))
         _ = state.start()
         state.apply(.listed(ticket: 1, entries: EntryStore(["a", "b"].map { Entry(name: $0) }), complete: false))
-        state.apply(.end)
+        state.apply(.navigation(.end))
         state.apply(.listed(ticket: 1, entries: EntryStore(["c", "d"].map { Entry(name: $0) }), complete: true))
         #expect(state.selected?.name == "d")
     }

@@ -13,18 +13,18 @@ import Testing
         var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
         _ = state.start()
         state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "a.jpg")]), complete: true))
-        let started = state.apply(.key(.character(UInt32(UInt8(ascii: "F"))), .find))
+        let started = state.apply(.key(.character(UInt32(UInt8(ascii: "F"))), .places(.find)))
         let ticket = state.find!.ticket
         #expect(started == [.find(root: "/home/me", showsHidden: false, ticket: ticket)] && state.mode == .finding)
-        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "q"))), .quit)) == [.findQuery("q", insideFiles: false, ticket: ticket)], "q is typed, it does not quit")
-        state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .cut))
-        state.apply(.key(.character(127), .parent))
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "q"))), .screen(.quit))) == [.findQuery("q", insideFiles: false, ticket: ticket)], "q is typed, it does not quit")
+        state.apply(.key(.character(UInt32(UInt8(ascii: "x"))), .files(.cut)))
+        state.apply(.key(.character(127), .move(.parent)))
         #expect(state.find?.query == "q")
         state.apply(.found(ticket: ticket, report(["x/quarry.txt", "a/b/c/d/quote.jpg"], query: "q")))
-        state.apply(.key(.special(.down), .down))
-        state.apply(.key(.special(.down), .down))
+        state.apply(.key(.special(.down), .move(.down)))
+        state.apply(.key(.special(.down), .move(.down)))
         #expect(state.find?.cursor == 1, "not past the last match")
-        let went = state.apply(.key(.character(13), .open))
+        let went = state.apply(.key(.character(13), .move(.open)))
         #expect(went == [.stopFind, .list(folder: "/home/me/a/b/c/d", ticket: state.ticket)])
         #expect(state.mode == .browsing && state.find == nil)
         state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "other.txt"), Entry(name: "quote.jpg")]), complete: true))
@@ -34,25 +34,25 @@ import Testing
     @Test func tabLooksInsideTheFilesAndBack() {
         var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
         _ = state.start()
-        state.apply(.startFind)
+        state.apply(.find(.start))
         let ticket = state.find!.ticket
-        state.apply(.findInput("todo"))
-        #expect(state.apply(.key(.character(9), .mark)) == [.findQuery("todo", insideFiles: true, ticket: ticket)], "Tab, not a mark")
+        state.apply(.find(.input("todo")))
+        #expect(state.apply(.key(.character(9), .files(.mark))) == [.findQuery("todo", insideFiles: true, ticket: ticket)], "Tab, not a mark")
         #expect(state.find?.insideFiles == true && state.find?.report == nil)
         state.apply(.found(ticket: ticket, report(["notes/plan.md"], query: "todo")))
         #expect(state.find?.chosen == "/home/me/notes/plan.md")
-        #expect(state.apply(.findToggleInside) == [.findQuery("todo", insideFiles: false, ticket: ticket)])
+        #expect(state.apply(.find(.toggleInside)) == [.findQuery("todo", insideFiles: false, ticket: ticket)])
     }
 
     @Test func escStopsTheWalkAndLateReportsAreDropped() {
         var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
         _ = state.start()
-        state.apply(.startFind)
+        state.apply(.find(.start))
         let ticket = state.find!.ticket
         #expect(state.apply(.key(.escape, nil)) == [.stopFind] && state.mode == .browsing)
         state.apply(.found(ticket: ticket, report(["late.txt"], query: "")))
         #expect(state.find == nil && state.mode == .browsing)
-        state.apply(.startFind)
+        state.apply(.find(.start))
         state.apply(.found(ticket: ticket, report(["old.txt"], query: "")))
         #expect(state.find?.report == nil, "a report of the search before is not this one's")
     }
@@ -65,17 +65,17 @@ import Testing
         var state = BrowserState(folder: "/d", layout: ScreenLayout(rows: 24, columns: 100))
         _ = state.start()
         state.apply(.listed(ticket: state.ticket, entries: EntryStore(["a.txt", "b.txt", ".hidden"].map { Entry(name: $0) }), complete: true))
-        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "R"))), .bulkRename)) == [.editNames(folder: "/d", names: ["a.txt", "b.txt"])],
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "R"))), .files(.bulkRename))) == [.editNames(folder: "/d", names: ["a.txt", "b.txt"])],
                 "every name shown, hidden ones not")
         state.apply(.namesEdited(folder: "/d", names: ["a.txt", "b.txt"], edited: nil))
         #expect(state.message == "the editor did not save the list: nothing renamed" && state.overlay == nil)
         state.apply(.namesEdited(folder: "/d", names: ["a.txt", "b.txt"], edited: ["a.txt", ".hidden"]))
         guard case .bulkRenamePlan(_, let refused)? = state.overlay else { Issue.record("no plan shown"); return }
         #expect(refused.problems == ["\".hidden\" is already in the folder (it is not in the list)"])
-        #expect(state.apply(.key(.character(13), .open)).isEmpty && state.overlay == nil, "Enter on a refused plan only closes it")
+        #expect(state.apply(.key(.character(13), .move(.open))).isEmpty && state.overlay == nil, "Enter on a refused plan only closes it")
         state.apply(.namesEdited(folder: "/d", names: ["a.txt", "b.txt"], edited: ["b.txt", "a.txt"]))
-        #expect(state.apply(.key(.character(13), .open)) == [.applyBulkRename(folder: "/d", [.init(from: "a.txt", to: "b.txt"), .init(from: "b.txt", to: "a.txt")])])
-        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "z"))), .undo)) == [.undo])
-        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "Z"))), .redo)) == [.redo])
+        #expect(state.apply(.key(.character(13), .move(.open))) == [.applyBulkRename(folder: "/d", [.init(from: "a.txt", to: "b.txt"), .init(from: "b.txt", to: "a.txt")])])
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "z"))), .files(.undo))) == [.undo])
+        #expect(state.apply(.key(.character(UInt32(UInt8(ascii: "Z"))), .files(.redo))) == [.redo])
     }
 }

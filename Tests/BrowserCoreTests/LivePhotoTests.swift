@@ -34,21 +34,21 @@ import FileSystemKit
 
     @Test func fileOperationsTakeTheMovieAlong() {
         var state = folder([["IMG_1.HEIC", "IMG_1.MOV", "z.txt"]])
-        state.apply(.cutMarked)
+        state.apply(.files(.cutMarked))
         #expect(state.clipboard?.paths == ["/p/IMG_1.HEIC", "/p/IMG_1.MOV"] && state.message?.contains("with its Live Photo movie") == true)
-        #expect(state.apply(.trashMarked) == [.fileOperation(.trash, sources: ["/p/IMG_1.HEIC", "/p/IMG_1.MOV"], destination: nil)])
-        state.apply(.startRename)
-        state.apply(.promptBackspace)
-        state.apply(.promptInput("Beach"))
-        #expect(state.apply(.promptAccept) == [.applyBulkRename(folder: "/p", [.init(from: "IMG_1.HEIC", to: "Beach.HEIC"), .init(from: "IMG_1.MOV", to: "Beach.MOV")])],
+        #expect(state.apply(.files(.trashMarked)) == [.fileOperation(.trash, sources: ["/p/IMG_1.HEIC", "/p/IMG_1.MOV"], destination: nil)])
+        state.apply(.files(.startRename))
+        state.apply(.prompt(.backspace))
+        state.apply(.prompt(.input("Beach")))
+        #expect(state.apply(.prompt(.accept)) == [.applyBulkRename(folder: "/p", [.init(from: "IMG_1.HEIC", to: "Beach.HEIC"), .init(from: "IMG_1.MOV", to: "Beach.MOV")])],
                 "renamed together, in one step that z undoes")
     }
 
     @Test func quickLookPlaysTheMotionOfALivePhoto() {
         var state = folder([["IMG_1.HEIC", "IMG_1.MOV"]])
-        state.apply(.quickLook)
+        state.apply(.quickLook(.open))
         #expect(state.quickLookContent == .picture && state.quickLookPath == "/p/IMG_1.HEIC")
-        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .paste))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .files(.paste)))
         #expect(state.quickLookContent == .timeline && state.quickLook.playing && state.quickLookPath == "/p/IMG_1.MOV")
         state.apply(.quickLookFacts(path: "/p/IMG_1.MOV", QuickLookFacts(duration: 2.5)))
         #expect(state.quickLook.duration == 2.5, "the movie's length is taken")
@@ -57,18 +57,18 @@ import FileSystemKit
 
     @Test func aMotionPhotoPlaysOnceTheWorkerFindsItsMovieAndIsNotEdited() {
         var state = folder([["PXL_1.MP.jpg", "plain.jpg"]])
-        state.apply(.moveDown(1))  // plain.jpg comes first
-        state.apply(.quickLook)
+        state.apply(.navigation(.moveDown(1)))  // plain.jpg comes first
+        state.apply(.quickLook(.open))
         #expect(!state.hasMotion, "unknown until the worker says")
-        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .paste))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .files(.paste)))
         #expect(state.quickLookContent == .picture && state.clipboard == nil)
         state.apply(.quickLookFacts(path: "/p/PXL_1.MP.jpg", QuickLookFacts(duration: 2)))
         #expect(state.hasMotion && state.quickLookContent == .picture && !state.quickLook.playing, "a Motion Photo waits for p")
-        state.apply(.editStart)
+        state.apply(.edit(.start))
         #expect(state.quickEdit == nil && state.message?.contains("Motion Photo") == true)
-        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .paste))
+        state.apply(.key(.character(UInt32(UInt8(ascii: "p"))), .files(.paste)))
         #expect(state.quickLookContent == .timeline && state.quickLook.playing && state.quickLookPath == "/p/PXL_1.MP.jpg")
-        state.apply(.key(.special(.left), .left))
+        state.apply(.key(.special(.left), .move(.left)))
         #expect(state.selected?.name == "plain.jpg" && !state.hasMotion, "the next picture starts over")
     }
 }

@@ -15,3 +15,13 @@ extension BrowserState {
         apply(.key(.character(text.unicodeScalars.first!.value), command))
     }
 }
+
+extension BrowserState {
+    /// Browsing /home/me at 24×100, listed with `names` (and `folders`).
+    static func browsing(_ names: [String], folders: [String] = []) -> BrowserState {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.list(names, folders: folders)
+        return state
+    }
+}

@@ -64,7 +64,7 @@ import FileSystemKit
         #expect(effects == [.list(folder: "/mnt", ticket: 2)])
         #expect(state.banner == "x on nas was disconnected" && state.folder == "/mnt")
         state.apply(.listed(ticket: 2, entries: EntryStore([Entry(name: "share", isDirectory: true)]), complete: true))
-        _ = state.apply(.open)
+        _ = state.apply(.navigation(.open))
         #expect(state.banner == nil)
     }
 
@@ -72,10 +72,10 @@ import FileSystemKit
         var state = BrowserState(folder: "/home")
         _ = state.start()
         state.apply(.volumesChanged([volume("/", kind: .local), volume("/mnt/share")]))
-        state.apply(.toggleVolumes)
+        state.apply(.volumes(.toggle))
         #expect(state.overlay == .volumes && state.volumeCursor == 0)
-        state.apply(.moveDown(1))
-        let effects = state.apply(.open)
+        state.apply(.navigation(.moveDown(1)))
+        let effects = state.apply(.navigation(.open))
         #expect(effects == [.list(folder: "/mnt/share", ticket: 2)] && state.overlay == nil)
     }
 }
@@ -137,17 +137,17 @@ final class DispatchSemaphoreBox: Sendable {
 
     @Test func onALocalDiskTStartsAtOnceOnTheFolderUnderTheCursor() {
         var local = state(on: .local)
-        #expect(local.apply(.startBatch) == [.startBatch(folder: "/mnt/share/2024", shared: false)])
-        local.apply(.moveDown(1))
-        #expect(local.apply(.startBatch) == [.startBatch(folder: "/mnt/share", shared: false)], "on a file: the current folder")
+        #expect(local.apply(.jobs(.startBatch)) == [.startBatch(folder: "/mnt/share/2024", shared: false)])
+        local.apply(.navigation(.moveDown(1)))
+        #expect(local.apply(.jobs(.startBatch)) == [.startBatch(folder: "/mnt/share", shared: false)], "on a file: the current folder")
     }
 
     @Test func onAShareTAsksWhetherToWriteSharedThumbnails() {
         var share = state(on: .network)
-        #expect(share.apply(.startBatch).isEmpty && share.overlay == .confirmBatch(folder: "/mnt/share/2024"))
-        #expect(share.apply(.confirmBatch(shared: true)) == [.startBatch(folder: "/mnt/share/2024", shared: true)] && share.overlay == nil)
-        _ = share.apply(.startBatch)
-        #expect(share.apply(.closeOverlay).isEmpty && share.overlay == nil, "Esc starts nothing")
+        #expect(share.apply(.jobs(.startBatch)).isEmpty && share.overlay == .confirmBatch(folder: "/mnt/share/2024"))
+        #expect(share.apply(.jobs(.confirmBatch(shared: true))) == [.startBatch(folder: "/mnt/share/2024", shared: true)] && share.overlay == nil)
+        _ = share.apply(.jobs(.startBatch))
+        #expect(share.apply(.screen(.closeOverlay)).isEmpty && share.overlay == nil, "Esc starts nothing")
     }
 
     @Test func theJobsPanelCancelsRunningAndResumesStoppedJobs() {
@@ -160,12 +160,12 @@ final class DispatchSemaphoreBox: Sendable {
         stopped.generated = 4
         state.apply(.jobChanged(running))
         state.apply(.jobChanged(stopped))
-        state.apply(.toggleJobs)
+        state.apply(.jobs(.toggle))
         #expect(state.overlay == .jobs && state.jobCursor == 1)
-        #expect(state.apply(.cancelJob).isEmpty, "a stopped job cannot be cancelled")
-        #expect(state.apply(.open) == [.startBatch(folder: "/mnt/share", shared: true)])
-        state.apply(.moveUp(1))
-        #expect(state.apply(.cancelJob) == [.cancelJob(id: 1)])
+        #expect(state.apply(.jobs(.cancel)).isEmpty, "a stopped job cannot be cancelled")
+        #expect(state.apply(.navigation(.open)) == [.startBatch(folder: "/mnt/share", shared: true)])
+        state.apply(.navigation(.moveUp(1)))
+        #expect(state.apply(.jobs(.cancel)) == [.cancelJob(id: 1)])
         #expect(stopped.report == "4 made, 0 already cached, 6 not done")
     }
 }

@@ -19,7 +19,7 @@ import Testing
         while !effects.isEmpty {
             for case .list(let folder, let ticket) in effects { listing.list(folder, ticket: ticket) }
             effects = []
-            for case .action(let action) in inbox.drain() { effects += state.apply(action) }
+            for case .result(let result) in inbox.drain() { effects += state.apply(result) }
         }
     }
 
@@ -27,11 +27,11 @@ import Testing
         let inbox = Inbox()
         let listing = FolderListing(place: MemoryPlace(Self.photos, batchSize: 2), inbox: inbox)
         var state = BrowserState(folder: "/photos")
-        drive(&state, state.apply(.reload(select: nil)), listing, inbox)
+        drive(&state, state.apply(BackgroundResult.reload(select: nil)), listing, inbox)
         #expect(state.listingComplete && state.listingError == nil)
         #expect((0..<state.entries.count).map { state.entries[$0].name } == ["album", "a.jpg", "b.jpg", "c.png", "notes.txt"],
                 "three batches of the memory place, sorted as any folder")
-        drive(&state, state.apply(.open), listing, inbox)
+        drive(&state, state.apply(.navigation(.open)), listing, inbox)
         #expect(state.folder == "/photos/album" && state.entries.count == 1 && state.entries[0].name == "inside.jpg")
     }
 
@@ -39,11 +39,11 @@ import Testing
         let inbox = Inbox()
         let listing = FolderListing(place: MemoryPlace(Self.photos, unreachable: ["/photos/album"]), inbox: inbox)
         var state = BrowserState(folder: "/nowhere")
-        drive(&state, state.apply(.reload(select: nil)), listing, inbox)
+        drive(&state, state.apply(BackgroundResult.reload(select: nil)), listing, inbox)
         #expect(state.listingComplete && state.listingError?.contains("no such folder in memory") == true)
         listing.list("/photos/album", ticket: state.ticket)
-        let answers = inbox.drain().compactMap { message -> BrowserAction? in
-            if case .action(let action) = message { return action }
+        let answers = inbox.drain().compactMap { message -> BackgroundResult? in
+            if case .result(let result) = message { return result }
             return nil
         }
         #expect(answers.contains { if case .listingLostVolume = $0 { return true } else { return false } })

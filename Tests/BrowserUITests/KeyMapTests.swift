@@ -14,10 +14,10 @@ import Testing
         #expect(keys.bind("q", to: "none") == nil)
         #expect(keys.bind("ctrl-d", to: "page-down") == nil)
         let state = BrowserState(folder: "/")
-        #expect(action(.character(UInt32(UInt8(ascii: "x"))), state, keys) == .quit)
+        #expect(action(.character(UInt32(UInt8(ascii: "x"))), state, keys) == .screen(.quit))
         #expect(action(.character(UInt32(UInt8(ascii: "q"))), state, keys) == nil)
-        #expect(action(.character(4), state, keys) == .pageDown)
-        #expect(keys.keys(for: .quit) == ["x"])
+        #expect(action(.character(4), state, keys) == .navigation(.pageDown))
+        #expect(keys.keys(for: .screen(.quit)) == ["x"])
     }
 
     @Test func mistakesAreReportedNotApplied() {
@@ -32,7 +32,7 @@ import Testing
         var keys = KeyMap.standard
         _ = keys.bind("ctrl-c", to: "down")
         let state = BrowserState(folder: "/")
-        #expect(action(.character(3), state, keys) == .quit)
+        #expect(action(.character(3), state, keys) == .screen(.quit))
     }
 
     @Test func theHelpScreenNamesTheBoundKeys() {

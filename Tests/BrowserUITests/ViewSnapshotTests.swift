@@ -54,8 +54,8 @@ import ThumbnailKit
 
     @Test func theListWithItsPreviewPane() throws {
         var state = state(columns: 100)
-        state.apply(.moveDown(1))
-        state.apply(.toggleMark)
+        state.apply(.navigation(.moveDown(1)))
+        state.apply(.files(.toggleMark))
         state.apply(.showMessage("sorted by name"))
         try check("list-preview", state)
     }
@@ -64,21 +64,21 @@ import ThumbnailKit
 
     @Test func theGrid() throws {
         var state = state()
-        state.apply(.toggleView)
-        state.apply(.moveRight)
+        state.apply(.display(.toggleView))
+        state.apply(.navigation(.moveRight))
         try check("grid", state)
     }
 
     @Test func quickLookOnATextFile() throws {
         var state = state()
-        state.apply(.moveDown(5))
-        state.apply(.quickLook)
+        state.apply(.navigation(.moveDown(5)))
+        state.apply(.quickLook(.open))
         try check("quicklook-text", state)
     }
 
     @Test func theHelpAt80x24() throws {
         var state = state()
-        state.apply(.help)
+        state.apply(.screen(.help))
         try check("help", state)
     }
 
@@ -86,17 +86,17 @@ import ThumbnailKit
     /// now one column of whole lines, in pages.
     @Test func theHelpAt80x24TurnsPages() throws {
         var state = state()
-        state.apply(.help)
-        state.apply(.pageDown)
+        state.apply(.screen(.help))
+        state.apply(.navigation(.pageDown))
         try check("help-page2", state)
-        state.apply(.pageDown)
+        state.apply(.navigation(.pageDown))
         try check("help-page3", state)
     }
 
     /// At 120×36 all of the help shows at once, nothing cut.
     @Test func theHelpAt120x36() throws {
         var state = state(rows: 36, columns: 120)
-        state.apply(.help)
+        state.apply(.screen(.help))
         try check("help-120", state)
     }
 
@@ -106,7 +106,7 @@ import ThumbnailKit
         let day = 1_790_000_000
         let names = ["exifsamples__HMD_Nokia_8.3_5G.jpg", "exifsamples__HMD_Nokia_8.3_5G_night.jpg", "exifsamples__Canon_EOS_5D_Mark_IV_portrait_mode.jpg"]
         var state = state(rows: 36, columns: 120, more: names.map { Entry(name: $0, size: 3_000_000, modified: day) })
-        state.apply(.moveDown(3))
+        state.apply(.navigation(.moveDown(3)))
         try check("list-long-names", state)
     }
 
@@ -123,7 +123,7 @@ import ThumbnailKit
 
     @Test func theVolumesView() throws {
         var state = state(columns: 100)
-        state.apply(.toggleVolumes)
+        state.apply(.volumes(.toggle))
         state.apply(.capabilitiesFound(mountPoint: "/", VolumeCapabilities.probe(folder: "/nonexistent-qlbrowse", fsType: "ext4", trial: false)))
         try check("volumes", state)
     }
@@ -147,35 +147,35 @@ import ThumbnailKit
         stopped.total = 10
         stopped.generated = 4
         for job in [thumbnails, copy, stopped] { state.apply(.jobChanged(job)) }
-        state.apply(.toggleJobs)
+        state.apply(.jobs(.toggle))
         try check("jobs", state)
     }
 
     @Test func renamingShowsThePromptWithTheSelection() throws {
         var state = state()
-        state.apply(.moveDown(1))
-        state.apply(.startRename)
+        state.apply(.navigation(.moveDown(1)))
+        state.apply(.files(.startRename))
         try check("prompt-rename", state)
     }
 
     @Test func waitingForAStuckVolume() throws {
         var state = state()
-        state.apply(.open)
+        state.apply(.navigation(.open))
         state.apply(.tick(now: 1_000_000_000))
         try check("waiting", state)
     }
 
     @Test func typingTheFilter() throws {
         var state = state()
-        state.apply(.startFilter)
-        state.apply(.filterInput("n"))
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("n")))
         try check("filter", state)
     }
 
     @Test func askingBeforeDeletingForGood() throws {
         var state = state()
-        state.apply(.moveDown(1))
-        state.apply(.deleteMarked)
+        state.apply(.navigation(.moveDown(1)))
+        state.apply(.files(.deleteMarked))
         try check("confirm-delete", state)
     }
 }

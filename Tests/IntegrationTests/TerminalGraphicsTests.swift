@@ -186,7 +186,17 @@ import Testing
     @Test func sixelLeavesNoPictureBehindAScreenChange() throws {
         let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 19, "\(result.stdout)")
+    }
+
+    /// Issue 23: inside tmux, the sixels reach the terminal through the passthrough and tmux sends
+    /// on only cells that change in its grid: help over the grid left the top row of pictures
+    /// showing above the help box (foot). The bytes tmux sends are replayed (ghosts.py --tmux,
+    /// 160 columns, where help leaves rows uncovered): every picture given up is erased.
+    @Test func sixelInsideTmuxLeavesNoPictureBehindAScreenChange() throws {
+        let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts-tmux", arguments: ["--tmux"])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 19, "\(result.stdout)")
     }
 
     /// Issue 23: a video playing in a sixel terminal flickered: each frame's cells were blanked

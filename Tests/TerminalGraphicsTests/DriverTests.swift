@@ -137,9 +137,20 @@ import ThumbnailKit
         #expect(driver.keepsPicturesOverText)
         let picture = TerminalPicture(columns: 4, rows: 2, body: [0x41])
         let erase = driver.erase(picture, at: CellRect(row: 2, column: 3, rows: 2, columns: 4))
-        // The outer terminal's cell (1-based): the pane's offset added, the envelope's ESC doubled.
-        #expect(erase == Array("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=p,x=44,y=4,q=2\u{1B}\u{1B}\\\u{1B}\\".utf8))
+        // Kitty's delete at the outer terminal's cell (1-based: the pane's offset added), then the
+        // picture's cells erased there, all through tmux (every ESC doubled).
+        let expected = "\u{1B}_Ga=d,d=p,x=44,y=4,q=2\u{1B}\\" + "\u{1B}7\u{1B}[0m" + "\u{1B}[4;44H\u{1B}[4X\u{1B}[5;44H\u{1B}[4X" + "\u{1B}8"
+        #expect(erase == TmuxPassthrough.wrap(Array(expected.utf8)))
         #expect(!driver.eraseAll(freeing: false).isEmpty)
+    }
+
+    @Test func insideTmuxASixelsCellsAreErasedOnTheOuterTerminal() {
+        // tmux sends on only cells that change in its grid: a repaint of blank cells never
+        // reaches the terminal (foot kept the grid's top row above the help).
+        let driver = SixelDriver(cell: cell, tmux: TmuxPane(top: 0, left: 10))
+        let erase = driver.erase(TerminalPicture(columns: 3, rows: 1, body: [0x41]), at: CellRect(row: 5, column: 2, rows: 1, columns: 3))
+        #expect(erase == TmuxPassthrough.wrap(Array("\u{1B}7\u{1B}[0m\u{1B}[6;13H\u{1B}[3X\u{1B}8".utf8)))
+        #expect(driver.eraseAll(freeing: false) == [], "the screen's clear reaches the terminal")
     }
 
     @Test func xtermsSixelIsTakenDownByRepaintingItsCells() {

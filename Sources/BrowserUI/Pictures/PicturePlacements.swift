@@ -61,6 +61,24 @@ final class PicturePlacements {
         }
     }
 
+    /// Where pictures drawn into cells were erased by command this frame.
+    private var erasedCells: [CellRect] = []
+
+    /// Takes down, before ncurses refreshes the text, the pictures given up that a repaint of
+    /// their cells would not take down (inside tmux, in Konsole: `GraphicsDriver.erase`): text
+    /// written over their cells in the same frame comes after, so the erase never wipes it.
+    func eraseRemoved() {
+        guard driver.drawsIntoCells else { return }
+        var output: [UInt8] = []
+        for placement in removed {
+            let bytes = driver.erase(placement.picture, at: placement.cells)
+            guard !bytes.isEmpty else { continue }
+            erasedCells.append(placement.cells)
+            output += bytes
+        }
+        write(output)
+    }
+
     /// Writes the pictures after ncurses has refreshed the text.
     func flush() {
         var output: [UInt8] = []
@@ -68,18 +86,12 @@ final class PicturePlacements {
         let added: [Placement]
         if driver.drawsIntoCells {
             // Lines repainted to take a picture down took down every other picture on them too.
-            // A terminal that keeps sixels over the text (Konsole) is told to delete them too;
-            // that deletes whatever picture covers the cell, so what covers it is drawn again.
-            var erasedCells: [CellRect] = []
-            for placement in removed {
-                let bytes = driver.erase(placement.picture, at: placement.cells)
-                if !bytes.isEmpty { erasedCells.append(placement.cells) }
-                output += bytes
-            }
+            // Pictures erased by command (`eraseRemoved`) took down what overlapped them too.
+            let erasedCells = self.erasedCells
             let clearedRows = Set(removed.flatMap { Array($0.cells.rowRange) })
             added = wanted.filter { placement in
                 !shown.contains(placement) || placement.cells.rowRange.contains { clearedRows.contains($0) }
-                    || erasedCells.contains { placement.cells.covers(row: $0.row, column: $0.column) }
+                    || erasedCells.contains { placement.cells.intersects($0) }
             }
         } else {
             // A picture placed again under the same id moves; only those gone for good are deleted.
@@ -100,6 +112,7 @@ final class PicturePlacements {
         }
         output += forgetOldest()
         shown = wanted
+        erasedCells = []
         write(output)
     }
 
@@ -134,7 +147,7 @@ final class PicturePlacements {
 
     /// The terminal no longer shows what was drawn into cells (its lines were all repainted):
     /// every picture wanted is drawn again at `flush`. A terminal that keeps sixels over the text
-    /// (Konsole) is told to delete them first, or they would stay under the new frame.
+    /// or tmux is told to erase them first, or they would stay under the new frame.
     func forgetShown() {
         write(shown.flatMap { driver.erase($0.picture, at: $0.cells) })
         shown = []

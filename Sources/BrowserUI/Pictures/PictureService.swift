@@ -82,7 +82,7 @@ final class PictureService: Sendable {
                 }
                 let type = ContentTypeTable.type(forFileName: key.path) ?? ContentType("application/octet-stream")
                 inbox.post(.picture(key, Representation(type: .thumbnail, image: image, source: source, contentType: type)))
-                inbox.post(.action(.quickLookFacts(path: key.path, facts)))
+                inbox.post(.result(.quickLookFacts(path: key.path, facts)))
             } catch is CancellationError {
                 return
             } catch {
@@ -98,7 +98,7 @@ final class PictureService: Sendable {
         let previews = self.previews, inbox = self.inbox
         Task.detached(priority: .userInitiated) {
             guard let info = try? await previews.customPreviewer(for: path), info.overridesBuiltIn || !hasBuiltIn else { return }
-            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
+            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
         }
     }
 
@@ -117,7 +117,7 @@ final class PictureService: Sendable {
                 page = TextPage(path: path, first: 0, lines: [], total: nil, problem: "the previewer failed: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
             }
             inbox.post(.textPage(page))
-            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
+            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
         }
     }
 
@@ -132,7 +132,7 @@ final class PictureService: Sendable {
                 page = MembersPage(path: path, problem: "cannot list: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
             }
             inbox.post(.members(page))
-            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
+            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
         }
     }
 
@@ -141,7 +141,7 @@ final class PictureService: Sendable {
         let previews = self.previews, inbox = self.inbox
         Task.detached(priority: .userInitiated) {
             guard let facts = try? await previews.mediaFacts(path: path), let duration = facts.duration else { return }
-            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
+            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
         }
     }
 
@@ -170,7 +170,7 @@ final class PictureService: Sendable {
             }
             inbox.post(.textPage(page))
             let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
-            inbox.post(.action(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
+            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
         })
     }
 }

@@ -32,15 +32,15 @@ final class BookmarkFile: Sendable {
         queue.async {
             var status = stat()
             guard stat(path, &status) == 0 else {
-                inbox.post(.action(.bookmarksLoaded([], problem: nil)))
+                inbox.post(.result(.bookmarksLoaded([], problem: nil)))
                 return
             }
             do {
                 guard status.st_size < 4 << 20 else { throw EditError("too large") }
                 let list = try JSONDecoder().decode([Bookmark].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                inbox.post(.action(.bookmarksLoaded(list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }, problem: nil)))
+                inbox.post(.result(.bookmarksLoaded(list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }, problem: nil)))
             } catch {
-                inbox.post(.action(.bookmarksLoaded([], problem: "the bookmarks in \(TerminalText.escaped(path)) cannot be read; b sets new ones (the file is kept until then)")))
+                inbox.post(.result(.bookmarksLoaded([], problem: "the bookmarks in \(TerminalText.escaped(path)) cannot be read; b sets new ones (the file is kept until then)")))
             }
         }
     }
@@ -53,20 +53,28 @@ final class BookmarkFile: Sendable {
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try AtomicFileWriter.writeState(Array(try encoder.encode(list)), to: path)
             } catch {
-                inbox.post(.action(.showMessage("cannot keep the bookmarks in \(TerminalText.escaped(path)): \((error as? ThumbnailError)?.reason ?? "\(error)")")))
+                inbox.post(.result(.showMessage("cannot keep the bookmarks in \(TerminalText.escaped(path)): \((error as? ThumbnailError)?.reason ?? "\(error)")")))
             }
         }
     }
 
+    /// Waits, `seconds` at most, for the saves asked so far: quitting right after `b` must not
+    /// lose the bookmark (the process would end before the queue wrote it).
+    func waitUntilSaved(seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        _ = done.wait(timeout: .now() + seconds)
+    }
+
     /// Checks `bookmark`'s folder in `place`; the state goes there if it answers.
     func check(_ bookmark: Bookmark, volumes: [Volume], place: any Place, inbox: Inbox) {
-        Self.probe(bookmark.folder, volumes: volumes, place: place) { problem in inbox.post(.action(.bookmarkChecked(bookmark, problem: problem))) }
+        Self.probe(bookmark.folder, volumes: volumes, place: place) { problem in inbox.post(.result(.bookmarkChecked(bookmark, problem: problem))) }
     }
 
     /// Checks every folder of the bookmarks list.
     func check(_ folders: [String], volumes: [Volume], place: any Place, inbox: Inbox) {
         for folder in Set(folders) {
-            Self.probe(folder, volumes: volumes, place: place) { problem in inbox.post(.action(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
+            Self.probe(folder, volumes: volumes, place: place) { problem in inbox.post(.result(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
         }
     }
 

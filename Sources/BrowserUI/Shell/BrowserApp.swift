@@ -76,14 +76,14 @@ public final class BrowserApp {
         defer { shutDown() }
         watchSignals()
         let inbox = self.inbox
-        let monitor = VolumeMonitor { statuses in inbox.post(.action(.volumesChanged(statuses))) }
+        let monitor = VolumeMonitor { statuses in inbox.post(.result(.volumesChanged(statuses))) }
         volumeMonitor = monitor
         defer { monitor.stop() }
         // The first mount table is read before the first listing, so that it runs on the right volume.
         apply(.volumesChanged(monitor.volumes))
-        apply(.resize(rows: screen.rows, columns: screen.columns))
+        apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
         perform(state.start())
-        if options.startInVolumes { apply(.toggleVolumes) }
+        if options.startInVolumes { apply(.volumes(.toggle)) }
         if let terminfoNote { apply(.showMessage(terminfoNote)) }
         var needsDraw = true
         while running {
@@ -123,6 +123,7 @@ public final class BrowserApp {
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
+        effects.bookmarks.waitUntilSaved(seconds: 2)
         Task {
             await jobs.shutdown()
             if !(thumbnailWorkers is WorkerPool) { await thumbnailWorkers.shutdown(waitSeconds: 1) }
@@ -154,19 +155,19 @@ public final class BrowserApp {
             view.repaintAll()
             // The cell size may have changed (a font resize) and, inside tmux, the pane may have moved.
             chooseGraphics(afterResize: true)
-            apply(.resize(rows: screen.rows, columns: screen.columns))
-        case .focusIn: apply(.redraw)
-        case .wheel(let delta): apply(.scroll(delta))
-        case .click(let row, let column): apply(.click(row: row, column: column))
+            apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
+        case .focusIn: apply(.screen(.redraw))
+        case .wheel(let delta): apply(.navigation(.scroll(delta)))
+        case .click(let row, let column): apply(.navigation(.click(row: row, column: column)))
         case .key(let press): apply(.key(press, options.keys.command(for: press)))
         }
     }
 
     private func handle(_ message: UIMessage) {
         switch message {
-        case .action(let action):
-            if case .quickLookFacts(let path, let facts) = action, facts.custom == .text { view.store.forgetText(for: path) }
-            apply(action)
+        case .result(let result):
+            if case .quickLookFacts(let path, let facts) = result, facts.custom == .text { view.store.forgetText(for: path) }
+            apply(result)
         case .picture(let key, let representation):
             if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.receive(representation, for: key)
@@ -186,6 +187,8 @@ public final class BrowserApp {
     }
 
     private func apply(_ action: BrowserAction) { perform(state.apply(action)) }
+
+    private func apply(_ result: BackgroundResult) { perform(state.apply(result)) }
 
     private func perform(_ list: [BrowserEffect]) {
         for effect in list {

@@ -32,13 +32,13 @@ final class EditRunner: Sendable {
             state.task = Task.detached(priority: .userInitiated) { [weak self] in
                 do {
                     let outcome = try await saver.apply(edits, to: path)
-                    inbox.post(.action(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
+                    inbox.post(.result(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
                                                               summary: Self.summary(outcome, copy: copy)))))
                 } catch is CancellationError {
-                    inbox.post(.action(.editFailed(path: path, reason: "cancelled; the original is as it was")))
+                    inbox.post(.result(.editFailed(path: path, reason: "cancelled; the original is as it was")))
                 } catch {
                     let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
-                    inbox.post(.action(.editFailed(path: path, reason: Task.isCancelled ? "cancelled; the original is as it was" : reason)))
+                    inbox.post(.result(.editFailed(path: path, reason: Task.isCancelled ? "cancelled; the original is as it was" : reason)))
                 }
                 self?.state.withLock { $0.busy = false }
             }
@@ -84,8 +84,8 @@ final class EditRunner: Sendable {
             } catch {
                 message = "cannot move the edited file aside: \(TerminalText.escaped(error.message))"
             }
-            inbox.post(.action(.showMessage(message)))
-            inbox.post(.action(.editRestored(path: original.originalPath)))
+            inbox.post(.result(.showMessage(message)))
+            inbox.post(.result(.editRestored(path: original.originalPath)))
         }
     }
 

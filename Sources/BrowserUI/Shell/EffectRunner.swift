@@ -19,7 +19,7 @@ final class EffectRunner {
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
-    private let bookmarks: BookmarkFile
+    let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox)
     private let undoing: UndoRunner
 
@@ -82,7 +82,7 @@ final class EffectRunner {
         let inbox = self.inbox, place = self.place
         Task.detached {
             guard let found = try? await place.capabilities(of: volume.mountPoint, trial: false) else { return }
-            inbox.post(.action(.capabilitiesFound(mountPoint: volume.mountPoint, found)))
+            inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found)))
         }
     }
 }

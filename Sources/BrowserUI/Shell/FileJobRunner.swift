@@ -48,7 +48,7 @@ final class FileJobRunner: Sendable {
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
-        inbox.post(.action(.jobChanged(status)))
+        inbox.post(.result(.jobChanged(status)))
         let started = ContinuousClock.now, files = self.place
         Task.detached { [self] in
             var result = status, running = false
@@ -64,7 +64,7 @@ final class FileJobRunner: Sendable {
                 let lastReport = Mutex(ContinuousClock.now)
                 running = true
                 let report = try await files.perform(operation, events: FileOperationEvents(resolve: { conflict in
-                    inbox.post(.action(.conflictAsked(job: id, conflict)))
+                    inbox.post(.result(.conflictAsked(job: id, conflict)))
                     job.answered.wait()
                     return job.answer.withLock { $0 } ?? (.skip, false)
                 }, progress: { progress in
@@ -82,7 +82,7 @@ final class FileJobRunner: Sendable {
                     update.phase = .running
                     update.isPaused = operation.isPaused
                     update.elapsed = Double(seconds: ContinuousClock.now - started)
-                    inbox.post(.action(.jobChanged(update)))
+                    inbox.post(.result(.jobChanged(update)))
                 }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
                    removed: { path in cache.removeThumbnails(for: path) }))
                 result.total = sources.count
@@ -98,7 +98,7 @@ final class FileJobRunner: Sendable {
                 } else {
                     result.phase = .finished
                 }
-                if !report.trashed.isEmpty { inbox.post(.action(.trashed(report.trashed))) }
+                if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
                 self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
             } catch where error.code == .notResponding {
                 // The place stopped answering: before anything was done, or while it was being done.
@@ -113,9 +113,9 @@ final class FileJobRunner: Sendable {
             }
             _ = jobs.withLock { $0.removeValue(forKey: id) }
             result.elapsed = Double(seconds: ContinuousClock.now - started)
-            inbox.post(.action(.jobChanged(result)))
-            inbox.post(.action(.showMessage(JobText.ending(result))))
-            inbox.post(.action(.reload(select: nil)))
+            inbox.post(.result(.jobChanged(result)))
+            inbox.post(.result(.showMessage(JobText.ending(result))))
+            inbox.post(.result(.reload(select: nil)))
         }
         return id
     }
@@ -156,13 +156,13 @@ final class FileJobRunner: Sendable {
                     journal.record(UndoStep(title: "the rename of \(FileOperation.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
                 }
                 cache.moveThumbnails(from: from, to: to)
-                inbox.post(.action(.reload(select: name)))
+                inbox.post(.result(.reload(select: name)))
             } catch where error.code == .notResponding {
-                inbox.post(.action(.showMessage("cannot rename: the volume is not responding")))
+                inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
             } catch where error.errno == EEXIST {
-                inbox.post(.action(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
+                inbox.post(.result(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
             } catch {
-                inbox.post(.action(.showMessage("cannot rename: \(String(cString: strerror(error.errno)))")))
+                inbox.post(.result(.showMessage("cannot rename: \(String(cString: strerror(error.errno)))")))
             }
         }
     }
@@ -176,13 +176,13 @@ final class FileJobRunner: Sendable {
                 if let stamp = try await place.make(path, folder: folder) {
                     journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(FileOperation.escapedName(path))", actions: [.discard(path, expected: stamp)]))
                 }
-                inbox.post(.action(.reload(select: name)))
+                inbox.post(.result(.reload(select: name)))
             } catch where error.code == .notResponding {
-                inbox.post(.action(.showMessage("cannot create: the volume is not responding")))
+                inbox.post(.result(.showMessage("cannot create: the volume is not responding")))
             } catch where error.errno == EEXIST {
-                inbox.post(.action(.showMessage("\(FileOperation.escapedName(path)) exists already")))
+                inbox.post(.result(.showMessage("\(FileOperation.escapedName(path)) exists already")))
             } catch {
-                inbox.post(.action(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(error.errno)))")))
+                inbox.post(.result(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(error.errno)))")))
             }
         }
     }
@@ -197,15 +197,15 @@ final class FileJobRunner: Sendable {
                     _ = try await place.restore(item)
                     restored += 1
                 } catch where error.code == .notResponding {
-                    inbox.post(.action(.showMessage("cannot restore: the volume is not responding")))
-                    inbox.post(.action(.reload(select: nil)))
+                    inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
+                    inbox.post(.result(.reload(select: nil)))
                     return
                 } catch {
                     problems.append(error.message)
                 }
             }
-            inbox.post(.action(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
-            inbox.post(.action(.reload(select: nil)))
+            inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
+            inbox.post(.result(.reload(select: nil)))
         }
     }
 

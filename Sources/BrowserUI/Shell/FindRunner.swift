@@ -33,7 +33,7 @@ final class FindRunner {
         stop()
         let inbox = self.inbox
         let finder = FileFinder(root: root, showsHidden: showsHidden, skipping: volumes.map(\.mountPoint)) { report in
-            inbox.post(.action(.found(ticket: ticket, report)))
+            inbox.post(.result(.found(ticket: ticket, report)))
         }
         self.finder = finder
         self.ticket = ticket
@@ -50,7 +50,7 @@ final class FindRunner {
             return
         }
         guard !query.isEmpty else {
-            inbox.post(.action(.found(ticket: ticket, FileFinder.Report(query: query, best: [], matched: 0, walked: 0, complete: true, unreadable: 0))))
+            inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: [], matched: 0, walked: 0, complete: true, unreadable: 0))))
             return
         }
         let inbox = self.inbox, root = self.root, generations = contentGeneration
@@ -60,7 +60,7 @@ final class FindRunner {
             var found: [String] = [], lastPost = SystemTime.now()
             let prefix = root == "/" ? "/" : root + "/"
             let post = { (complete: Bool) in
-                inbox.post(.action(.found(ticket: ticket, FileFinder.Report(query: query, best: Array(found.prefix(Self.contentLimit)), matched: found.count,
+                inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: Array(found.prefix(Self.contentLimit)), matched: found.count,
                                                                           walked: 0, complete: complete, unreadable: 0))))
             }
             let started = ProcessOutput.lines(["rg", "--files-with-matches", "--smart-case", "--fixed-strings", "--no-messages", "--", query, root]) { line in
@@ -71,7 +71,7 @@ final class FindRunner {
             }
             guard generations.current == generation else { return }
             if started { post(true) } else {
-                inbox.post(.action(.showMessage("looking inside files needs ripgrep (Debian package ripgrep)")))
+                inbox.post(.result(.showMessage("looking inside files needs ripgrep (Debian package ripgrep)")))
                 post(true)
             }
         }

@@ -21,9 +21,9 @@ final class FolderListing {
         running?.cancel()
         let inbox = self.inbox
         running = place.list(folder) { entries, complete, failure in
-            inbox.post(.action(.listed(ticket: ticket, entries: entries, complete: failure != nil || complete)))
+            inbox.post(.result(.listed(ticket: ticket, entries: entries, complete: failure != nil || complete)))
             guard let failure else { return }
-            inbox.post(.action(failure.meansVolumeGone ? .listingLostVolume(ticket: ticket) : .listingFailed(ticket: ticket, reason: failure.message)))
+            inbox.post(.result(failure.meansVolumeGone ? .listingLostVolume(ticket: ticket) : .listingFailed(ticket: ticket, reason: failure.message)))
         }
     }
 

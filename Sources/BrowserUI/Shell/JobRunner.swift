@@ -38,7 +38,7 @@ final class JobRunner: Sendable {
             var status = JobStatus(id: id, folder: folder, writesShared: shared)
             let start = ContinuousClock.now
             var lastReport = start
-            inbox.post(.action(.jobChanged(status)))
+            inbox.post(.result(.jobChanged(status)))
             for await event in batch.run([folder]) {
                 if stopReason.text.withLock({ $0 }) != nil { break }
                 switch event {
@@ -61,7 +61,7 @@ final class JobRunner: Sendable {
                     if let (gone, mountPoint) = await Self.goneReason(folder) {
                         stopReason.text.withLock { $0 = $0 ?? gone }
                         // The browser may be showing that volume: it should leave it too.
-                        inbox.post(.action(.volumeLost(mountPoint: mountPoint)))
+                        inbox.post(.result(.volumeLost(mountPoint: mountPoint)))
                         break
                     }
                     status.failed += 1
@@ -72,7 +72,7 @@ final class JobRunner: Sendable {
                 if now - lastReport > .milliseconds(100) {
                     lastReport = now
                     status.elapsed = Double(seconds: now - start)
-                    inbox.post(.action(.jobChanged(status)))
+                    inbox.post(.result(.jobChanged(status)))
                 }
             }
             status.elapsed = Double(seconds: ContinuousClock.now - start)
@@ -81,8 +81,8 @@ final class JobRunner: Sendable {
             } else {
                 status.phase = Task.isCancelled ? .cancelled : .finished
             }
-            inbox.post(.action(.jobChanged(status)))
-            inbox.post(.action(.showMessage(JobText.ending(status))))
+            inbox.post(.result(.jobChanged(status)))
+            inbox.post(.result(.showMessage(JobText.ending(status))))
             _ = self?.running.withLock { $0.removeValue(forKey: id) }
         }
         running.withLock { $0[id] = (task, stopReason) }

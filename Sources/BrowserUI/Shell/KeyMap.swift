@@ -6,17 +6,17 @@ public struct KeyMap: Sendable, Equatable {
     private(set) var bindings: [String: Command]
 
     public static let standard = KeyMap(bindings: [
-        "j": .down, "down": .down, "k": .up, "up": .up,
-        "h": .left, "left": .left, "l": .right, "right": .right,
-        "backspace": .parent, "enter": .open,
-        "g": .top, "home": .top, "G": .bottom, "end": .bottom,
-        "pgdn": .pageDown, "pgup": .pageUp, "ctrl-f": .pageDown, "ctrl-b": .pageUp,
-        "/": .filter, ".": .hidden, "s": .sort, "e": .extensions, "v": .view,
-        "space": .quickLook, "?": .help, "q": .quit, "V": .volumes, "T": .batch, "J": .jobs, "c": .cancel,
-        "m": .mark, "tab": .mark, "*": .invertMarks, "u": .unmark, "y": .copy, "x": .cut, "p": .paste,
-        "r": .rename, "a": .create, "d": .trash, "D": .delete, "U": .restore, "ctrl-l": .redraw,
-        "b": .bookmark, "'": .jumpToBookmark, "B": .bookmarks, "H": .back, "L": .forward,
-        "F": .find, "z": .undo, "Z": .redo, "R": .bulkRename, "t": .newTab, "]": .nextTab, "[": .previousTab, "w": .closeTab,
+        "j": .move(.down), "down": .move(.down), "k": .move(.up), "up": .move(.up),
+        "h": .move(.left), "left": .move(.left), "l": .move(.right), "right": .move(.right),
+        "backspace": .move(.parent), "enter": .move(.open),
+        "g": .move(.top), "home": .move(.top), "G": .move(.bottom), "end": .move(.bottom),
+        "pgdn": .move(.pageDown), "pgup": .move(.pageUp), "ctrl-f": .move(.pageDown), "ctrl-b": .move(.pageUp),
+        "/": .list(.filter), ".": .list(.hidden), "s": .list(.sort), "e": .list(.extensions), "v": .list(.view),
+        "space": .screen(.quickLook), "?": .screen(.help), "q": .screen(.quit), "V": .screen(.volumes), "T": .jobs(.batch), "J": .jobs(.jobs), "c": .jobs(.cancel),
+        "m": .files(.mark), "tab": .files(.mark), "*": .files(.invertMarks), "u": .files(.unmark), "y": .files(.copy), "x": .files(.cut), "p": .files(.paste),
+        "r": .files(.rename), "a": .files(.create), "d": .files(.trash), "D": .files(.delete), "U": .files(.restore), "ctrl-l": .screen(.redraw),
+        "b": .places(.bookmark), "'": .places(.jumpToBookmark), "B": .places(.bookmarks), "H": .places(.back), "L": .places(.forward),
+        "F": .places(.find), "z": .files(.undo), "Z": .files(.redo), "R": .files(.bulkRename), "t": .tabs(.newTab), "]": .tabs(.nextTab), "[": .tabs(.previousTab), "w": .tabs(.closeTab),
     ])
 
     /// Binds `key` (a character, or space, enter, backspace, tab, up, down, left, right, pgup, pgdn,

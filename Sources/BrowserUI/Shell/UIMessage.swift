@@ -11,7 +11,8 @@ import Glibc
 
 /// What background work tells the UI thread.
 enum UIMessage: Sendable {
-    case action(BrowserAction)
+    /// What background work found: a listing, a job's progress, a previewer's facts…
+    case result(BackgroundResult)
     case picture(PictureKey, Representation)
     case pictureFailed(PictureKey, String)
     /// Lines of a text file Quick Look asked for.

@@ -27,8 +27,8 @@ final class UndoRunner: Sendable {
         queue.async {
             let outcome = undo ? journal.undo(trash: trash, moved: cache.moveThumbnails, removed: cache.removeThumbnails)
                                : journal.redo(trash: trash, moved: cache.moveThumbnails, removed: cache.removeThumbnails)
-            inbox.post(.action(.showMessage(outcome.message)))
-            if outcome.succeeded { inbox.post(.action(.reload(select: nil))) }
+            inbox.post(.result(.showMessage(outcome.message)))
+            if outcome.succeeded { inbox.post(.result(.reload(select: nil))) }
         }
     }
 
@@ -41,7 +41,7 @@ final class UndoRunner: Sendable {
             var renames: [UndoAction.Rename] = []
             for change in changes {
                 guard let stamp = PathStamp.of(base + "/" + change.from) else {
-                    inbox.post(.action(.showMessage("\(TerminalText.escaped(change.from)) is gone: nothing renamed")))
+                    inbox.post(.result(.showMessage("\(TerminalText.escaped(change.from)) is gone: nothing renamed")))
                     return
                 }
                 renames.append(UndoAction.Rename(from: base + "/" + change.from, to: base + "/" + change.to, expected: stamp))
@@ -49,10 +49,10 @@ final class UndoRunner: Sendable {
             switch UndoJournal.perform([.renames(renames)], trash: trash, moved: cache.moveThumbnails, removed: cache.removeThumbnails) {
             case .success(let inverse):
                 journal.record(UndoStep(title: "the renaming of \(changes.count) name\(changes.count == 1 ? "" : "s")", actions: inverse))
-                inbox.post(.action(.showMessage("renamed \(changes.count) (z undoes)")))
-                inbox.post(.action(.reload(select: changes.first.map { Array($0.to.utf8) })))
+                inbox.post(.result(.showMessage("renamed \(changes.count) (z undoes)")))
+                inbox.post(.result(.reload(select: changes.first.map { Array($0.to.utf8) })))
             case .failure(let refusal):
-                inbox.post(.action(.showMessage("nothing renamed: \(refusal.reason)")))
+                inbox.post(.result(.showMessage("nothing renamed: \(refusal.reason)")))
             }
         }
     }

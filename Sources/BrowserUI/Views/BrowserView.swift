@@ -66,6 +66,7 @@ final class BrowserView {
         // filter; kitty 0.26 frees every picture without a placement on a scroll). With
         // pictures up, every line is repainted instead, which leaves ncurses nothing to scroll;
         // pictures drawn into cells are drawn again.
+        placements.eraseRemoved()
         if !placements.shown.isEmpty && screen.linesMayMove() {
             screen.invalidate(top: 0, count: screen.rows)
             if placements.driver.drawsIntoCells { placements.forgetShown() }

@@ -24,20 +24,20 @@ struct HelpView {
 /// The help overlay's lines, naming the keys as the user's key map binds them.
 enum HelpText {
     private static let descriptions: [(Command, String)] = [
-        (.down, "move down"), (.up, "move up"), (.left, "parent folder (grid: left)"), (.right, "open (grid: right)"),
-        (.parent, "parent folder"), (.open, "open folder or file"), (.top, "first"), (.bottom, "last"),
-        (.pageDown, "page down"), (.pageUp, "page up"), (.quickLook, "Quick Look"), (.filter, "filter (Enter keeps, Esc clears)"),
-        (.view, "list / thumbnail grid"), (.sort, "sort: name, size, time, kind"), (.hidden, "hidden files"),
-        (.extensions, "extensions"), (.volumes, "volumes: disks, sticks, shares"),
-        (.batch, "thumbnail a folder in the background"), (.jobs, "jobs panel"), (.cancel, "cancel a job (jobs panel)"),
-        (.mark, "mark"), (.invertMarks, "invert marks"), (.unmark, "clear marks"), (.copy, "copy marked (or this)"), (.cut, "cut marked (or this)"),
-        (.paste, "paste here"), (.rename, "rename"), (.create, "new file, or folder with a trailing /"), (.trash, "move to the trash"),
-        (.delete, "delete for good (asks)"), (.restore, "restore what was last trashed"), (.redraw, "redraw the screen and pictures"),
-        (.back, "back to the folder before"), (.forward, "forward again"), (.bookmark, "bookmark this folder (then a key)"),
-        (.jumpToBookmark, "go to a bookmark (then its key)"), (.bookmarks, "bookmarks list (d deletes, r rekeys)"),
-        (.find, "find names below this folder"), (.undo, "undo the last file operation"), (.redo, "redo what was undone"),
-        (.bulkRename, "rename the marked (or all) in $EDITOR"), (.newTab, "new tab here (1–9 switch)"), (.nextTab, "next tab"), (.previousTab, "previous tab"), (.closeTab, "close this tab"),
-        (.help, "this help"), (.quit, "quit"),
+        (.move(.down), "move down"), (.move(.up), "move up"), (.move(.left), "parent folder (grid: left)"), (.move(.right), "open (grid: right)"),
+        (.move(.parent), "parent folder"), (.move(.open), "open folder or file"), (.move(.top), "first"), (.move(.bottom), "last"),
+        (.move(.pageDown), "page down"), (.move(.pageUp), "page up"), (.screen(.quickLook), "Quick Look"), (.list(.filter), "filter (Enter keeps, Esc clears)"),
+        (.list(.view), "list / thumbnail grid"), (.list(.sort), "sort: name, size, time, kind"), (.list(.hidden), "hidden files"),
+        (.list(.extensions), "extensions"), (.screen(.volumes), "volumes: disks, sticks, shares"),
+        (.jobs(.batch), "thumbnail a folder in the background"), (.jobs(.jobs), "jobs panel"), (.jobs(.cancel), "cancel a job (jobs panel)"),
+        (.files(.mark), "mark"), (.files(.invertMarks), "invert marks"), (.files(.unmark), "clear marks"), (.files(.copy), "copy marked (or this)"), (.files(.cut), "cut marked (or this)"),
+        (.files(.paste), "paste here"), (.files(.rename), "rename"), (.files(.create), "new file, or folder with a trailing /"), (.files(.trash), "move to the trash"),
+        (.files(.delete), "delete for good (asks)"), (.files(.restore), "restore what was last trashed"), (.screen(.redraw), "redraw the screen and pictures"),
+        (.places(.back), "back to the folder before"), (.places(.forward), "forward again"), (.places(.bookmark), "bookmark this folder (then a key)"),
+        (.places(.jumpToBookmark), "go to a bookmark (then its key)"), (.places(.bookmarks), "bookmarks list (d deletes, r rekeys)"),
+        (.places(.find), "find names below this folder"), (.files(.undo), "undo the last file operation"), (.files(.redo), "redo what was undone"),
+        (.files(.bulkRename), "rename the marked (or all) in $EDITOR"), (.tabs(.newTab), "new tab here (1–9 switch)"), (.tabs(.nextTab), "next tab"), (.tabs(.previousTab), "previous tab"), (.tabs(.closeTab), "close this tab"),
+        (.screen(.help), "this help"), (.screen(.quit), "quit"),
     ]
 
     /// The closing notes, after the keys; wrapped to the width.

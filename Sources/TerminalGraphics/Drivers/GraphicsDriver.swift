@@ -17,9 +17,12 @@ public struct CellRect: Sendable, Equatable, Hashable {
     /// The screen rows the rectangle covers.
     public var rowRange: Range<Int> { row..<(row + rows) }
 
-    /// Whether the cell at `row`, `column` is inside the rectangle.
-    public func covers(row: Int, column: Int) -> Bool {
-        rowRange.contains(row) && (self.column..<(self.column + columns)).contains(column)
+    /// The screen columns the rectangle covers.
+    public var columnRange: Range<Int> { column..<(column + columns) }
+
+    /// Whether the two rectangles share a cell.
+    public func intersects(_ other: CellRect) -> Bool {
+        rowRange.overlaps(other.rowRange) && columnRange.overlaps(other.columnRange)
     }
 }
 

@@ -29,19 +29,29 @@ public struct SixelDriver: CursorSequenceDriver {
         return TerminalPicture(columns: canvas.columns, rows: canvas.rows, body: canvas.printed())
     }
 
-    /// In a terminal that keeps sixels over the text: kitty's delete of every picture over the
-    /// picture's top-left cell (1-based, on the outer terminal), through tmux when inside it.
+    /// The bytes that take a sixel down where repainting its cells does not. Inside tmux (through
+    /// the passthrough) the picture's cells are erased on the outer terminal: tmux sends on only
+    /// the cells that change in its own grid, so a repaint of unchanged blank cells never reaches
+    /// the terminal and the picture stays (issue 23: foot kept the grid's top row above the help).
+    /// A terminal that keeps sixels over the text (Konsole) is sent kitty's delete at the
+    /// picture's top-left cell. Sent before the text of the frame is written.
     public func erase(_ picture: TerminalPicture, at cells: CellRect) -> [UInt8] {
-        guard keepsPicturesOverText else { return [] }
-        let row = cells.row + (tmux?.top ?? 0) + 1, column = cells.column + (tmux?.left ?? 0) + 1
-        return throughTmux(PNGPicture.command("a=d,d=p,x=\(column),y=\(row),q=2"))
+        let top = cells.row + (tmux?.top ?? 0), left = cells.column + (tmux?.left ?? 0)
+        var bytes: [UInt8] = []
+        if keepsPicturesOverText { bytes += PNGPicture.command("a=d,d=p,x=\(left + 1),y=\(top + 1),q=2") }
+        guard tmux != nil else { return bytes }
+        bytes += EscapeSequence.saveCursor + EscapeSequence.resetAttributes
+        for row in top..<(top + cells.rows) {
+            bytes += EscapeSequence.moveTo(row: row, column: left) + Array("\u{1B}[\(cells.columns)X".utf8)
+        }
+        return TmuxPassthrough.wrap(bytes + EscapeSequence.restoreCursor)
     }
 
     public func eraseAll(freeing: Bool) -> [UInt8] {
-        keepsPicturesOverText ? throughTmux(PNGPicture.command("a=d,d=a,q=2")) : []
+        guard keepsPicturesOverText else { return [] }
+        let bytes = PNGPicture.command("a=d,d=a,q=2")
+        return tmux == nil ? bytes : TmuxPassthrough.wrap(bytes)
     }
-
-    private func throughTmux(_ bytes: [UInt8]) -> [UInt8] { tmux == nil ? bytes : TmuxPassthrough.wrap(bytes) }
 
     /// The part of a `columns`×`rows` area whose pixels stay within `limit`; sixel rows come in
     /// bands of six pixels, so the height is counted rounded up to the band.

@@ -1,0 +1,4 @@
+/// The filter typed after `/`.
+public enum FilterAction: Sendable, Equatable {
+    case start, input(String), backspace, accept, cancel
+}

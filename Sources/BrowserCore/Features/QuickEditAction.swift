@@ -1,0 +1,19 @@
+/// Quick Look's edits (`e`): what the user asks while editing; the results come back as
+/// `BackgroundResult.editSaved`, `.editFailed` and `.editRestored`.
+public enum QuickEditAction: Sendable, Equatable {
+    /// `e` starts editing the file shown.
+    case start
+    /// Turn by quarter turns clockwise: the page shown, or every page of a PDF.
+    case turn(Int, everyPage: Bool)
+    /// Mirror the picture left to right.
+    case mirror
+    /// A trimmed video or song starts (true) or ends here.
+    case trimPoint(start: Bool)
+    case clearTrim
+    /// Enter: ask how to save (replace or copy).
+    case askSave
+    /// Save: a copy beside the original, or in its place with the original in the Trash.
+    case save(copy: Bool)
+    /// Esc: back one step (saving: cancel it; asking: back to editing; editing: leave, nothing written).
+    case leave
+}

@@ -1,0 +1,7 @@
+/// The screen as a whole: the help, closing what is open, quitting, and the terminal.
+public enum ScreenAction: Sendable, Equatable {
+    case help, closeOverlay, quit
+    /// Ctrl-L, or the terminal's focus coming back: everything drawn again, pictures included.
+    case redraw
+    case resize(rows: Int, columns: Int)
+}

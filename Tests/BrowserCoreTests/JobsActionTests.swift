@@ -1,0 +1,26 @@
+import Testing
+@testable import BrowserCore
+import FileSystemKit
+
+/// The jobs feature's reducer: the jobs panel, cancelling and pausing.
+@Suite struct JobsActionTests {
+    private func job(_ id: Int, _ kind: JobKind, _ phase: JobStatus.Phase) -> JobStatus {
+        var job = JobStatus(id: id, kind: kind, folder: "/home/me")
+        job.phase = phase
+        return job
+    }
+
+    @Test func theJobsPanelOpensOnTheNewestAndCancelsOrPausesOnlyWhatRuns() {
+        var state = BrowserState.browsing(["a"])
+        state.apply(.jobChanged(job(1, .file(.copy), .running)))
+        state.apply(.jobChanged(job(2, .thumbnails, .finished)))
+        state.apply(.jobs(.toggle))
+        #expect(state.overlay == .jobs && state.jobCursor == 1)
+        #expect(state.apply(.jobs(.cancel)).isEmpty, "a finished job is not cancelled")
+        state.apply(.navigation(.moveUp(1)))
+        #expect(state.apply(.jobs(.cancel)) == [.cancelJob(id: 1)])
+        #expect(state.apply(.jobs(.togglePause)) == [.pauseJob(id: 1, paused: true)])
+        state.apply(.jobs(.toggle))
+        #expect(state.overlay == nil)
+    }
+}
