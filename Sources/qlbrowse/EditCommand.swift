@@ -1,5 +1,5 @@
 import ArgumentParser
-import EditKit
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(FoundationEssentials)

@@ -1,6 +1,6 @@
 import Testing
 import ThumbnailKit
-@testable import EditKit
+@testable import Places
 
 /// The parts of saving an edit that need no worker: where the temporary goes and how it is named,
 /// and how the passes' results add up. (Saving itself is run end to end by the integration tests
