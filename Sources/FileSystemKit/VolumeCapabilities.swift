@@ -19,6 +19,16 @@ public struct VolumeCapabilities: Sendable, Equatable {
     /// Characters the filesystem refuses in names (FAT and SMB: `\ : * ? " < > |`).
     public var forbiddenCharacters: [Character]
 
+    /// Capabilities as another machine found them (a remote place's volume).
+    public init(isReadOnly: Bool, nameMax: Int, isCaseInsensitive: Bool?, supportsSymlinks: Bool?, maximumFileSize: Int64?, forbiddenCharacters: [Character]) {
+        self.isReadOnly = isReadOnly
+        self.nameMax = nameMax
+        self.isCaseInsensitive = isCaseInsensitive
+        self.supportsSymlinks = supportsSymlinks
+        self.maximumFileSize = maximumFileSize
+        self.forbiddenCharacters = forbiddenCharacters
+    }
+
     /// Filesystems with FAT's rules: 4 GiB files, no symlinks, DOS's forbidden characters.
     static let fatFamily: Set<String> = ["vfat", "msdos", "fuse.fusefat"]
     static let exfatFamily: Set<String> = ["exfat", "fuse.exfat", "fuse.fuse-exfat"]

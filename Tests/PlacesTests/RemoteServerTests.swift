@@ -1,0 +1,110 @@
+import Dispatch
+import FileSystemKit
+import Foundation
+@testable import Places
+import Synchronization
+import SystemKit
+import Testing
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The remote side in this process, over two pipes: the hello across versions, and requests
+/// answered by a `LocalPlace` on a temporary folder.
+@Suite struct RemoteServerTests {
+    private let root: String
+    private let requests: SystemPipe
+    private let answers: SystemPipe
+    private let server: RemoteServer
+
+    init() throws {
+        root = NSTemporaryDirectory() + "qlbrowse-serve-\(UUID().uuidString.prefix(8))"
+        _ = mkdir(root, 0o755)
+        requests = try SystemPipe.make()
+        answers = try SystemPipe.make()
+        server = RemoteServer(place: LocalPlace(volumes: { [] }, dataHome: root + "/data"), input: requests.readEnd, output: answers.writeEnd, software: "test")
+    }
+
+    /// Runs the server on a thread of its own; its end comes back through the returned box.
+    private func start() -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        let server = self.server, requests = self.requests, answers = self.answers
+        DispatchQueue.global().async {
+            _ = server.run()
+            close(requests.readEnd)
+            close(answers.writeEnd)
+            done.signal()
+        }
+        return done
+    }
+
+    private func send(_ request: RemoteRequest, id: UInt64, payload: [UInt8] = []) throws {
+        try FrameCodec.write(RemoteCodec.frame(request, id: id, payload: payload), to: requests.writeEnd)
+    }
+
+    /// The next answer, read off the cooperative threads (the server's tasks need them: a test
+    /// blocking one there could starve the server it waits for).
+    private func answer() async throws -> (UInt64, RemoteAnswer, [UInt8]) {
+        let fd = answers.readEnd
+        let frame = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WorkerFrame?, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try FrameCodec.read(from: fd) }) }
+        }
+        let read = try #require(frame)
+        return (read.id, try RemoteCodec.answer(in: read), read.payload)
+    }
+
+    private func wait(_ done: DispatchSemaphore) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: done.wait(timeout: .now() + 5) == .success) }
+        }
+    }
+
+    @Test func anotherVersionHearsOursAndTheSessionEnds() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let done = DispatchSemaphore(value: 0)
+        let server = self.server
+        let ended = Mutex<RemoteServer.End?>(nil)
+        DispatchQueue.global().async {
+            ended.withLock { $0 = server.run() }
+            done.signal()
+        }
+        try send(.hello(version: RemoteCodec.version + 5, software: "future"), id: 0)
+        let (id, hello, _) = try await answer()
+        #expect(id == 0 && hello == .hello(version: RemoteCodec.version, software: "test"))
+        #expect(await wait(done))
+        #expect(ended.withLock { $0 } == .otherVersion(RemoteCodec.version + 5))
+        requests.close()
+        answers.close()
+    }
+
+    @Test func requestsAreAnsweredUnderTheirIds() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let odd = String(fileSystemBytes: [0x61, 0xFF, 0x2E, 0x6A, 0x70, 0x67])
+        let done = start()
+        try send(.hello(version: RemoteCodec.version, software: "test"), id: 0)
+        _ = try await answer()
+        try send(.write(path: root + "/" + odd), id: 1 << 40, payload: [1, 2, 3, 4])
+        #expect(try await answer().1 == .done)
+        try send(.read(.init(path: root + "/" + odd, offset: 1, length: 2)), id: 7)
+        let (id, bytes, payload) = try await answer()
+        #expect(id == 7 && bytes == .bytes && payload == [2, 3])
+        try send(.list(path: root), id: 8)
+        var names: [[UInt8]] = []
+        while true {
+            let (listID, entries, packed) = try await answer()
+            #expect(listID == 8)
+            guard case .entries(let complete) = entries else { Issue.record("\(entries)"); break }
+            let store = try #require(RemoteListing.unpack(packed))
+            names += store.handles.map { store.name($0) }
+            if complete { break }
+        }
+        #expect(names == [odd.fileSystemBytes])
+        try send(.item(path: root + "/missing"), id: 9)
+        guard case (9, .failure(let failure), _) = try await answer() else { Issue.record(); return }
+        #expect(failure.fileSystemError.code == .notFound)
+        close(requests.writeEnd)
+        #expect(await wait(done), "the end of the input ends the session")
+        close(answers.readEnd)
+    }
+}
