@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "Places", "FileSystemKit", "SystemKit", "TerminalGraphics", "ThumbnailKit",
                                                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit", "SystemKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit", "Places", "FileSystemKit", "SystemKit", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]
 )

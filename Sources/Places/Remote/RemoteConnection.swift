@@ -1,0 +1,226 @@
+import Dispatch
+import Synchronization
+import SystemKit
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One process speaking the remote protocol (the user's `ssh` running `qlbrowse serve --stdio`
+/// on the host) and every request in flight over it. Frames go out under a lock; a thread reads
+/// the answers and hands each to its request's handler; another keeps the last lines `ssh`
+/// wrote on its standard error, for messages (and shows them while connecting, where a password
+/// prompt or a changed host key must be seen). When the process ends, every request still open
+/// hears that the link is gone.
+final class RemoteConnection: Sendable {
+    /// Called with each answer to a request, or with the failure that ends it.
+    typealias Handler = @Sendable (Result<(RemoteAnswer, [UInt8]), FileSystemError>) -> Void
+
+    private struct State {
+        var handlers: [UInt64: Handler] = [:]
+        var nextID: UInt64 = 1
+        /// Why the link is gone; nil while it is up.
+        var gone: FileSystemError?
+    }
+
+    let pid: pid_t
+    /// What the place is called in messages ("nas:/photos" → "nas").
+    private let host: String
+    private let state = Mutex(State())
+    private let requests: Mutex<Int32>
+    /// The last lines of the process's standard error.
+    private let errors = Mutex<[UInt8]>([])
+    /// Whether standard error is shown as it comes (while connecting).
+    private let echoesErrors: Atomic<Bool>
+    /// The process's exit status, once reaped.
+    private let exitStatus = Mutex<Int32?>(nil)
+    /// Whether the remote answered the hello (a link lost before that never connected).
+    private let isOpen = Atomic<Bool>(false)
+    /// Signalled when standard error ends, so the last words are read before they are quoted.
+    private let errorsEnded = DispatchSemaphore(value: 0)
+
+    /// Starts `command` (its argv); `echoErrors` shows its standard error on ours until the
+    /// hello is answered.
+    init(command: [String], host: String, echoErrors: Bool) throws(FileSystemError) {
+        self.host = host
+        echoesErrors = Atomic(echoErrors)
+        let toRemote = try SystemPipe.make(), fromRemote = try SystemPipe.make(), errorPipe = try SystemPipe.make()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toRemote.readEnd, 0)
+        posix_spawn_file_actions_adddup2(&actions, fromRemote.writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe.writeEnd, 2)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawnp(&child, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
+        Glibc.close(toRemote.readEnd); Glibc.close(fromRemote.writeEnd); Glibc.close(errorPipe.writeEnd)
+        guard status == 0 else {
+            Glibc.close(toRemote.writeEnd); Glibc.close(fromRemote.readEnd); Glibc.close(errorPipe.readEnd)
+            throw FileSystemError(errno: status, call: "posix_spawn", path: command.first ?? "", context: "cannot start \(TerminalText.escaped(command.first ?? ""))")
+        }
+        pid = child
+        requests = Mutex(toRemote.writeEnd)
+        startReadingErrors(errorPipe.readEnd)
+        startReadingAnswers(fromRemote.readEnd)
+    }
+
+    /// Sends `request`; `handler` hears each answer until the one that ends it, or the failure
+    /// that ends it. Returns the request's id (for `cancel`).
+    @discardableResult
+    func send(_ request: RemoteRequest, payload: [UInt8] = [], handler: @escaping Handler) -> UInt64 {
+        let (id, gone) = state.withLock { state -> (UInt64, FileSystemError?) in
+            let id = state.nextID
+            state.nextID += 1
+            if state.gone == nil { state.handlers[id] = handler }
+            return (id, state.gone)
+        }
+        if let gone {
+            handler(.failure(gone))
+            return id
+        }
+        let frame = RemoteCodec.frame(request, id: id, payload: payload)
+        let sent = requests.withLock { fd in (try? FrameCodec.write(frame, to: fd)) != nil }
+        if !sent { end(because: lost()) }
+        return id
+    }
+
+    /// Sends the hello as request 0 and returns the remote's, or why there is none.
+    func hello(_ mine: RemoteHello, within seconds: Double) throws(FileSystemError) -> RemoteHello {
+        let answer = Mutex<Result<RemoteHello, FileSystemError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        state.withLock { $0.handlers[0] = { result in
+            answer.withLock { $0 = result.flatMap { answer, _ in
+                if case .hello(let version, let software) = answer { return .success(RemoteHello(version: version, software: software)) }
+                return .failure(FileSystemError(code: .other, context: "the remote did not answer the hello"))
+            } }
+            done.signal()
+        } }
+        let frame = RemoteCodec.frame(RemoteRequest.hello(version: mine.version, software: mine.software), id: 0)
+        if !requests.withLock({ fd in (try? FrameCodec.write(frame, to: fd)) != nil }) { end(because: lost()) }
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            close()
+            throw FileSystemError(code: .notResponding, path: host, context: "\(host) did not answer within \(Int(seconds)) s" + lastError())
+        }
+        echoesErrors.store(false, ordering: .relaxed)
+        let hello = try answer.withLock { $0 }!.get()
+        isOpen.store(true, ordering: .relaxed)
+        return hello
+    }
+
+    /// Tells the remote to stop request `id`; its handler hears nothing more.
+    func cancel(_ id: UInt64) {
+        let known = state.withLock { $0.handlers.removeValue(forKey: id) != nil }
+        guard known else { return }
+        let frame = RemoteCodec.frame(.cancel, id: id)
+        _ = requests.withLock { fd in try? FrameCodec.write(frame, to: fd) }
+    }
+
+    /// Ends request `id` with `failure` (its deadline passed) and tells the remote to stop it.
+    func fail(_ id: UInt64, with failure: FileSystemError) {
+        let handler = state.withLock { $0.handlers[id] }
+        cancel(id)
+        handler?(.failure(failure))
+    }
+
+    /// Why the link is gone, nil while it is up.
+    var gone: FileSystemError? { state.withLock { $0.gone } }
+
+    /// Closes the requests' pipe: the remote ends, and so does `ssh`.
+    func close() {
+        requests.withLock { fd in
+            if fd >= 0 { _ = Glibc.close(fd) }
+            fd = -1
+        }
+    }
+
+    /// Kills the process (a remote that hangs after the requests' pipe closed).
+    func kill() { _ = Glibc.kill(pid, SIGTERM) }
+
+    private func startReadingAnswers(_ fd: Int32) {
+        DispatchQueue(label: "qlbrowse.remote.\(pid)").async { [self] in
+            while true {
+                let frame: WorkerFrame?
+                do { frame = try FrameCodec.read(from: fd) } catch { frame = nil }
+                guard let frame else { break }
+                deliver(frame)
+            }
+            Glibc.close(fd)
+            let status = SystemCall.waitForExit(pid)
+            exitStatus.withLock { $0 = status }
+            // A ControlMaster that ssh left behind may hold standard error open: not for long.
+            _ = errorsEnded.wait(timeout: .now() + 1)
+            end(because: lost())
+        }
+    }
+
+    private func deliver(_ frame: WorkerFrame) {
+        let result: Result<(RemoteAnswer, [UInt8]), FileSystemError>
+        var ends = true
+        if frame.id == 0, let hello = RemoteCodec.hello(in: frame) {
+            result = .success((.hello(version: hello.version, software: hello.software), []))
+        } else {
+            do throws(WorkerCodecError) {
+                let answer = try RemoteCodec.answer(in: frame)
+                ends = answer.endsRequest
+                result = .success((answer, frame.payload))
+            } catch {
+                result = .failure(FileSystemError(code: .other, path: host, context: "\(host) sent an answer this qlbrowse cannot read: \(error)"))
+            }
+        }
+        let handler = state.withLock { state in ends ? state.handlers.removeValue(forKey: frame.id) : state.handlers[frame.id] }
+        handler?(result)
+    }
+
+    /// Marks the link gone and ends every open request with `failure`.
+    private func end(because failure: FileSystemError) {
+        let open = state.withLock { state -> [Handler] in
+            if state.gone == nil { state.gone = failure }
+            defer { state.handlers.removeAll() }
+            return Array(state.handlers.values)
+        }
+        close()
+        for handler in open { handler(.failure(failure)) }
+    }
+
+    /// The failure of a link that ended: the process's own last words when it left any.
+    private func lost() -> FileSystemError {
+        let status = exitStatus.withLock { $0 }
+        let notFound = status.map { ($0 >> 8) & 0xff == 127 } ?? false
+        let what = notFound ? "qlbrowse was not found on \(host) (set remote_command in config.toml, or QLBROWSE_REMOTE_COMMAND)"
+            : isOpen.load(ordering: .relaxed) ? "the connection to \(host) was lost" : "cannot connect to \(host)"
+        return FileSystemError(code: .volumeGone, path: host, context: what + lastError())
+    }
+
+    /// The last line the process wrote on its standard error, as ": …", or "".
+    func lastError() -> String {
+        let text = errors.withLock { String(decoding: $0, as: UTF8.self) }
+        let line = text.split(whereSeparator: \.isNewline).last.map { TerminalText.escaped(String($0)) }
+        return line.map { " (\($0.trimmingCharacters))" } ?? ""
+    }
+
+    private func startReadingErrors(_ fd: Int32) {
+        DispatchQueue(label: "qlbrowse.remote.errors.\(pid)").async { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = SystemCall.retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } }
+                guard count > 0 else { break }
+                let chunk = Array(buffer[..<count])
+                if echoesErrors.load(ordering: .relaxed) { _ = FileDescriptorWriter.writeAll(chunk, to: 2) }
+                errors.withLock { kept in
+                    kept += chunk
+                    if kept.count > 4096 { kept.removeFirst(kept.count - 4096) }
+                }
+            }
+            Glibc.close(fd)
+            errorsEnded.signal()
+        }
+    }
+}
+
+private extension String {
+    var trimmingCharacters: String {
+        String(drop(while: { $0 == " " || $0 == "\r" }).reversed().drop(while: { $0 == " " || $0 == "\r" }).reversed())
+    }
+}

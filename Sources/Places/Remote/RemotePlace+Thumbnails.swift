@@ -1,0 +1,66 @@
+import Synchronization
+import SystemKit
+import ThumbnailKit
+
+extension RemotePlace {
+    /// Thumbnails made and cached on the remote (its workers, its cache), each sent as PNG at the
+    /// size asked: what crosses the link is the picture, never the file. Items are asked for
+    /// `options.concurrency` at a time over the one connection; each has `thumbnailDeadline`
+    /// seconds; an item changed since it was listed fails there (its version travels with it).
+    @discardableResult
+    public func fetchThumbnails(for items: [PlaceItem], options: ThumbnailOptions,
+                                perItem: @escaping @Sendable (PlaceItem, Result<Representation, ThumbnailError>) -> Void,
+                                completion: @escaping @Sendable (ThumbnailError?) -> Void) -> PlaceProgress {
+        let shared = Lanes()
+        let progress = PlaceProgress(totalCount: items.count) { shared.task.withLock { $0 }?.cancel() }
+        let task = Task.detached(priority: .utility) { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<min(options.concurrency, max(items.count, 1)) {
+                    group.addTask {
+                        while let index = shared.next.withLock({ index -> Int? in
+                            guard index < items.count else { return nil }
+                            index += 1
+                            return index - 1
+                        }) {
+                            let item = items[index]
+                            let result = progress.isCancelled ? .failure(ThumbnailError(.cancelled, "cancelled"))
+                                : await self.thumbnail(of: item, options: options)
+                            progress.completeOne()
+                            perItem(item, result)
+                        }
+                    }
+                }
+            }
+            completion(progress.isCancelled ? ThumbnailError(.cancelled, "cancelled") : nil)
+        }
+        shared.task.withLock { $0 = task }
+        if progress.isCancelled { task.cancel() }
+        return progress
+    }
+
+    /// What the lanes of one fetch share: the next item to take, and the task to cancel.
+    private final class Lanes: Sendable {
+        let next = Mutex(0)
+        let task = Mutex<Task<Void, Never>?>(nil)
+    }
+
+    /// One item's picture from the remote, decoded here from its PNG.
+    func thumbnail(of item: PlaceItem, options: ThumbnailOptions) async -> Result<Representation, ThumbnailError> {
+        let request = RemoteRequest.Thumbnail(path: item.path, modified: item.modified, size: item.size, box: options.size,
+                                              scale: options.scale, types: options.types.sorted())
+        let answer: (RemoteAnswer, [UInt8])
+        do throws(FileSystemError) {
+            answer = try await call(.thumbnail(request), deadline: thumbnailDeadline, keepsFailure: true)
+        } catch {
+            return .failure(ThumbnailError(error.code == .cancelled ? .cancelled : .unreadable, error.message))
+        }
+        if case .failure(let failure) = answer.0 { return .failure(failure.thumbnailError) }
+        guard case .thumbnail(let picture) = answer.0, let image = PNGDecoder.decode(answer.1) else {
+            return .failure(ThumbnailError(.corrupt, "\(TerminalText.escaped(name)) sent a picture this qlbrowse cannot read"))
+        }
+        var representation = Representation(type: picture.type, image: image, source: picture.source, contentType: picture.contentType)
+        representation.facts = picture.facts
+        representation.encodedPNG = answer.1
+        return .success(representation)
+    }
+}

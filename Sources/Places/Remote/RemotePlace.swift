@@ -1,0 +1,135 @@
+import Dispatch
+import FileSystemKit
+import Synchronization
+import SystemKit
+import ThumbnailKit
+
+/// A folder on another machine as a `Place`: every call is a request to `qlbrowse serve --stdio`
+/// there, over one process (the user's own `ssh`, `RemoteCommand`) that carries every request at
+/// once, each with its id. Thumbnails are made and cached where the files are and cross the link
+/// as PNG at the size asked (File Provider's `fetchThumbnails`); a read is ranged.
+///
+/// The volume rules hold: every request has a deadline without progress (5 s a call, 10 s a
+/// listing's batch, 60 s a thumbnail) and fails `.notResponding` past it, so a remote that hangs
+/// shows the browser's "waiting for …" and never freezes it; a link that drops ends every open
+/// request at once with `.volumeGone` and what `ssh` last said, and the next call connects
+/// again (without a password prompt: the terminal is the browser's).
+public final class RemotePlace: Place {
+    public let name: String
+    public let address: RemoteAddress
+    let command: RemoteCommand
+    /// The protocol version this side speaks (`RemoteCodec.version`; another, passed to the
+    /// initialiser, only to test how a mismatch is named).
+    let protocolVersion: Int
+    private let current: Mutex<RemoteConnection?>
+    /// One connection attempt at a time.
+    private let connecting = Mutex<Void>(())
+    let callDeadline: Double
+    let listingDeadline: Double
+    let thumbnailDeadline: Double
+
+    /// Connects to `address` (showing `ssh`'s prompts and warnings on standard error while it
+    /// does) and checks that the remote speaks this protocol version: a mismatch is named ("the
+    /// remote qlbrowse speaks version N, this one M"), as is a remote without qlbrowse. Blocking:
+    /// call it before the browser takes the terminal, never on a cooperative thread.
+    public init(connectingTo address: RemoteAddress, command: RemoteCommand, protocolVersion: Int? = nil,
+                callDeadline: Double = 5, listingDeadline: Double = 10, thumbnailDeadline: Double = 60,
+                connectSeconds: Double = 60) throws(FileSystemError) {
+        self.address = address
+        self.name = address.host
+        self.command = command
+        self.protocolVersion = protocolVersion ?? RemoteCodec.version
+        self.callDeadline = callDeadline
+        self.listingDeadline = listingDeadline
+        self.thumbnailDeadline = thumbnailDeadline
+        current = Mutex(try Self.connect(address, command: command, version: self.protocolVersion, reconnecting: false, seconds: connectSeconds))
+    }
+
+    private static func connect(_ address: RemoteAddress, command: RemoteCommand, version: Int, reconnecting: Bool,
+                                seconds: Double) throws(FileSystemError) -> RemoteConnection {
+        let connection = try RemoteConnection(command: command.arguments(for: address, reconnecting: reconnecting), host: address.host,
+                                              echoErrors: !reconnecting)
+        let theirs: RemoteHello
+        do throws(FileSystemError) {
+            theirs = try connection.hello(RemoteHello(version: version, software: "qlbrowse"), within: seconds)
+        } catch {
+            connection.close()
+            throw error
+        }
+        guard theirs.version == version else {
+            connection.close()
+            throw FileSystemError(code: .unsupported, path: address.host,
+                                  context: "the remote qlbrowse speaks version \(theirs.version), this one \(version) (install the same qlbrowse on \(address.host))")
+        }
+        return connection
+    }
+
+    /// The connection: the one open, else a new one (the link dropped since).
+    func connection() async throws(FileSystemError) -> RemoteConnection {
+        if let open = current.withLock({ $0 }), open.gone == nil { return open }
+        let result: Result<RemoteConnection, FileSystemError> = await withCheckedContinuation { continuation in
+            // Connecting blocks (ssh's handshake): on a thread of its own, not a cooperative one.
+            DispatchQueue.global().async { [self] in
+                continuation.resume(returning: connecting.withLock { _ -> Result<RemoteConnection, FileSystemError> in
+                    if let open = current.withLock({ $0 }), open.gone == nil { return .success(open) }
+                    do throws(FileSystemError) {
+                        let fresh = try Self.connect(address, command: command, version: protocolVersion, reconnecting: true, seconds: callDeadline * 4)
+                        current.withLock { $0 = fresh }
+                        return .success(fresh)
+                    } catch {
+                        return .failure(error)
+                    }
+                })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Ends the connection: the remote side exits with the link.
+    public func disconnect() {
+        current.withLock { $0 }?.close()
+    }
+
+    /// The remote's absolute path for `path` (relative ones are in the home folder there) and
+    /// what is there.
+    public func resolve(_ path: String) async throws(FileSystemError) -> PlaceItem {
+        guard case .resolved(_, let item) = try await call(.resolve(path: path)).0 else { throw unexpected() }
+        return item.item
+    }
+
+    /// Sends `request` and waits for the answer that ends it: `.notResponding` past `deadline`
+    /// seconds (`callDeadline` when nil), the remote's failure as it sent it, `.cancelled` when
+    /// the caller's task is cancelled. With `keepsFailure`, the remote's `.failure` is returned
+    /// as an answer (a thumbnail's keeps its own code).
+    func call(_ request: RemoteRequest, payload: [UInt8] = [], deadline: Double? = nil,
+              keepsFailure: Bool = false) async throws(FileSystemError) -> (RemoteAnswer, [UInt8]) {
+        let connection = try await connection()
+        let slot = Mutex<UInt64?>(nil)
+        let result: Result<(RemoteAnswer, [UInt8]), FileSystemError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let once = Atomic<Bool>(false)
+                let limit = Mutex<RemoteDeadline?>(nil)
+                let id = connection.send(request, payload: payload) { result in
+                    guard !once.exchange(true, ordering: .relaxed) else { return }
+                    limit.withLock { $0 }?.finish()
+                    continuation.resume(returning: result.flatMap { answer, bytes in
+                        if case .failure(let failure) = answer, !keepsFailure { return .failure(failure.fileSystemError) }
+                        return .success((answer, bytes))
+                    })
+                }
+                slot.withLock { $0 = id }
+                let name = self.name
+                let timer = RemoteDeadline(seconds: deadline ?? callDeadline) { connection.fail(id, with: .notResponding(TerminalText.escaped(name))) }
+                limit.withLock { $0 = timer }
+                if once.load(ordering: .relaxed) { timer.finish() }
+            }
+        } onCancel: {
+            if let id = slot.withLock({ $0 }) { connection.fail(id, with: .cancelled) }
+        }
+        return try result.get()
+    }
+
+    func unexpected() -> FileSystemError {
+        FileSystemError(code: .other, path: name, context: "\(TerminalText.escaped(name)) answered something else than was asked")
+    }
+}

@@ -1,0 +1,204 @@
+import FileSystemKit
+import Foundation
+import Places
+import SystemKit
+import Testing
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A remote place over a real sshd on loopback, with `qlbrowse serve --stdio` on the "remote"
+/// being the binary under test (issue #26): listing a name that is not UTF-8, ranged reads and
+/// atomic writes, a thumbnail made and cached on the remote, a version mismatch named, and the
+/// link dropping or the remote hanging mid-request without a hang here.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"), "needs openssh-server (scripts/install-deps test)"))
+struct RemotePlaceTests {
+    /// `caf\xE9.txt`: Latin-1, not UTF-8.
+    static let oddName = String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(".txt".utf8))
+
+    let ssh: LoopbackSSH
+    let files: URL
+
+    init() throws {
+        ssh = try #require(LoopbackSSH(), "sshd did not start")
+        files = ssh.folder.appendingPathComponent("files")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+    }
+
+    private func write(_ name: String, _ bytes: [UInt8]) {
+        let fd = open(files.path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        _ = FileDescriptorWriter.writeAll(bytes, to: fd)
+        close(fd)
+    }
+
+    /// Connects off the cooperative threads (the handshake blocks).
+    private func connect(_ text: String, remoteCommand: String? = nil, version: Int = RemoteCodec.version,
+                         callDeadline: Double = 5) async throws(FileSystemError) -> RemotePlace {
+        let address = RemoteAddress.parse(text)!
+        let command = RemoteCommand(sshCommand: ssh.sshCommand, remoteCommand: remoteCommand ?? ssh.remoteCommand)
+        let result: Result<RemotePlace, FileSystemError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(FileSystemError) {
+                    continuation.resume(returning: .success(try RemotePlace(connectingTo: address, command: command, protocolVersion: version,
+                                                                            callDeadline: callDeadline, listingDeadline: callDeadline)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    @Test func listsARemoteFolderWithANameThatIsNotUTF8() async throws {
+        defer { ssh.stop() }
+        write(Self.oddName, Array("bonjour".utf8))
+        try FileManager.default.createDirectory(at: files.appendingPathComponent("album"), withIntermediateDirectories: true)
+        for index in 0..<500 { write("photo \(index).jpg", []) }
+        let place = try await connect(ssh.url(files.path))
+        defer { place.disconnect() }
+        let root = try await place.resolve(place.address.path)
+        #expect(root.isDirectory && root.path == files.path)
+        let listed = try await place.entries(of: files.path)
+        let names = listed.handles.map { listed.name($0) }
+        #expect(listed.count == 502)
+        #expect(names.contains(Self.oddName.fileSystemBytes), "the name's own bytes, not a repaired text")
+        #expect(listed.handles.contains { listed.isDirectory($0) && listed.name($0) == Array("album".utf8) })
+        // The item at that name, by the same bytes.
+        let item = try await place.item(at: files.path + "/" + Self.oddName)
+        #expect(item.size == 7 && item.isRegularFile)
+        do {
+            _ = try await place.item(at: files.path + "/nothing")
+            Issue.record("a missing file was found")
+        } catch {
+            #expect(error.code == .notFound)
+        }
+    }
+
+    @Test func readsRangesAndWritesWholeFilesAtomically() async throws {
+        defer { ssh.stop() }
+        write(Self.oddName, Array(0..<200).map { UInt8($0) })
+        // scp's form, relative to the remote's home folder, with the port in the ssh command.
+        let place = try await connectScp(relative: files.path)
+        defer { place.disconnect() }
+        let path = files.path + "/" + Self.oddName
+        #expect(try await place.read(path, offset: 10, length: 5) == [10, 11, 12, 13, 14])
+        #expect(try await place.read(path, offset: 195, length: 100) == [195, 196, 197, 198, 199])
+        try await place.write(Array("new content".utf8), to: path)
+        #expect(try await place.read(path, offset: 0, length: 100) == Array("new content".utf8))
+        let stamp = try await place.rename(path, to: files.path + "/renamed.txt")
+        #expect(stamp != nil)
+        #expect(FileManager.default.fileExists(atPath: files.appendingPathComponent("renamed.txt").path))
+        _ = try await place.make(files.path + "/made", folder: true)
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: files.appendingPathComponent("made").path, isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
+    /// `127.0.0.1:path` (scp's form) with the port given in the ssh command, as a user's
+    /// `ssh_command` would; the path relative to the remote's home folder.
+    private func connectScp(relative absolute: String) async throws -> RemotePlace {
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let relative = absolute.hasPrefix(home + "/") ? String(absolute.dropFirst(home.count + 1)) : absolute
+        let address = try #require(RemoteAddress.parse("127.0.0.1:" + relative))
+        let command = RemoteCommand(sshCommand: ssh.sshCommand + " -p \(ssh.port)", remoteCommand: ssh.remoteCommand)
+        let place = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try RemotePlace(connectingTo: address, command: command) }) }
+        }
+        #expect(try await place.resolve(address.path).path == absolute)
+        return place
+    }
+
+    @Test func aThumbnailIsMadeAndCachedOnTheRemote() async throws {
+        defer { ssh.stop() }
+        let photo = TestEnvironment.fixtures.appendingPathComponent("landscape.jpg")
+        try FileManager.default.copyItem(at: photo, to: files.appendingPathComponent("photo.jpg"))
+        let place = try await connect(ssh.url(files.path))
+        defer { place.disconnect() }
+        let item = try await place.item(at: files.path + "/photo.jpg")
+        let result = await withCheckedContinuation { continuation in
+            place.fetchThumbnails(for: [item], options: ThumbnailOptions(size: 128, types: [.thumbnail]),
+                                  perItem: { _, result in continuation.resume(returning: result) }, completion: { _ in })
+        }
+        let picture = try result.get()
+        #expect(picture.type == .thumbnail && max(picture.image.width, picture.image.height) <= 128 && picture.image.width > 16)
+        #expect(picture.contentType.identifier == "image/jpeg")
+        // Made there: the remote's cache holds it.
+        let cached = try FileManager.default.subpathsOfDirectory(atPath: ssh.remoteCache.path).filter { $0.hasSuffix(".png") }
+        #expect(!cached.isEmpty, "the remote's cache has the thumbnail")
+        // A file changed since it was listed fails there, rather than showing a stale picture.
+        let stale = PlaceItem(path: item.path, isDirectory: false, size: item.size + 1, modified: item.modified)
+        let changed = await withCheckedContinuation { continuation in
+            place.fetchThumbnails(for: [stale], options: ThumbnailOptions(size: 128), perItem: { _, result in continuation.resume(returning: result) },
+                                  completion: { _ in })
+        }
+        #expect(throws: ThumbnailError.self) { try changed.get() }
+    }
+
+    @Test func aVersionMismatchIsNamed() async throws {
+        defer { ssh.stop() }
+        do {
+            _ = try await connect(ssh.url(files.path), version: RemoteCodec.version + 1)
+            Issue.record("connected across versions")
+        } catch {
+            #expect(error.message.contains("the remote qlbrowse speaks version \(RemoteCodec.version), this one \(RemoteCodec.version + 1)"), "\(error.message)")
+        }
+        do {
+            _ = try await connect(ssh.url(files.path), remoteCommand: ssh.folder.path + "/no-such-qlbrowse")
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(error.message.contains("qlbrowse was not found on 127.0.0.1"), "\(error.message)")
+        }
+    }
+
+    @Test func sshdKilledMidListingEndsTheListingWithAMessage() async throws {
+        let place = try await connect(ssh.url(files.path))
+        defer { place.disconnect() }
+        // The remote stops answering (stopped mid-request), then the server dies under it.
+        let servers = ssh.servers()
+        try #require(!servers.isEmpty, "the remote qlbrowse runs under sshd")
+        for pid in servers { kill(pid, SIGSTOP) }
+        let started = Date()
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<FileSystemError?, Never>) in
+            place.list(files.path) { _, complete, failure in
+                if failure != nil || complete { continuation.resume(returning: failure) }
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { ssh.stop() }
+        }
+        let failure = try #require(outcome)
+        #expect(failure.code == .volumeGone, "\(failure.message)")
+        #expect(failure.message.contains("the connection to 127.0.0.1 was lost"), "\(failure.message)")
+        #expect(Date().timeIntervalSince(started) < 4, "the drop is noticed at once, not after a deadline")
+        // The next call tries to connect again, and says it cannot.
+        do {
+            _ = try await place.item(at: files.path)
+            Issue.record("a call succeeded with the server gone")
+        } catch {
+            #expect(error.message.contains("127.0.0.1"), "\(error.message)")
+        }
+    }
+
+    @Test func aRemoteThatHangsMeetsTheDeadlineAndComesBack() async throws {
+        defer { ssh.stop() }
+        let place = try await connect(ssh.url(files.path), callDeadline: 1)
+        defer { place.disconnect() }
+        let servers = ssh.servers()
+        try #require(!servers.isEmpty)
+        for pid in servers { kill(pid, SIGSTOP) }
+        let started = Date()
+        do {
+            _ = try await place.item(at: files.path)
+            Issue.record("a stopped remote answered")
+        } catch {
+            #expect(error.code == .notResponding && error.message.contains("127.0.0.1 is not responding"), "\(error.message)")
+        }
+        #expect(Date().timeIntervalSince(started) < 3)
+        let listed = await withCheckedContinuation { (continuation: CheckedContinuation<FileSystemError?, Never>) in
+            place.list(files.path) { _, complete, failure in
+                if failure != nil || complete { continuation.resume(returning: failure) }
+            }
+        }
+        #expect(listed?.code == .notResponding)
+        for pid in servers { kill(pid, SIGCONT) }
+        #expect(try await place.item(at: files.path).isDirectory, "the same connection answers again")
+    }
+}
