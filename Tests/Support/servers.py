@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Connecting to servers from the command line, on real servers started here on loopback: Samba
-with a user and a password (port 4450, its own passdb; smbd on 445 is left to the other tests),
-and sshd on a free port with a key only. Connect, list, a wrong password, no such share, an
+with a user and a password (445, its own passdb), and sshd on a free port with a key only, both
+in a network namespace of the test's own (unshare --net), whose loopback is the test's alone: an
+smbd of another test on 127.0.0.1:445 is not in the way, nor is this one in its.
+Connect, list, a wrong password, no such share, an
 unknown host, a refused port, silence with a short deadline, disconnect, the recent list without
 the password.
 
@@ -15,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ptybrowser import summarize  # noqa: E402
 from testvolumes import kill, processes, wait, write  # noqa: E402
 
-SMB_PORT = 4450
+SMB_HOST = '127.0.0.1'
 PASSWORD = 'tiger lily'
 
 
@@ -29,14 +31,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def listening(port):
+def listening(port, host='127.0.0.1'):
     with socket.socket() as s:
         s.settimeout(0.5)
-        return s.connect_ex(('127.0.0.1', port)) == 0
+        return s.connect_ex((host, port)) == 0
 
 
 def start_smb(root):
-    """smbd on 127.0.0.1:4450, share [priv] for user alice (mapped to root) with PASSWORD."""
+    """smbd on 127.0.0.1:445, share [priv] for user alice (mapped to root) with PASSWORD."""
     dirs = {d: os.path.join(root, 'samba', d.replace(' ', '-')) for d in
             ('state directory', 'cache directory', 'lock directory', 'pid directory', 'private dir', 'ncalrpc dir', 'binddns dir')}
     for d in list(dirs.values()) + [root + '/share']:
@@ -44,7 +46,7 @@ def start_smb(root):
     write(root + '/share/report.txt', 'from samba\n')
     write(root + '/users.map', 'root = alice\n')
     conf = root + '/smb.conf'
-    write(conf, '\n'.join(['[global]', 'interfaces = 127.0.0.1', 'bind interfaces only = yes', 'smb ports = %d' % SMB_PORT,
+    write(conf, '\n'.join(['[global]', 'interfaces = %s' % SMB_HOST, 'bind interfaces only = yes', 'smb ports = 445',
                            'disable netbios = yes', 'security = user', 'map to guest = never', 'passdb backend = tdbsam:%s/passdb.tdb' % root,
                            'username map = %s/users.map' % root, 'load printers = no', 'printcap name = /dev/null', 'disable spoolss = yes',
                            'log file = %s/smbd.log' % root] + ['%s = %s' % kv for kv in dirs.items()]
@@ -52,7 +54,7 @@ def start_smb(root):
     subprocess.run([sbin('smbpasswd'), '-c', conf, '-a', '-s', 'root'], input='%s\n%s\n' % (PASSWORD, PASSWORD), text=True,
                    check=True, capture_output=True)
     subprocess.run([sbin('smbd'), '-D', '-s', conf], check=True)
-    wait('smbd on %d' % SMB_PORT, lambda: listening(SMB_PORT), 20, root + '/smbd.log')
+    wait('smbd on %s:445' % SMB_HOST, lambda: listening(445, SMB_HOST), 20, root + '/smbd.log')
 
 
 def stop_smb(root):
@@ -84,6 +86,11 @@ def start_sshd(root, port):
 
 
 def main():
+    if os.geteuid() == 0 and os.environ.get('QLBROWSE_TEST_NETNS') != '1' and shutil.which('unshare') and sbin('ip'):
+        os.environ['QLBROWSE_TEST_NETNS'] = '1'
+        os.execvp('unshare', ['unshare', '--net', '--', sys.executable] + sys.argv)
+    if os.environ.get('QLBROWSE_TEST_NETNS') == '1':
+        subprocess.run([sbin('ip'), 'link', 'set', 'lo', 'up'], check=True)
     qlbrowse, work = sys.argv[1], os.path.abspath(sys.argv[2])
     only = sys.argv[3] if len(sys.argv) > 3 else ''
     need = {'smbd': 'samba', 'smbpasswd': 'samba', 'smbnetfs': 'smbnetfs', 'sshd': 'openssh-server', 'sshfs': 'sshfs'}
@@ -106,13 +113,13 @@ def main():
     try:
         if only in ('', 'smb'):
             start_smb(work + '/smb')
-            url = 'smb://alice@127.0.0.1:%d/priv' % SMB_PORT
+            url = 'smb://alice@%s/priv' % SMB_HOST
             wrong = ql('connect', '--password-stdin', url, password='not it\n')
             results.append(('SMB: a wrong password is said', wrong.returncode == 1 and 'refused the user name or password' in wrong.stderr, wrong.stderr.strip()))
             nopass = ql('connect', url)
             results.append(('SMB: no password given: it says one is wanted', nopass.returncode == 1 and 'wants a user name and password' in nopass.stderr,
                             nopass.stderr.strip()))
-            noshare = ql('connect', '--password-stdin', 'smb://alice@127.0.0.1:%d/nosuch' % SMB_PORT, password=PASSWORD + '\n')
+            noshare = ql('connect', '--password-stdin', 'smb://alice@%s/nosuch' % SMB_HOST, password=PASSWORD + '\n')
             results.append(('SMB: no such share is said', noshare.returncode == 1 and 'no share called nosuch' in noshare.stderr, noshare.stderr.strip()))
             good = ql('connect', '--password-stdin', url, password=PASSWORD + '\n')
             folder = good.stdout.strip()
@@ -139,6 +146,8 @@ def main():
             sshd = start_sshd(work + '/ssh', port)
             ssh = 'ssh -F /dev/null -i %s/ssh/id -o IdentitiesOnly=yes -o UserKnownHostsFile=%s/ssh/known -o StrictHostKeyChecking=accept-new' % (work, work)
             url = 'sftp://root@127.0.0.1:%d%s/ssh/remote' % (port, work)
+            nokey = ql('connect', url, QLBROWSE_SSH_COMMAND='ssh -F /dev/null -o IdentitiesOnly=yes -o IdentityFile=/dev/null -o UserKnownHostsFile=%s/ssh/known -o StrictHostKeyChecking=accept-new' % work)
+            results.append(('SFTP: without the key it says the keys were refused', nokey.returncode == 1 and 'refused every key' in nokey.stderr, nokey.stderr.strip()))
             good = ql('connect', url, QLBROWSE_SSH_COMMAND=ssh)
             folder = good.stdout.strip()
             try:
@@ -148,8 +157,6 @@ def main():
                 names, inside = [str(e)], []
             results.append(('SFTP: connected with a key (QLBROWSE_SSH_COMMAND), the folder listed', good.returncode == 0 and names == ['photos']
                             and inside == ['beach.jpg'], '%s %s in %.1f s %s' % (folder, names, good.seconds, good.stderr.strip())))
-            nokey = ql('connect', url, QLBROWSE_SSH_COMMAND='ssh -F /dev/null -o IdentitiesOnly=yes -o IdentityFile=/dev/null -o UserKnownHostsFile=%s/ssh/known' % work)
-            results.append(('SFTP: without the key it says the keys were refused', nokey.returncode == 1 and 'refused every key' in nokey.stderr, nokey.stderr.strip()))
             nofolder = ql('connect', 'sftp://root@127.0.0.1:%d/no/such/folder' % port, QLBROWSE_SSH_COMMAND=ssh)
             results.append(('SFTP: no such folder is said', nofolder.returncode == 1 and 'has no folder /no/such/folder' in nofolder.stderr, nofolder.stderr.strip()))
             off = ql('disconnect', folder)
@@ -158,8 +165,12 @@ def main():
         results.append(('an unknown host is said', unknown.returncode == 1 and 'no server called no-such-host.invalid' in unknown.stderr, unknown.stderr.strip()))
         closed = ql('connect', 'smb://127.0.0.1:%d/x' % free_port())
         results.append(('a refused port is said', closed.returncode == 1 and 'refused the connection' in closed.stderr, closed.stderr.strip()))
-        silent = ql('connect', '--timeout', '2', 'smb://192.0.2.1/x')  # TEST-NET-1: never answers
-        results.append(('silence: given up after the deadline', silent.returncode == 1 and 'did not answer within 2 s' in silent.stderr
+        quiet = socket.socket()  # takes connections (the kernel completes them) and never says a word
+        quiet.bind(('127.0.0.1', 0))
+        quiet.listen(8)
+        silent = ql('connect', '--timeout', '2', 'sftp://127.0.0.1:%d/x' % quiet.getsockname()[1])
+        quiet.close()
+        results.append(('a server that never answers: given up after the deadline', silent.returncode == 1 and 'did not answer within 2 s' in silent.stderr
                         and silent.seconds < 5, '%s after %.1f s' % (silent.stderr.strip(), silent.seconds)))
     finally:
         for point in os.listdir(work + '/run/qlbrowse/servers') if os.path.isdir(work + '/run/qlbrowse/servers') else []:

@@ -16,11 +16,14 @@ public struct SFTPConnector: ServerConnector {
     public var name: String { "sshfs" }
 
     /// sshfs' arguments for `address` mounted at `mountPoint` (no password in them).
-    public func arguments(_ address: ServerAddress, mountPoint: String, password: Bool, seconds: Double) -> [String] {
+    public func arguments(_ address: ServerAddress, mountPoint: String, password: Bool, seconds: Double, log: String? = nil) -> [String] {
         let remote = (address.user.map { $0 + "@" } ?? "") + (address.host.contains(":") ? "[\(address.host)]" : address.host) + ":" + (address.path.isEmpty ? "" : "/" + address.path)
         var options = ["reconnect", "ServerAliveInterval=15", "ServerAliveCountMax=3", "ConnectTimeout=\(max(1, Int(seconds)))"]
         // sshfs splits its -o list on commas: a comma inside the command is escaped.
-        if let sshCommand, !sshCommand.isEmpty { options.append("ssh_command=" + sshCommand.replacingCommas()) }
+        // sshfs sends ssh's own words ("Permission denied (publickey)") nowhere: ssh's -E keeps
+        // them in `log` (sshfs splits the command on spaces: a log path with one is not given).
+        let ssh = (sshCommand?.isEmpty == false ? sshCommand! : "ssh") + (log.map { $0.contains(" ") ? "" : " -E " + $0 } ?? "")
+        options.append("ssh_command=" + ssh.replacingCommas())
         options += password ? ["password_stdin", "NumberOfPasswordPrompts=1", "PreferredAuthentications=password,keyboard-interactive"] : ["BatchMode=yes"]
         return ["sshfs", remote, mountPoint, "-p", String(address.port ?? 22), "-o", options.joined(separator: ",")]
     }
@@ -30,12 +33,23 @@ public struct SFTPConnector: ServerConnector {
             throw MountFailure(.other, "SFTP needs sshfs, which is not installed (Debian: apt install sshfs)")
         }
         let mountPoint = try ServerConnectors.mountPoint(root: mountRoot, label: address.label)
-        let run = CommandRun.run(arguments(address, mountPoint: mountPoint, password: password != nil, seconds: seconds),
+        let started = SystemTime.now()
+        let log = mountRoot + "/.ssh-\(getpid()).log"
+        defer { _ = unlink(log) }
+        var run = CommandRun.run(arguments(address, mountPoint: mountPoint, password: password != nil, seconds: seconds, log: log),
                                  input: password.map { Array(($0 + "\n").utf8) } ?? [], seconds: seconds + 2, cancel: cancel)
+        if !run.succeeded, let said = FileDescriptorReader.readFile(log, upTo: 1 << 16) {
+            run = CommandRun(ending: run.ending, output: run.output, errors: String(decoding: said, as: UTF8.self) + "\n" + run.errors)
+        }
         guard run.succeeded, Self.waitUntilMounted(mountPoint) else {
             _ = CommandRun.run(["fusermount3", "-u", mountPoint], seconds: 5)
             _ = rmdir(mountPoint)
-            throw Self.failure(run, address: address, password: password != nil, seconds: seconds)
+            // ssh gives up on a silent server at ConnectTimeout, and sshfs then only says "read:
+            // Connection reset by peer": a failure that took the whole deadline is silence.
+            let silent = Double(SystemTime.now() - started) / 1e9 >= seconds * 0.9
+            throw silent && run.succeeded == false && run.ending != .cancelled
+                ? MountFailure(.timedOut, "\(address.host) did not answer within \(Int(seconds)) s")
+                : Self.failure(run, address: address, password: password != nil, seconds: seconds)
         }
         return ServerConnection(address: address, mountPoint: mountPoint, folder: mountPoint)
     }

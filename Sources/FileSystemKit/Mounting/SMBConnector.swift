@@ -9,7 +9,7 @@ import Glibc
 /// smbnetfs demands) that holds the user name and password for this server only, read by
 /// smbnetfs, never on a command line; it lives as long as the connection (smbnetfs reads its
 /// configuration again every few minutes) and is removed on disconnect. The share is
-/// `MOUNT/HOST/SHARE`; a port other than 445 goes to libsmbclient's own smb.conf there.
+/// `MOUNT/HOST/SHARE`; libsmbclient under smbnetfs reaches port 445 only (measured: it ignores `smb ports`).
 public struct SMBConnector: ServerConnector {
     public init() {}
 
@@ -26,6 +26,9 @@ public struct SMBConnector: ServerConnector {
         guard ProgramSearch.executable("smbnetfs") != nil else {
             throw MountFailure(.other, "SMB needs smbnetfs, which is not installed (Debian: apt install smbnetfs)")
         }
+        if let port = address.port, port != 445 {
+            throw MountFailure(.other, "smbnetfs reaches SMB servers on port 445 only, not \(port)")
+        }
         for text in [address.user ?? "", password ?? ""] where text.contains("\"") || text.contains("\n") || text.contains("\\") {
             throw MountFailure(.other, "smbnetfs cannot take a user name or password holding \", \\ or a line break")
         }
@@ -41,7 +44,7 @@ public struct SMBConnector: ServerConnector {
             throw MountFailure(.permissionDenied, "no private folder for smbnetfs' configuration under \(mountRoot)")
         }
         ConnectionBook.replace(home + "/.smb/smbnetfs.conf", with: Self.configuration(address, password: password, seconds: seconds))
-        ConnectionBook.replace(home + "/.smb/smb.conf", with: "[global]\nclient min protocol = SMB2\n" + (address.port.map { "smb ports = \($0)\n" } ?? ""))
+        ConnectionBook.replace(home + "/.smb/smb.conf", with: "[global]\nclient min protocol = SMB2\n")
         let started = CommandRun.run(["smbnetfs", mountPoint, "-o", "log_file=/dev/null"], environment: ["HOME": home], seconds: seconds, cancel: cancel)
         guard started.succeeded, SFTPConnector.waitUntilMounted(mountPoint) else {
             undo()
