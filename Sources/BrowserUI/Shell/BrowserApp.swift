@@ -56,7 +56,7 @@ public final class BrowserApp {
                                                             journal: UndoJournal(path: ProcessEnvironment.current.stateHome + "/qlbrowse/journal.json") {
                                                                 try? AtomicFileWriter.writeState($0, to: $1)
                                                             }),
-                                    edits: EditRunner(inbox: inbox, logFile: options.logFile))
+                                    edits: EditRunner(inbox: inbox, logFile: options.logFile), sshCommand: options.sshCommand)
         self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables,
                                         asksColours: options.lightTheme != nil)
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
@@ -120,6 +120,7 @@ public final class BrowserApp {
         // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
         // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
+        effects.finishDrives()
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)

@@ -14,14 +14,16 @@ final class EffectRunner {
     private let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox)
     private let undoing: UndoRunner
+    private let drives: DriveRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
+    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(), sshCommand: String? = nil) {
         self.inbox = inbox
         self.jobs = jobs
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
         self.undoing = UndoRunner(inbox: inbox, journal: fileJobs.journal)
+        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand)
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -57,9 +59,13 @@ final class EffectRunner {
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
         case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)
         case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, inbox: inbox)
+        case .drives(let work): drives.perform(work)
         case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures, .editNames: break  // the app's own
         }
     }
+
+    /// Quitting: a connection under way is given up and cleaned up first.
+    func finishDrives() { drives.finish(seconds: 5) }
 
     /// The mount point of the volume `path` is on ("/" when none is known).
     static func mountPoint(of path: String, in volumes: [Volume]) -> String {

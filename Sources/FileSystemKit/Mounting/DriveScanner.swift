@@ -11,12 +11,14 @@ import Glibc
 public enum DriveScanner {
     /// The drives not mounted now, sorted by device.
     public static func unmounted(mountinfoPath: String = "/proc/self/mountinfo", sysBlock: String = "/sys/class/block") -> [Drive] {
-        let mounted = Set(mountedDevices(mountinfoPath: mountinfoPath))
+        let mounts = mountedDevices(mountinfoPath: mountinfoPath)
+        // By number (the kernel's mounts) or by name (FUSE drivers mounted with fsname=DEVICE).
+        let mounted = Set(mounts.map(\.device) + mounts.map(\.source))
         let names = DirectoryEntries.list(sysBlock).map(\.name).sorted()
         return names.compactMap { name -> Drive? in
             let base = sysBlock + "/" + name
             guard let number = read(base + "/dev"), !mounted.contains(number) else { return nil }
-            guard isCandidate(name: name, base: base) else { return nil }
+            guard isCandidate(name: name, base: base), !mounted.contains("/dev/" + name) else { return nil }
             // A disk whose partitions are listed is reached through them; a device with holders
             // (device-mapper, md) through what is stacked on it.
             if names.contains(where: { $0 != name && $0.hasPrefix(name) && exists(base + "/" + $0) }) { return nil }
@@ -45,10 +47,10 @@ public enum DriveScanner {
         return readLink(base)?.contains("/usb") == true
     }
 
-    /// The major:minor numbers of every mounted device.
-    static func mountedDevices(mountinfoPath: String) -> [String] {
+    /// Every mount: its device's major:minor and its source.
+    static func mountedDevices(mountinfoPath: String) -> [MountTable.Mount] {
         guard let bytes = FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20) else { return [] }
-        return MountTable.parse(String(fileSystemBytes: bytes)).map(\.device)
+        return MountTable.parse(String(fileSystemBytes: bytes))
     }
 
     /// blkid's low-level probe (reads the device: root, or a member of group disk); where it may

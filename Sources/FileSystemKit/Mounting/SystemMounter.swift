@@ -41,7 +41,8 @@ public struct SystemMounter: Mounter {
                                  seconds: 30, cancel: cancel)
         if !run.succeeded, run.said.contains("unknown filesystem type"), let driver = Self.fuseDrivers[drive.fsType],
            ProgramSearch.executable(driver) != nil {
-            var options = driver == "fusefat" ? ["rw+"] : []
+            // fsname: the device is the mount's source, so that it is known to be mounted.
+            var options = (driver == "fusefat" ? ["rw+"] : []) + ["fsname=" + drive.device, "subtype=" + driver.split(separator: ".").last.map(String.init)!]
             if user.uid != 0 { options += ["allow_other", "uid=\(user.uid)", "gid=\(user.gid)", "umask=0077"] }
             run = CommandRun.run([driver, "-o", options.joined(separator: ","), drive.device, folder], seconds: 30, cancel: cancel)
             if run.succeeded { waitUntilMounted(folder) }
