@@ -71,7 +71,8 @@ public struct ServerAddress: Sendable, Equatable, Hashable {
     public var url: String {
         let who = user.map { Self.encoded($0) + "@" } ?? ""
         let at = port.map { "\(host):\($0)" } ?? host
-        let tail = ([share] + (path.isEmpty ? [] : [path])).filter { !$0.isEmpty }.map { "/" + $0 }.joined()
+        let segments = ([share] + path.split(separator: "/").map(String.init)).filter { !$0.isEmpty }
+        let tail = segments.map { "/" + Self.encoded($0) }.joined()
         return "\(scheme.rawValue)://\(who)\(at)\(tail)"
     }
 
