@@ -11,7 +11,7 @@ usage: servers.py QLBROWSE WORKDIR [smb|sftp]
 
 Needs root. Exit 0 when all pass, 77 when samba, smbnetfs, sshd or sshfs is missing.
 """
-import os, shutil, socket, subprocess, sys, time
+import os, shutil, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ptybrowser import summarize  # noqa: E402
@@ -39,7 +39,12 @@ def listening(port, host='127.0.0.1'):
 
 def start_smb(root):
     """smbd on 127.0.0.1:445, share [priv] for user alice (mapped to root) with PASSWORD."""
-    dirs = {d: os.path.join(root, 'samba', d.replace(' ', '-')) for d in
+    # smbd's sockets live in these folders: a long test folder would overrun a socket path's 108
+    # bytes, so they are in a short one of their own (ROOT/samba links to it).
+    short = tempfile.mkdtemp(prefix='qlsmb.')
+    os.makedirs(root, exist_ok=True)
+    os.symlink(short, root + '/samba')
+    dirs = {d: os.path.join(short, d.replace(' ', '-')) for d in
             ('state directory', 'cache directory', 'lock directory', 'pid directory', 'private dir', 'ncalrpc dir', 'binddns dir')}
     for d in list(dirs.values()) + [root + '/share']:
         os.makedirs(d, exist_ok=True)
@@ -66,6 +71,9 @@ def stop_smb(root):
     for pid, argv, sid in processes():
         if (leader and sid == leader and 'smbd' in argv[0]) or '--configfile=' + conf in argv or ('-s' in argv and conf in argv):
             kill(pid)
+    if os.path.islink(root + '/samba'):
+        shutil.rmtree(os.path.realpath(root + '/samba'), ignore_errors=True)
+        os.unlink(root + '/samba')
 
 
 def start_sshd(root, port):
