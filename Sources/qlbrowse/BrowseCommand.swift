@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserUI
+import Places
 import SystemKit
 import TerminalGraphics
 import ThumbnailKit
@@ -110,12 +111,14 @@ struct BrowseCommand: ParsableCommand {
 
     /// The folder to open, absolute; a file opens its folder.
     static func folder(_ path: String) throws -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
+        let item: PlaceItem
+        do throws(FileSystemError) {
+            item = try PlaceCall.wait { () throws(FileSystemError) in try await LocalPlace().item(at: path) }
+        } catch {
+            throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(error.errno)))")
         }
         let absolute = PathNormalizer.absolute(path)
-        if (status.st_mode & S_IFMT) == S_IFDIR { return absolute }
+        if item.isDirectory { return absolute }
         let parent = absolute.split(separator: "/").dropLast().joined(separator: "/")
         return "/" + parent
     }

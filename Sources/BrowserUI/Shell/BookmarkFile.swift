@@ -1,6 +1,7 @@
 import BrowserCore
 import Dispatch
 import FileSystemKit
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(FoundationEssentials)
@@ -57,38 +58,41 @@ final class BookmarkFile: Sendable {
         }
     }
 
-    /// Checks `bookmark`'s folder; the state goes there if it answers.
-    func check(_ bookmark: Bookmark, volumes: [Volume], inbox: Inbox) {
-        Self.probe(bookmark.folder, volumes: volumes) { problem in inbox.post(.result(.bookmarkChecked(bookmark, problem: problem))) }
+    /// Waits, `seconds` at most, for the saves asked so far: quitting right after `b` must not
+    /// lose the bookmark (the process would end before the queue wrote it).
+    func waitUntilSaved(seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        _ = done.wait(timeout: .now() + seconds)
+    }
+
+    /// Checks `bookmark`'s folder in `place`; the state goes there if it answers.
+    func check(_ bookmark: Bookmark, volumes: [Volume], place: any Place, inbox: Inbox) {
+        Self.probe(bookmark.folder, volumes: volumes, place: place) { problem in inbox.post(.result(.bookmarkChecked(bookmark, problem: problem))) }
     }
 
     /// Checks every folder of the bookmarks list.
-    func check(_ folders: [String], volumes: [Volume], inbox: Inbox) {
+    func check(_ folders: [String], volumes: [Volume], place: any Place, inbox: Inbox) {
         for folder in Set(folders) {
-            Self.probe(folder, volumes: volumes) { problem in inbox.post(.result(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
+            Self.probe(folder, volumes: volumes, place: place) { problem in inbox.post(.result(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
         }
     }
 
     /// Why `folder` cannot be listed now, or nil when it can.
-    private static func probe(_ folder: String, volumes: [Volume], answer: @escaping @Sendable (String?) -> Void) {
+    private static func probe(_ folder: String, volumes: [Volume], place: any Place, answer: @escaping @Sendable (String?) -> Void) {
         let volume = Volume.containing(folder, in: volumes)
-        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: deadline, { () -> String? in
-            var status = stat()
-            guard stat(folder, &status) == 0 else {
-                let error = FileSystemError(errno: errno, call: "stat", path: folder)
+        Task.detached {
+            do throws(FileSystemError) {
+                let item = try await PlaceCall.within(seconds: deadline, folder) { () throws(FileSystemError) in try await place.item(at: folder) }
+                answer(item.isDirectory ? nil : "not a folder any more")
+            } catch where error.code == .notResponding {
+                answer(error.wasRefused ? "its volume is not responding (earlier calls are still stuck)" : "its volume is not responding")
+            } catch where error.code == .notFound && (volume == nil || volume?.mountPoint == "/") {
                 // Gone without its volume: most often a stick or share not mounted now.
-                if error.code == .notFound, volume == nil || volume?.mountPoint == "/" {
-                    return "not there (is its volume mounted?)"
-                }
-                return error.message
+                answer("not there (is its volume mounted?)")
+            } catch {
+                answer(error.message)
             }
-            return status.st_mode & S_IFMT == S_IFDIR ? nil : "not a folder any more"
-        }, completion: { outcome in
-            switch outcome {
-            case .done(let problem): answer(problem)
-            case .timedOut: answer("its volume is not responding")
-            case .refused: answer("its volume is not responding (earlier calls are still stuck)")
-            }
-        })
+        }
     }
 }

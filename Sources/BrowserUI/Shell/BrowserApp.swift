@@ -124,6 +124,7 @@ public final class BrowserApp {
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
+        effects.bookmarks.waitUntilSaved(seconds: 2)
         Task {
             await jobs.shutdown()
             if !(thumbnailWorkers is WorkerPool) { await thumbnailWorkers.shutdown(waitSeconds: 1) }

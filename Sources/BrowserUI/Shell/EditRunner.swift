@@ -1,5 +1,6 @@
 import BrowserCore
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 import ThumbnailKit
@@ -64,28 +65,28 @@ final class EditRunner: Sendable {
     /// the original comes back under its own name.
     func restoreReplaced(_ original: TrashCan.Item, edited: String, volumes: [Volume]) {
         let inbox = self.inbox
-        let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
-        let volume = Volume.containing(original.originalPath, in: volumes)?.mountPoint ?? "/"
-        VolumeIO.shared.run(volume: volume, deadline: 10, { () -> String in
-            do throws(TrashCan.Failure) {
-                let editedItem = try trash.trash(edited)
-                do throws(TrashCan.Failure) {
-                    let back = try trash.restore(original)
-                    return "the original \(FileOperation.escapedName(back)) is back; the edited one is in the Trash"
+        let place = LocalPlace(volumes: { volumes })
+        Task.detached {
+            let message: String
+            do throws(FileSystemError) {
+                let editedItem = try await place.trash(edited)
+                do throws(FileSystemError) {
+                    let back = try await place.restore(original)
+                    message = "the original \(FileOperation.escapedName(back)) is back; the edited one is in the Trash"
+                } catch where error.code == .notResponding {
+                    message = "cannot restore: the volume is not responding"
                 } catch {
-                    _ = try? trash.restore(editedItem)
-                    return "cannot restore the original: \(TerminalText.escaped(error.message))"
+                    _ = try? await place.restore(editedItem)
+                    message = "cannot restore the original: \(TerminalText.escaped(error.message))"
                 }
+            } catch where error.code == .notResponding {
+                message = "cannot restore: the volume is not responding"
             } catch {
-                return "cannot move the edited file aside: \(TerminalText.escaped(error.message))"
+                message = "cannot move the edited file aside: \(TerminalText.escaped(error.message))"
             }
-        }, completion: { outcome in
-            switch outcome {
-            case .done(let message): inbox.post(.result(.showMessage(message)))
-            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
-            }
+            inbox.post(.result(.showMessage(message)))
             inbox.post(.result(.editRestored(path: original.originalPath)))
-        })
+        }
     }
 
     /// What the browser says once an edit is saved: what it did, where it went, what the worker noticed.

@@ -1,23 +1,35 @@
 import BrowserCore
 import FileSystemKit
+import Places
+import Synchronization
 import SystemKit
 
 /// Carries out the state's effects that are background work: listing folders, thumbnail and
-/// file jobs, probing volumes. Results come back through the inbox as actions.
+/// file jobs, probing volumes. Results come back through the inbox as actions. Files are
+/// reached through `place` (the local file system unless another is given).
 final class EffectRunner {
     private let inbox: Inbox
-    private let lister = DirectoryLister()
-    private var listing: DirectoryLister.Listing?
+    /// The volumes as the state last gave them, for the local place (which volume a path is on).
+    private final class KnownVolumes: Sendable {
+        let list = Mutex<[Volume]>([])
+    }
+    private let knownVolumes = KnownVolumes()
+    let place: any Place
+    private let listing: FolderListing
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
-    private let bookmarks: BookmarkFile
+    let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox)
     private let undoing: UndoRunner
     private let drives: DriveRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(), sshCommand: String? = nil) {
+    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
+         place: (any Place)? = nil, sshCommand: String? = nil) {
         self.inbox = inbox
+        let knownVolumes = self.knownVolumes
+        self.place = place ?? LocalPlace(volumes: { knownVolumes.list.withLock { $0 } })
+        self.listing = FolderListing(place: self.place, inbox: inbox)
         self.jobs = jobs
         self.fileJobs = fileJobs
         self.edits = edits
@@ -28,11 +40,10 @@ final class EffectRunner {
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
     func perform(_ effect: BrowserEffect, volumes: [Volume]) {
+        knownVolumes.list.withLock { $0 = volumes }
         switch effect {
-        case .list(let folder, let ticket): list(folder, ticket: ticket, volumes: volumes)
-        case .cancelListing:
-            listing?.cancel()
-            listing = nil
+        case .list(let folder, let ticket): listing.list(folder, ticket: ticket)
+        case .cancelListing: listing.cancel()
         case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared)
         case .cancelJob(let id):
             jobs.stop(id)
@@ -57,8 +68,8 @@ final class EffectRunner {
         case .applyBulkRename(let folder, let changes): undoing.rename(changes, in: folder, volumes: volumes)
         case .loadBookmarks: bookmarks.load(inbox: inbox)
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
-        case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)
-        case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, inbox: inbox)
+        case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, place: place, inbox: inbox)
+        case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, place: place, inbox: inbox)
         case .drives(let work): drives.perform(work)
         case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures, .editNames: break  // the app's own
         }
@@ -72,27 +83,12 @@ final class EffectRunner {
         Volume.containing(path, in: volumes)?.mountPoint ?? "/"
     }
 
-    private func list(_ folder: String, ticket: Int, volumes: [Volume]) {
-        listing?.cancel()
-        let inbox = self.inbox
-        let prefix = folder == "/" ? "/" : folder + "/"
-        // Mount points directly inside the folder: listed as folders without a stat that could hang.
-        let mounted = Set(volumes.map(\.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
-            .map { Array($0.dropFirst(prefix.count).utf8) })
-        listing = lister.list(folder, volume: Self.mountPoint(of: folder, in: volumes), mountPoints: mounted) { entries, complete, failure in
-            inbox.post(.result(.listed(ticket: ticket, entries: entries, complete: failure != nil || complete)))
-            guard let failure else { return }
-            inbox.post(.result(failure.meansVolumeGone ? .listingLostVolume(ticket: ticket) : .listingFailed(ticket: ticket, reason: failure.message)))
-        }
-    }
-
     /// Asks a volume what it allows (reads only, no trial file).
     private func probe(_ volume: Volume) {
-        let inbox = self.inbox
-        VolumeIO.shared.run(volume: volume.mountPoint, deadline: 2, {
-            VolumeCapabilities.probe(folder: volume.mountPoint, fsType: volume.fsType, trial: false)
-        }, completion: { outcome in
-            if case .done(let found) = outcome { inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found))) }
-        })
+        let inbox = self.inbox, place = self.place
+        Task.detached {
+            guard let found = try? await place.capabilities(of: volume.mountPoint, trial: false) else { return }
+            inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found)))
+        }
     }
 }

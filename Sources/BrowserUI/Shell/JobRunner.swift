@@ -1,5 +1,6 @@
 import BrowserCore
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 import ThumbnailKit
@@ -104,10 +105,10 @@ final class JobRunner: Sendable {
     private static func goneReason(_ folder: String) async -> (String, String)? {
         let volume = Volume.containing(folder, in: VolumeMonitor.currentVolumes())
         let label = volume?.label ?? folder, mountPoint = volume?.mountPoint ?? "/"
-        switch await VolumeIO.shared.probeListing(folder, volume: volume?.mountPoint ?? "/") {
-        case .listed: return nil
-        case .failed: return ("\(label) was disconnected", mountPoint)
-        case .silent: return ("\(label) is not responding", mountPoint)
+        switch await LocalPlace().probe(folder) {
+        case nil: return nil
+        case let failure? where failure.code == .notResponding: return ("\(label) is not responding", mountPoint)
+        case .some: return ("\(label) was disconnected", mountPoint)
         }
     }
 }
