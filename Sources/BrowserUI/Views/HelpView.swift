@@ -28,7 +28,7 @@ enum HelpText {
         (.move(.parent), "parent folder"), (.move(.open), "open folder or file"), (.move(.top), "first"), (.move(.bottom), "last"),
         (.move(.pageDown), "page down"), (.move(.pageUp), "page up"), (.screen(.quickLook), "Quick Look"), (.list(.filter), "filter (Enter keeps, Esc clears)"),
         (.list(.view), "list / thumbnail grid"), (.list(.sort), "sort: name, size, time, kind"), (.list(.hidden), "hidden files"),
-        (.list(.extensions), "extensions"), (.screen(.volumes), "volumes: disks, sticks, shares (there: Enter mounts, E ejects, C connects)"),
+        (.list(.extensions), "extensions"), (.screen(.volumes), "volumes: disks, sticks, shares"),
         (.jobs(.batch), "thumbnail a folder in the background"), (.jobs(.jobs), "jobs panel"), (.jobs(.cancel), "cancel a job (jobs panel)"),
         (.files(.mark), "mark"), (.files(.invertMarks), "invert marks"), (.files(.unmark), "clear marks"), (.files(.copy), "copy marked (or this)"), (.files(.cut), "cut marked (or this)"),
         (.files(.paste), "paste here"), (.files(.rename), "rename"), (.files(.create), "new file, or folder with a trailing /"), (.files(.trash), "move to the trash"),
