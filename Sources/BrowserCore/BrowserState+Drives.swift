@@ -83,8 +83,10 @@ extension BrowserState {
     mutating func reduceDrives(_ result: DrivesResult) -> [BrowserEffect] {
         switch result {
         case .found(let drives, let recent):
+            let selected = selectedDrive
             volumeState.drives = drives
             volumeState.recentServers = recent
+            if let selected, let index = drives.firstIndex(of: selected) { volumeCursor = volumes.count + index }
             volumeCursor = min(volumeCursor, max(0, volumes.count + drives.count - 1))
         case .mounted(let drive, let mountPoint):
             volumeState.busyWith = nil

@@ -87,4 +87,22 @@ import FileSystemKit
         state.apply(.volumes(.recentServer(1)))
         #expect(state.prompt?.text == "smb://nas/a")
     }
+
+    @Test func theCursorStaysOnItsVolumeOrDriveWhileOtherMountsComeAndGo() {
+        var state = volumesView()
+        state.apply(.drives(.found([Self.drive], recentServers: [])))
+        _ = state.apply(.key(.special(.end), .move(.bottom)))
+        let other = Volume(mountPoint: "/mnt/other", fsType: "fuse.sshfs", source: "h:", device: "0:50", kind: .network, isReadOnly: false, label: "other")
+        state.apply(.volumesChanged([.init(volume: Self.root), .init(volume: other), .init(volume: Self.stick)]))
+        #expect(state.selectedDrive == Self.drive)
+        let second = Drive(device: "/dev/sda9", fsType: "ext4", label: "A", uuid: "", size: 1, isRemovable: true)
+        state.apply(.drives(.found([second, Self.drive], recentServers: [])))
+        #expect(state.selectedDrive == Self.drive)
+        _ = state.apply(.key(.special(.home), .move(.top)))
+        _ = state.apply(.key(.special(.down), .move(.down)))
+        state.apply(.volumesChanged([.init(volume: Self.root), .init(volume: Self.stick)]))
+        #expect(state.volumeCursor == 1)  // "other" left: the cursor keeps its row (now the stick's)
+        state.apply(.volumesChanged([.init(volume: other), .init(volume: Self.root), .init(volume: Self.stick)]))
+        #expect(state.volumes[state.volumeCursor].volume == Self.stick)
+    }
 }

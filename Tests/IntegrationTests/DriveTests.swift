@@ -27,6 +27,6 @@ struct DriveTests {
     func insideTheBrowserADriveIsMountedAndEjectedAndAShareConnectedWithAPasswordAskedMasked() throws {
         let result = TestEnvironment.runScenario("drives-browser.py", folder: "qlbrowse-drives-browser")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 9, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 10, "\(result.stdout)")
     }
 }

@@ -59,8 +59,20 @@ def main():
         show('the volumes view with a drive not mounted', browser)
         row = row_of(browser, device)
         results.append(('the volumes view lists the attached image as not mounted', listed and row is not None, device))
-        browser.send(b'j' * (row or 0))
-        browser.wait_for('Enter mounts it', 3)
+        with open(work + '/second.img', 'wb') as f:
+            f.truncate(16 << 20)
+        subprocess.run([servers.sbin('mkfs.vfat'), '-n', 'QLSECOND', work + '/second.img'], check=True, stdout=subprocess.DEVNULL)
+        plugged = time.monotonic()
+        second = subprocess.run([servers.sbin('losetup'), '-f', '--show', work + '/second.img'], check=True, capture_output=True, text=True).stdout.strip()
+        appeared = browser.wait_for('not mounted (%s)' % second, 6)
+        results.append(('a drive attached while the view is open appears without a key', appeared is not None,
+                        '%.1f s after losetup' % (time.monotonic() - plugged) if appeared is not None else browser.text()))
+        subprocess.run([servers.sbin('losetup'), '-d', second], capture_output=True)
+        browser.wait_for('QLSTICK', 1)
+        for _ in range(3):  # other tests' mounts may come and go meanwhile, moving the rows
+            browser.send(b'g' + b'j' * (row_of(browser, device) or 0))
+            if browser.wait_for('QLSTICK: not mounted', 2) is not None:
+                break
         browser.send(b'\r')
         mounted = browser.wait_for('QLSTICK mounted at %s' % point, 15) is not None
         results.append(('Enter mounts it and opens it', mounted and os.path.ismount(point) and (' %s' % point) in browser.text().splitlines()[0],
@@ -72,8 +84,10 @@ def main():
                                   stdout=subprocess.PIPE, cwd=work)
         holder.stdout.readline()
         browser.send(b'V')
-        browser.wait_for(point, 5)
-        browser.send(b'E')  # the view opens on the volume the browser is in
+        browser.wait_for('fuse.fusefat', 5)  # the monitor has seen the mount: the view opens on it
+        browser.send(b'\x1bV')
+        browser.wait_for('QLSTICK: ', 5)
+        browser.send(b'E')
         refused = browser.wait_for('(pid %d) has note.txt open' % holder.pid, 10)
         show('eject refused', browser)
         results.append(('E is refused while a file is held open, the holder named', refused is not None and os.path.ismount(point),
