@@ -66,4 +66,14 @@ import SystemKit
         #expect(FileHolder(pid: 4121, program: "bash", path: "/media/STICK/photos", isFolder: true).sentence == "bash (pid 4121) has its folder open")
         #expect(FileHolder(pid: 77, program: "vim", path: "/media/STICK/notes.txt", isFolder: false).sentence == "vim (pid 77) has notes.txt open")
     }
+
+    @Test func serversMountedInTheRuntimeFolderAreVolumesItsPlumbingIsNot() {
+        let line = { (point: String, type: String) in
+            MountTable.Mount(id: 1, parentID: 0, device: "0:50", mountPoint: point, options: ["rw"], fsType: type, source: "x", superOptions: [])
+        }
+        #expect(VolumeClassifier.kind(of: line("/run/user/1000/qlbrowse/servers/photos on nas", "fuse.smbnetfs"), isRemovableDevice: false) == .network)
+        #expect(VolumeClassifier.kind(of: line("/run/user/1000/gvfs", "fuse.gvfsd-fuse"), isRemovableDevice: false) == .network)
+        #expect(VolumeClassifier.kind(of: line("/run/user/1000", "tmpfs"), isRemovableDevice: false) == .hidden)
+        #expect(VolumeClassifier.kind(of: line("/run/user/1000/doc", "fuse.portal"), isRemovableDevice: false) == .hidden)
+    }
 }
