@@ -16,18 +16,20 @@ enum PasswordReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Asks `prompt` on standard error and reads a line with echo off.
+    /// Asks `prompt` on standard error and reads a line with echo off. Echo goes off before the
+    /// prompt is shown, and without flushing: what is typed as soon as the prompt shows is
+    /// neither echoed nor thrown away (TCSAFLUSH did both to a fast typist).
     static func ask(_ prompt: String) -> String {
-        StandardStream.write(prompt, to: 2)
         var saved = termios()
         let hasTerminal = tcgetattr(0, &saved) == 0
         if hasTerminal {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(0, TCSAFLUSH, &quiet)
+            tcsetattr(0, TCSANOW, &quiet)
         }
+        StandardStream.write(prompt, to: 2)
         let line = firstLine()
-        if hasTerminal { tcsetattr(0, TCSAFLUSH, &saved) }
+        if hasTerminal { tcsetattr(0, TCSANOW, &saved) }
         StandardStream.write("\n", to: 2)
         return line
     }

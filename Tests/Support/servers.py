@@ -93,6 +93,37 @@ def start_sshd(root, port):
     return server
 
 
+def terminal_prompt(qlbrowse, env, url):
+    """qlbrowse connect on a terminal: asks the password without echo, again after a wrong one."""
+    import pty, select
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(qlbrowse, [qlbrowse, 'connect', url], env)
+    seen = b''
+
+    def until(text, seconds=15):
+        nonlocal seen
+        deadline = time.monotonic() + seconds
+        while text not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(fd, 4096)
+                except OSError:
+                    break
+        return text in seen
+
+    asked = until(b'Password for alice@127.0.0.1: ')
+    os.write(fd, b'wrong one\n')
+    again = until(b'refused the user name or password') and until(b'Password for alice@127.0.0.1: ', 5) and seen.count(b'Password for') == 2
+    os.write(fd, PASSWORD.encode() + b'\n')
+    until(b'/priv')
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    echoed = b'wrong one' in seen or PASSWORD.encode() in seen
+    return ('on a terminal, connect asks the password unechoed, again after a wrong one', asked and again and status == 0 and not echoed,
+            seen.decode(errors='replace').replace('\r', '').strip().replace('\n', ' | '))
+
+
 def main():
     if os.geteuid() == 0 and os.environ.get('QLBROWSE_TEST_NETNS') != '1' and shutil.which('unshare') and sbin('ip'):
         os.environ['QLBROWSE_TEST_NETNS'] = '1'
@@ -148,6 +179,8 @@ def main():
             mount_point = os.path.dirname(os.path.dirname(folder))
             results.append(('SMB: disconnect by address unmounts and removes the private folder', off.returncode == 0 and not os.path.exists(mount_point)
                             and not [n for n in os.listdir(work + '/run/qlbrowse/servers') if n.startswith('.smb')], off.stdout.strip() + off.stderr.strip()))
+            results.append(terminal_prompt(qlbrowse, env, url))
+            subprocess.run([qlbrowse, 'disconnect', url], capture_output=True, env=env, timeout=30)
             stop_smb(work + '/smb')
         if only in ('', 'sftp'):
             port = free_port()
