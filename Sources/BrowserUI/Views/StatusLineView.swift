@@ -50,7 +50,7 @@ struct StatusLineView {
         switch prompt.purpose {
         case .rename(let name): label = " rename \(TerminalText.escaped(name)) to: "
         case .create: label = " new file (end with / for a folder): "
-        case .connect: label = " connect to (smb://[user@]host/share, sftp://[user@]host/folder; ↑↓ recent): "
+        case .connect: label = " server (smb://… or sftp://…, ↑↓ recent): "
         case .password(let url):
             let note = state.volumeState.passwordNote
             let server = (try? ServerAddress(parsing: url)).map { ($0.user.map { $0 + "@" } ?? "") + $0.host } ?? url
