@@ -30,25 +30,35 @@ final class BookmarkFile: Sendable {
     func load(inbox: Inbox) {
         let path = self.path
         queue.async {
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                inbox.post(.result(.bookmarksLoaded([], problem: nil)))
-                return
-            }
             do {
-                guard status.st_size < 4 << 20 else { throw EditError("too large") }
-                let list = try JSONDecoder().decode([Bookmark].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                inbox.post(.result(.bookmarksLoaded(list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }, problem: nil)))
+                let list = try Self.read(path)
+                inbox.post(.result(.bookmarksLoaded(list, problem: nil)))
             } catch {
                 inbox.post(.result(.bookmarksLoaded([], problem: "the bookmarks in \(TerminalText.escaped(path)) cannot be read; b sets new ones (the file is kept until then)")))
             }
         }
     }
 
-    func save(_ list: [Bookmark], inbox: Inbox) {
+    /// The bookmarks in the file at `path`; none when there is no file.
+    private static func read(_ path: String) throws -> [Bookmark] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        guard status.st_size < 4 << 20 else { throw EditError("too large") }
+        let list = try JSONDecoder().decode([Bookmark].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }
+    }
+
+    /// Writes `list`; `keepingTheFiles`: with the file's bookmarks under keys `list` does not use
+    /// (the list was made before the file was read).
+    func save(_ list: [Bookmark], keepingTheFiles: Bool = false, inbox: Inbox) {
         let path = self.path
         queue.async {
             do {
+                var list = list
+                if keepingTheFiles, let kept = try? Self.read(path) {
+                    let keys = Set(list.map(\.key))
+                    list = (list + kept.filter { !keys.contains($0.key) }).sorted { $0.key < $1.key }
+                }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try AtomicFileWriter.writeState(Array(try encoder.encode(list)), to: path)

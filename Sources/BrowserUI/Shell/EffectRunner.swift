@@ -4,11 +4,16 @@ import Places
 import Synchronization
 import SystemKit
 
+/// The browser's one scheduler: every background task, its progress a job's status.
+typealias BackgroundTasks = Scheduler<JobStatus>
+
 /// Carries out the state's effects that are background work: listing folders, thumbnail and
-/// file jobs, probing volumes. Results come back through the inbox as actions. Files are
-/// reached through `place` (the local file system unless another is given).
+/// file jobs, probing volumes. Each runner is a thin user of the one scheduler (`tasks`).
+/// Results come back through the inbox as actions. Files are reached through `place` (the
+/// local file system unless another is given).
 final class EffectRunner {
     private let inbox: Inbox
+    let tasks: BackgroundTasks
     /// The volumes as the state last gave them, for the local place (which volume a path is on).
     private final class KnownVolumes: Sendable {
         let list = Mutex<[Volume]>([])
@@ -20,13 +25,14 @@ final class EffectRunner {
     let fileJobs: FileJobRunner
     let edits: EditRunner
     let bookmarks: BookmarkFile
-    private lazy var finding = FindRunner(inbox: inbox)
+    private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks)
     private let undoing: UndoRunner
     private let drives: DriveRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
+    init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
          place: (any Place)? = nil, sshCommand: String? = nil) {
         self.inbox = inbox
+        self.tasks = tasks
         let knownVolumes = self.knownVolumes
         self.place = place ?? LocalPlace(volumes: { knownVolumes.list.withLock { $0 } })
         self.listing = FolderListing(place: self.place, inbox: inbox)
@@ -34,7 +40,7 @@ final class EffectRunner {
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
-        self.undoing = UndoRunner(inbox: inbox, journal: fileJobs.journal)
+        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal)
         self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand)
     }
 
@@ -44,7 +50,7 @@ final class EffectRunner {
         switch effect {
         case .list(let folder, let ticket): listing.list(folder, ticket: ticket)
         case .cancelListing: listing.cancel()
-        case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared)
+        case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared, volume: Self.mountPoint(of: folder, in: volumes))
         case .cancelJob(let id):
             jobs.stop(id)
             fileJobs.cancel(id)
@@ -57,7 +63,7 @@ final class EffectRunner {
         case .restore(let items): fileJobs.restore(items, volumes: volumes)
         case .resolveConflict(let job, let choice, let all): fileJobs.answer(job, choice, applyToAll: all)
         case .probeCapabilities(let volume): probe(volume)
-        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
+        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy, volume: Self.mountPoint(of: path, in: volumes))
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
@@ -68,6 +74,7 @@ final class EffectRunner {
         case .applyBulkRename(let folder, let changes): undoing.rename(changes, in: folder, volumes: volumes)
         case .loadBookmarks: bookmarks.load(inbox: inbox)
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
+        case .addBookmarks(let list): bookmarks.save(list, keepingTheFiles: true, inbox: inbox)
         case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, place: place, inbox: inbox)
         case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, place: place, inbox: inbox)
         case .drives(let work): drives.perform(work)
@@ -86,7 +93,7 @@ final class EffectRunner {
     /// Asks a volume what it allows (reads only, no trial file).
     private func probe(_ volume: Volume) {
         let inbox = self.inbox, place = self.place
-        Task.detached {
+        tasks.submit(group: "probe", volume: volume.mountPoint, priority: .onScreen) { _ in
             guard let found = try? await place.capabilities(of: volume.mountPoint, trial: false) else { return }
             inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found)))
         }

@@ -22,16 +22,21 @@ final class FileJobRunner: Sendable {
     }
 
     private let inbox: Inbox
-    private let jobs = Mutex<[Int: Job]>([:])
-    private let cache = ThumbnailCache()
+    private let scheduler: BackgroundTasks
+    /// The scheduler's group of file jobs and quick file calls.
+    static let group = "files"
+    /// The thumbnails that follow the files moved, renamed and removed.
+    let cache: ThumbnailCache
     private let verifiesCopies: Bool
     /// Where each finished operation is written down, for `z`.
     let journal: UndoJournal
     /// Where the files are.
     private let place: any Place
 
-    init(inbox: Inbox, verifiesCopies: Bool, journal: UndoJournal, place: any Place = LocalPlace()) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, verifiesCopies: Bool, journal: UndoJournal, place: any Place = LocalPlace()) {
         self.inbox = inbox
+        self.scheduler = scheduler
+        self.cache = cache
         self.place = place
         self.verifiesCopies = verifiesCopies
         self.journal = journal
@@ -43,14 +48,18 @@ final class FileJobRunner: Sendable {
         let id = JobIdentifiers.next()
         let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies)
         let job = Job(operation)
-        jobs.withLock { $0[id] = job }
         let inbox = self.inbox, cache = self.cache
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
-        inbox.post(.result(.jobChanged(status)))
         let started = ContinuousClock.now, files = self.place
-        Task.detached { [self] in
+        // Listed (and shown in the jobs panel) at once; run when the volume has a free slot.
+        scheduler.submit(group: Self.group, volume: volume?.mountPoint ?? "/", priority: .user, id: id, report: status, attachment: job) { [self] context in
+            // A question still open is answered "skip".
+            context.onCancel {
+                job.operation.cancel()
+                job.answered.signal()
+            }
             var result = status, running = false
             do throws(FileSystemError) {
                 if kind == .copy || kind == .move, let destination {
@@ -82,7 +91,7 @@ final class FileJobRunner: Sendable {
                     update.phase = .running
                     update.isPaused = operation.isPaused
                     update.elapsed = Double(seconds: ContinuousClock.now - started)
-                    inbox.post(.result(.jobChanged(update)))
+                    context.report(update)
                 }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
                    removed: { path in cache.removeThumbnails(for: path) }))
                 result.total = sources.count
@@ -111,9 +120,8 @@ final class FileJobRunner: Sendable {
                     result.detail = "nothing was written"
                 }
             }
-            _ = jobs.withLock { $0.removeValue(forKey: id) }
             result.elapsed = Double(seconds: ContinuousClock.now - started)
-            inbox.post(.result(.jobChanged(result)))
+            context.report(result)
             inbox.post(.result(.showMessage(JobText.ending(result))))
             inbox.post(.result(.reload(select: nil)))
         }
@@ -121,35 +129,32 @@ final class FileJobRunner: Sendable {
     }
 
     func cancel(_ id: Int) {
-        guard let job = jobs.withLock({ $0[id] }) else { return }
-        job.operation.cancel()
-        job.answered.signal()  // a question still open is answered "skip"
+        scheduler.cancel(id, group: Self.group)
     }
 
     func pause(_ id: Int, _ paused: Bool) {
-        jobs.withLock { $0[id] }?.operation.setPaused(paused)
+        (scheduler.attachment(of: id) as? Job)?.operation.setPaused(paused)
     }
 
     func answer(_ id: Int, _ choice: FileOperation.ConflictChoice, applyToAll: Bool) {
-        guard let job = jobs.withLock({ $0[id] }) else { return }
+        guard let job = scheduler.attachment(of: id) as? Job else { return }
         job.answer.withLock { $0 = (choice, applyToAll) }
         job.answered.signal()
     }
 
     func cancelAll() {
-        for id in jobs.withLock({ Array($0.keys) }) { cancel(id) }
+        scheduler.cancel(group: Self.group)
     }
 
     /// Waits (at most `seconds`) until no job runs: a cancelled copy has removed its temporary.
     func waitUntilIdle(seconds: Double) {
-        let deadline = SystemTime.now() + Int64(seconds * 1e9)
-        while !jobs.withLock({ $0.isEmpty }) && SystemTime.now() < deadline { usleep(20_000) }
+        scheduler.waitUntilIdle(group: Self.group, seconds: seconds)
     }
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
         let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place
-        Task.detached {
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(to).utf8)
             do throws(FileSystemError) {
                 if let stamp = try await place.rename(from, to: to) {
@@ -170,7 +175,7 @@ final class FileJobRunner: Sendable {
     /// Makes an empty file or a folder; never over an existing name.
     func create(_ path: String, folder: Bool, volume: String) {
         let inbox = self.inbox, journal = self.journal, place = self.place
-        Task.detached {
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(path).utf8)
             do throws(FileSystemError) {
                 if let stamp = try await place.make(path, folder: folder) {
@@ -190,7 +195,8 @@ final class FileJobRunner: Sendable {
     /// Puts trashed items back where they were (beside, as "name (2)", if the place is taken).
     func restore(_ items: [TrashCan.Item], volumes: [Volume]) {
         let inbox = self.inbox, place = self.place
-        Task.detached {
+        scheduler.submit(group: Self.group, volume: Volume.containing(items.first?.originalPath ?? "/", in: volumes)?.mountPoint ?? "/",
+                         priority: .user) { _ in
             var restored = 0, problems: [String] = []
             for item in items {
                 do throws(FileSystemError) {
