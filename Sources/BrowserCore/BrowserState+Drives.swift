@@ -94,13 +94,18 @@ extension BrowserState {
             message = "\(drive.name) mounted at \(mountPoint)"
             mode = .browsing
             return enter(mountPoint, select: nil)
-        case .connected(let url, let folder):
-            guard volumeState.busyWith != nil else { return [] }  // given up with Esc meanwhile
+        case .connected(let url, let folder, let canKeep):
+            guard volumeState.busyWith != nil else { return canKeep ? [.drives(.keepPassword(url: url, keep: false))] : [] }  // given up with Esc meanwhile
             volumeState.busyWith = nil
             volumeState.recentServers = [url] + volumeState.recentServers.filter { $0 != url }
-            message = "connected to \(url)"
             mode = .browsing
-            return enter(folder, select: nil)
+            let effects = enter(folder, select: nil)
+            message = "connected to \(url)"
+            if canKeep {
+                mode = .awaitingKey(.keepPassword(url: url))
+                message = "connected to \(url); keep the password in the keyring? (y/N)"
+            }
+            return effects
         case .ejected(let mountPoint, let said):
             message = said
             if let volume = currentVolume, volume.mountPoint == mountPoint {
@@ -125,6 +130,14 @@ extension BrowserState {
             if failure.kind != .cancelled { message = failure.message }
         }
         return []
+    }
+
+    /// The answer to "keep the password in the keyring?": y (or Y) keeps it, anything else not.
+    mutating func answerKeepPassword(_ url: String, key: String?) -> [BrowserEffect] {
+        mode = .browsing
+        let keep = key == "y" || key == "Y"
+        message = keep ? "keeping the password for \(url) in the keyring" : "the password was not kept"
+        return [.drives(.keepPassword(url: url, keep: keep))]
     }
 
     /// What the browser itself does on `volume`, in words, for the eject's refusal.

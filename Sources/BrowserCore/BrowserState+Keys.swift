@@ -37,6 +37,7 @@ extension BrowserState {
             return nil
         case .awaitingKey:
             if key == .escape { return .places(.cancelKeyQuestion) }
+            if key.isEnter, case .awaitingKey(.keepPassword) = mode { return .places(.cancelKeyQuestion) }  // N is the default
             if let text = key.typedText, text.count == 1, text != " " { return .places(.keyAnswer(text)) }
             return nil
         case .overlay(let overlay) where overlay.isQuestion:

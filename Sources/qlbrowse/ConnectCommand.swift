@@ -11,15 +11,22 @@ struct ConnectCommand: ParsableCommand {
         commandName: "connect",
         abstract: "Connect to a server (smb://[user@]host[:port]/share[/path], sftp://[user@]host[:port][/path]) and print the folder to open.",
         discussion: """
-        SFTP goes through sshfs with your own ssh (QLBROWSE_SSH_COMMAND or ssh_command in \
-        config.toml replace it, as GIT_SSH_COMMAND does for git); without a password ssh uses your \
-        keys and agent only. SMB goes through smbnetfs, with the password in a private file that \
-        lives as long as the connection. A server that does not answer within --timeout seconds is \
-        given up. The address (never the password) is added to the recent servers the browser offers.
+        Where your session runs GVfs (a session bus and gvfsd-fuse's folder under \
+        $XDG_RUNTIME_DIR/gvfs), the server is mounted with gio mount, the password given on its \
+        standard input, and the folder under $XDG_RUNTIME_DIR/gvfs is printed. Otherwise SFTP goes \
+        through sshfs with your own ssh (QLBROWSE_SSH_COMMAND or ssh_command in config.toml \
+        replace it, as GIT_SSH_COMMAND does for git); without a password ssh uses your keys and \
+        agent only. SMB goes through smbnetfs, with the password in a private file that lives as \
+        long as the connection. A password kept in the Secret Service keyring (secret-tool) is \
+        tried before one is asked; after a password was typed on the terminal you are asked \
+        whether to keep it there (--keep-password keeps it without asking). A server that does \
+        not answer within --timeout seconds is given up. The address (never the password) is \
+        added to the recent servers the browser offers.
         """)
 
     @Argument(help: "The server's address.") var url: String
     @Flag(help: "Read the password from standard input (its first line).") var passwordStdin = false
+    @Flag(help: "Keep the password in the Secret Service keyring (secret-tool) once connected.") var keepPassword = false
     @Option(help: "Seconds to wait for the server.") var timeout: Double = 10
 
     func run() throws {
@@ -31,10 +38,13 @@ struct ConnectCommand: ParsableCommand {
         var password: String? = passwordStdin ? PasswordReader.firstLine() : nil
         let ssh = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? UserConfig.load().values["ssh_command"]
         for attempt in 1...3 {
-            let outcome = Result { () throws(MountFailure) in try ServerConnectors.connect(address, password: password, sshCommand: ssh, seconds: timeout) }
+            let outcome = Result { () throws(MountFailure) in
+                try ServerConnectors.connect(address, password: password, keyring: Keyring(), sshCommand: ssh, seconds: timeout)
+            }
             switch outcome {
-            case .success(let connection):
+            case .success(let (connection, fromKeyring)):
                 StandardStream.write(connection.folder + "\n", to: 1)
+                if let password, !fromKeyring { offerToKeep(password, for: address) }
                 return
             case .failure(let failure):
                 let asks = failure.kind == .needsPassword || failure.kind == .wrongPassword
@@ -46,5 +56,17 @@ struct ConnectCommand: ParsableCommand {
                 password = PasswordReader.ask("Password for \(address.user.map { $0 + "@" } ?? "")\(address.host): ")
             }
         }
+    }
+
+    /// Keeps the password in the keyring with --keep-password, or when asked on the terminal and
+    /// the answer is y; says so on standard error when it could not be kept.
+    private func offerToKeep(_ password: String, for address: ServerAddress) {
+        var keep = keepPassword
+        if !keep, !passwordStdin, PasswordReader.isTerminal, Keyring.isAvailable {
+            StandardStream.write("keep the password in the keyring? (y/N) ", to: 2)
+            keep = ["y", "yes"].contains(PasswordReader.firstLine().lowercased())
+        }
+        guard keep else { return }
+        if let why = Keyring().keep(password, for: address) { StandardStream.write("qlbrowse: \(why)\n", to: 2) }
     }
 }

@@ -12,4 +12,7 @@ public enum DrivesEffect: Sendable, Equatable {
     case connect(url: String, password: String?)
     /// Give up the connection or mount under way.
     case cancel
+    /// The answer to "keep the password in the keyring?" for the server just connected: the
+    /// shell keeps the password it holds (`keep`) or forgets it.
+    case keepPassword(url: String, keep: Bool)
 }

@@ -16,6 +16,9 @@ final class DriveRunner: Sendable {
     private let connecting = DispatchQueue(label: "qlbrowse.connect")
     private let cancel = Mutex<CancelSignal?>(nil)
     private let scanning = Atomic<Bool>(false)
+    /// The password typed for the server just connected, held (in memory only) until the user
+    /// says whether the keyring keeps it.
+    private let unkept = Mutex<(url: String, password: String)?>(nil)
 
     init(inbox: Inbox, sshCommand: String?) {
         self.inbox = inbox
@@ -49,14 +52,24 @@ final class DriveRunner: Sendable {
             }
         case .connect(let url, let password):
             let signal = fresh(), ssh = sshCommand
-            connecting.async {
+            connecting.async { [self] in
                 let outcome = Result { () throws(MountFailure) in
-                    try ServerConnectors.connect(ServerAddress(parsing: url), password: password, sshCommand: ssh, cancel: signal)
+                    try ServerConnectors.connect(ServerAddress(parsing: url), password: password, keyring: Keyring(), sshCommand: ssh, cancel: signal)
                 }
                 switch outcome {
-                case .success(let connection): post(.connected(url: connection.address.url, folder: connection.folder))
+                case .success(let (connection, fromKeyring)):
+                    let canKeep = password != nil && !fromKeyring
+                    if let password, canKeep { unkept.withLock { $0 = (connection.address.url, password) } }
+                    post(.connected(url: connection.address.url, folder: connection.folder, canKeep: canKeep))
                 case .failure(let failure): post(.failed(failure, url: url))
                 }
+            }
+        case .keepPassword(let url, let keep):
+            guard let held = unkept.withLock({ held in defer { held = nil }; return held }), held.url == url else { return }
+            guard keep else { return }
+            queue.async {
+                guard let address = try? ServerAddress(parsing: url), let why = Keyring().keep(held.password, for: address) else { return }
+                post(.failed(MountFailure(.other, why), url: nil))
             }
         case .cancel:
             cancel.withLock { $0?.cancel() }

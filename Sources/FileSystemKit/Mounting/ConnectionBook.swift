@@ -48,7 +48,9 @@ public struct ConnectionBook: Sendable {
 
     /// Whether something is mounted at `mountPoint` now.
     public func isMounted(_ mountPoint: String) -> Bool {
-        VolumeMonitor.currentVolumes().contains { $0.mountPoint == mountPoint }
+        // A GVfs mount is a folder in gvfsd-fuse's mount, not a mount of its own.
+        if GVfs.isMountFolder(mountPoint, environment: environment) { return access(mountPoint, F_OK) == 0 }
+        return VolumeMonitor.currentVolumes().contains { $0.mountPoint == mountPoint }
     }
 
     /// Records a new connection, and puts its address first among the recent servers.
@@ -67,7 +69,7 @@ public struct ConnectionBook: Sendable {
         let all = connections()
         for gone in all where gone.mountPoint == mountPoint {
             if !gone.privateFolder.isEmpty { Self.removeTree(gone.privateFolder) }
-            _ = rmdir(gone.mountPoint)
+            if !GVfs.isMountFolder(gone.mountPoint, environment: environment) { _ = rmdir(gone.mountPoint) }
         }
         write(all.filter { $0.mountPoint != mountPoint })
     }

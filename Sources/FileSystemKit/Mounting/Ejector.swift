@@ -14,10 +14,13 @@ public enum Ejector {
         let volumes = VolumeMonitor.currentVolumes().filter { $0.mountPoint != "/" }
         let trimmed = word.count > 1 && word.hasSuffix("/") ? String(word.dropLast()) : word
         if let volume = volumes.first(where: { $0.mountPoint == trimmed || $0.source == trimmed || $0.label == trimmed }) { return volume }
-        if let connection = ConnectionBook(environment: environment).connection(named: word) {
-            return volumes.first { $0.mountPoint == connection.mountPoint }
-        }
-        return nil
+        let connection = ConnectionBook(environment: environment).connection(named: word)
+        if let connection, let volume = volumes.first(where: { $0.mountPoint == connection.mountPoint }) { return volume }
+        // A GVfs mount is a folder in gvfsd-fuse's mount: the volume is that folder.
+        let folder = connection?.mountPoint ?? trimmed
+        guard GVfs.isMountFolder(folder, environment: environment), access(folder, F_OK) == 0 else { return nil }
+        return Volume(mountPoint: folder, fsType: "fuse.gvfsd-fuse", source: "gvfsd-fuse", device: "", kind: .network, isReadOnly: false,
+                      label: connection?.address.label ?? String(folder.split(separator: "/").last ?? ""))
     }
 
     /// "STICK is in use and was not ejected: a copy of 3 files; bash (pid 4121) has its folder open".
@@ -35,7 +38,9 @@ public enum Ejector {
         let book = ConnectionBook(environment: environment)
         let isConnection = book.connections().contains { $0.mountPoint == volume.mountPoint }
         let said: String
-        if volume.fsType.hasPrefix("fuse") {
+        if let root = GVfs.root(environment: environment), volume.mountPoint == root || GVfs.isMountFolder(volume.mountPoint, environment: environment) {
+            said = try disconnectGVfs(volume, root: root, book: book, excluding: excluding)
+        } else if volume.fsType.hasPrefix("fuse") {
             _ = CommandRun.run(["sync", "-f", volume.mountPoint], seconds: 30)
             let run = CommandRun.run([ProgramSearch.executable("fusermount3") != nil ? "fusermount3" : "fusermount", "-u", volume.mountPoint], seconds: 30)
             guard run.succeeded else { throw failure(volume, run: run, excluding: excluding) }
@@ -51,6 +56,30 @@ public enum Ejector {
         }
         if isConnection { book.forget(mountPoint: volume.mountPoint) }
         return said
+    }
+
+    /// GVfs' mounts are undone with `gio mount -u` (never by unmounting gvfsd-fuse, which
+    /// would take every GVfs mount of the session away): the one folder, or for gvfsd-fuse's
+    /// whole mount (its row in the volumes view) the servers qlbrowse connected through it.
+    private static func disconnectGVfs(_ volume: Volume, root: String, book: ConnectionBook, excluding: Set<Int32>) throws(MountFailure) -> String {
+        let ours = book.connections().filter { GVfs.isMountFolder($0.mountPoint, environment: book.environment) && book.isMounted($0.mountPoint) }
+        let targets = volume.mountPoint == root ? ours.map(\.mountPoint) : [volume.mountPoint]
+        guard !targets.isEmpty else {
+            throw MountFailure(.other, "GVfs' folder holds servers qlbrowse did not connect: disconnect them where they were connected, or with gio mount -u")
+        }
+        var names: [String] = []
+        for target in targets {
+            let connection = ours.first { $0.mountPoint == target }
+            let run = CommandRun.run(GVfsConnector.unmountArguments(connection?.address.url ?? target), seconds: 30)
+            guard run.succeeded else {
+                let holders = FileHolder.holders(under: target, excluding: excluding).map(\.sentence)
+                if !holders.isEmpty { throw MountFailure(.busy, busySentence(volume, holds: holders)) }
+                throw MountFailure(.other, "\(connection?.address.label ?? volume.label) could not be disconnected: \(run.said)")
+            }
+            book.forget(mountPoint: target)
+            names.append(connection?.address.label ?? String(target.split(separator: "/").last ?? ""))
+        }
+        return "disconnected from " + names.joined(separator: ", ")
     }
 
     /// The unmount said "busy" though nothing was seen a moment before: look again and name them.

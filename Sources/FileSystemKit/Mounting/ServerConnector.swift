@@ -31,9 +31,11 @@ public struct ServerConnection: Sendable, Equatable {
 
 /// The connector for an address, and the steps every connection shares.
 public enum ServerConnectors {
-    /// The connector for `address`'s scheme; `sshCommand` replaces `ssh` for SFTP
+    /// The connector for `address`: GVfs where the user's session runs it (`GVfs.isAvailable`),
+    /// else a FUSE mount of qlbrowse's own for the scheme; `sshCommand` replaces `ssh` for sshfs
     /// (QLBROWSE_SSH_COMMAND or `ssh_command` in config.toml).
-    public static func connector(for address: ServerAddress, sshCommand: String?) -> any ServerConnector {
+    public static func connector(for address: ServerAddress, sshCommand: String?, environment: ProcessEnvironment = .current) -> any ServerConnector {
+        if GVfs.isAvailable(environment: environment) { return GVfsConnector(environment: environment) }
         switch address.scheme {
         case .sftp: return SFTPConnector(sshCommand: sshCommand)
         case .smb: return SMBConnector()
@@ -55,7 +57,7 @@ public enum ServerConnectors {
         let book = ConnectionBook(environment: environment)
         if let existing = book.connections().first(where: { $0.address == address }), book.isMounted(existing.mountPoint) { return existing }
         let root = try book.mountRoot()
-        let connection = try connector(for: address, sshCommand: sshCommand).connect(address, password: password, mountRoot: root, seconds: seconds, cancel: cancel)
+        let connection = try connector(for: address, sshCommand: sshCommand, environment: environment).connect(address, password: password, mountRoot: root, seconds: seconds, cancel: cancel)
         book.remember(connection)
         return connection
     }
@@ -67,5 +69,19 @@ public enum ServerConnectors {
             if makeFolder(folder) { return folder }
         }
         throw MountFailure(.other, "no free folder for \(label) under \(root)")
+    }
+}
+
+extension ServerConnectors {
+    /// Connects as `connect` does; when the server wants a password and none was given, the
+    /// one kept in `keyring` is tried before the user is asked. Says whether it was the keyring's.
+    public static func connect(_ address: ServerAddress, password: String?, keyring: Keyring?, sshCommand: String?, environment: ProcessEnvironment = .current,
+                               seconds: Double = 10, cancel: CancelSignal? = nil) throws(MountFailure) -> (connection: ServerConnection, fromKeyring: Bool) {
+        do throws(MountFailure) {
+            return (try connect(address, password: password, sshCommand: sshCommand, environment: environment, seconds: seconds, cancel: cancel), false)
+        } catch where error.kind == .needsPassword && password == nil {
+            guard let kept = keyring?.password(for: address) else { throw error }
+            return (try connect(address, password: kept, sshCommand: sshCommand, environment: environment, seconds: seconds, cancel: cancel), true)
+        }
     }
 }

@@ -39,8 +39,24 @@ public struct UDisksMounter: Mounter {
             if run.said.contains("NotAuthorized") { throw MountFailure(.permissionDenied, "unmounting \(volume.label) is not allowed for this user (polkit said no)") }
             throw MountFailure(.other, "\(volume.label) could not be unmounted: \(run.said)")
         }
-        // Powering off a whole USB drive; a loop device or an internal disk says no, and is fine.
-        let off = CommandRun.run(["udisksctl", "power-off", "--no-user-interaction", "-b", volume.source], seconds: 30)
+        // Powering off the whole USB drive; an internal disk says no, and is fine.
+        guard let command = Self.powerOffCommand(for: volume.source) else { return "\(volume.label) can be removed safely" }
+        let off = CommandRun.run(command, seconds: 30)
         return off.succeeded ? "\(volume.label) is powered off and can be removed safely" : "\(volume.label) can be removed safely"
+    }
+
+    /// `udisksctl power-off` for the drive `device` lies on: a partition's whole disk
+    /// (`/dev/sdb1` → `/dev/sdb`, found in sysfs); nil for what has no drive to power off (a
+    /// loop device, a device-mapper one, anything not under /dev).
+    public static func powerOffCommand(for device: String, sysBlock: String = "/sys/class/block") -> [String]? {
+        guard device.hasPrefix("/dev/"), let name = device.split(separator: "/").last.map(String.init),
+              !name.hasPrefix("loop"), !name.hasPrefix("dm-") else { return nil }
+        var disk = name
+        // A partition's sysfs folder lies inside its disk's: /sys/class/block/sdb1 -> …/block/sdb/sdb1.
+        if access(sysBlock + "/" + name + "/partition", F_OK) == 0, let target = readLink(sysBlock + "/" + name) {
+            let parts = target.split(separator: "/")
+            if parts.count >= 2 { disk = String(parts[parts.count - 2]) }
+        }
+        return ["udisksctl", "power-off", "--no-user-interaction", "-b", "/dev/" + disk]
     }
 }
