@@ -117,6 +117,9 @@ def terminal_prompt(qlbrowse, env, url):
     again = until(b'refused the user name or password') and until(b'Password for alice@127.0.0.1: ', 5) and seen.count(b'Password for') == 2
     os.write(fd, PASSWORD.encode() + b'\n')
     until(b'/priv')
+    # Where secret-tool is installed it then asks whether the keyring keeps the password: no.
+    if until(b'(y/N) ', 3):
+        os.write(fd, b'\n')
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     echoed = b'wrong one' in seen or PASSWORD.encode() in seen
@@ -141,6 +144,12 @@ def main():
     os.makedirs(work + '/run', mode=0o700)
     env = dict(os.environ, LANG='C.UTF-8', XDG_STATE_HOME=work + '/state', XDG_CONFIG_HOME=work + '/config', XDG_RUNTIME_DIR=work + '/run')
     env.pop('QLBROWSE_SSH_COMMAND', None)
+    # A gio that answers and a session bus address, but no gvfsd-fuse mount: GVfs does not run,
+    # and the FUSE path must still be chosen (gio is never asked to mount).
+    os.makedirs(work + '/bin')
+    write(work + '/bin/gio', '#!/bin/sh\necho "$*" >> %s/gio.log\nexit 0\n' % work)
+    os.chmod(work + '/bin/gio', 0o755)
+    env.update(PATH=work + '/bin:' + env.get('PATH', '/usr/bin:/bin'), DBUS_SESSION_BUS_ADDRESS='unix:path=%s/run/bus' % work)
 
     def ql(*words, password=None, **extra):
         started = time.monotonic()
@@ -168,6 +177,9 @@ def main():
                 names = [str(e)]
             results.append(('SMB: connected with the password, the share listed', good.returncode == 0 and names == ['report.txt'],
                             '%s %s in %.1f s %s' % (folder, names, good.seconds, good.stderr.strip())))
+            gio = open(work + '/gio.log').read() if os.path.exists(work + '/gio.log') else ''
+            results.append(('without GVfs running (no gvfsd-fuse mount) smbnetfs mounts, gio is not asked to', folder.startswith(work + '/run/qlbrowse/servers/')
+                            and 'mount smb' not in gio, gio.strip()))
             leaked = [pid for pid, argv, _ in processes() if any(PASSWORD in a for a in argv)]
             recent = open(work + '/state/qlbrowse/recent-servers').read() if os.path.exists(work + '/state/qlbrowse/recent-servers') else ''
             results.append(('the password is on no command line and not in the recent list', not leaked and url in recent and PASSWORD not in recent,
