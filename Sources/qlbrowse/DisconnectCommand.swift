@@ -5,7 +5,8 @@ import SystemKit
 /// `qlbrowse disconnect`: unmounts a server connected with `connect` or `C`.
 struct DisconnectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "disconnect", abstract: "Disconnect a server: by the address it was connected with, or its mount point. Refuses while files there are in use.")
+        commandName: "disconnect", abstract: "Disconnect a server: by the address it was connected with, or its mount point. Refuses while files there are in use.",
+        discussion: "A server connected through GVfs is disconnected with gio mount -u; one mounted by qlbrowse's own FUSE mounts (smbnetfs, sshfs) with fusermount3.")
 
     @Argument(help: "The server's address or the mount point.") var server: String
 
