@@ -182,6 +182,35 @@ import Glibc
         #expect(error.reason.contains("changed"))
     }
 
+    @Test func theBrowsersFetchIsProgressiveAndTakesTheFileAsItIsNow() async throws {
+        defer { cleanUp() }
+        make("c.txt", Array("now".utf8))
+        let current = try await place.item(at: root + "/c.txt")
+        // As the browser listed it before it changed: without the version check it is made as it is now.
+        let listed = PlaceItem(path: current.path, isDirectory: false, size: current.size + 5, modified: current.modified - 60)
+        var options = ThumbnailOptions(types: [.icon], concurrency: 1)
+        options.progressive = true
+        options.checksVersion = false
+        options.maximumIconSide = 32
+        let asked = options
+        let made = try await Self.within(seconds: 10) { () async -> [Representation] in
+            var all: [Representation] = []
+            do {
+                for try await representation in place.thumbnails(of: listed, options: asked) { all.append(representation) }
+            } catch {
+                Issue.record("the fetch failed: \(error)")
+            }
+            return all
+        }
+        #expect(made.map(\.type) == [.icon])
+        #expect(made.first.map { max($0.image.width, $0.image.height) <= 32 } == true, "the icon is capped")
+        // The same item with the check (a batch's way) fails as changed.
+        options.checksVersion = true
+        await #expect(throws: ThumbnailError.self) {
+            for try await _ in place.thumbnails(of: listed, options: options) {}
+        }
+    }
+
     @Test func cancellingAFetchEndsTheRestAsCancelled() async throws {
         defer { cleanUp() }
         var items: [PlaceItem] = []
