@@ -63,7 +63,7 @@ public final class BrowserApp {
                                      place: place)
         self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, place: place, workers: parts.jobs),
                                     fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits),
-                                    place: place, knownVolumes: knownVolumes)
+                                    place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand)
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme
@@ -145,6 +145,7 @@ public final class BrowserApp {
         // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
         // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
+        effects.finishDrives()
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
