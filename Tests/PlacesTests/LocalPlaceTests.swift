@@ -211,6 +211,30 @@ import Glibc
         }
     }
 
+    @Test func aBatchWalksThePlacesFoldersAndReportsEachFile() async throws {
+        defer { cleanUp() }
+        _ = mkdir(root + "/inner", 0o755)
+        make("one.zip", [0x50, 0x4B])
+        make("inner/" + Self.oddName + ".zip", [0x50, 0x4B])
+        // Archives are skipped before any decoding: the walk and the outcomes are the place's, no worker is started.
+        let events = try await Self.within(seconds: 20) { () async -> (total: Int?, files: [String: String]) in
+            var total: Int?
+            var files: [String: String] = [:]
+            for await event in place.thumbnailFolders([root], options: BatchOptions()) {
+                switch event {
+                case .found(let count): total = count
+                case .file(let path, .skipped(let why)): files[path] = why
+                case .file(let path, _): files[path] = "not skipped"
+                case .unlisted: break
+                }
+            }
+            return (total, files)
+        }
+        #expect(events.total == 2)
+        #expect(events.files.keys.sorted() == [root + "/inner/" + Self.oddName + ".zip", root + "/one.zip"].sorted())
+        #expect(events.files.values.allSatisfy { $0.hasPrefix("no thumbnailer") })
+    }
+
     @Test func cancellingAFetchEndsTheRestAsCancelled() async throws {
         defer { cleanUp() }
         var items: [PlaceItem] = []
