@@ -15,10 +15,7 @@ final class EffectRunner {
     private let inbox: Inbox
     let tasks: BackgroundTasks
     /// The volumes as the state last gave them, for the local place (which volume a path is on).
-    private final class KnownVolumes: Sendable {
-        let list = Mutex<[Volume]>([])
-    }
-    private let knownVolumes = KnownVolumes()
+    private let knownVolumes: KnownVolumes
     let place: any Place
     private let listing: FolderListing
     let jobs: JobRunner
@@ -30,11 +27,11 @@ final class EffectRunner {
     private let drives: DriveRunner
 
     init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
-         place: (any Place)? = nil, sshCommand: String? = nil) {
+         place: any Place, knownVolumes: KnownVolumes, sshCommand: String? = nil) {
         self.inbox = inbox
         self.tasks = tasks
-        let knownVolumes = self.knownVolumes
-        self.place = place ?? LocalPlace(volumes: { knownVolumes.list.withLock { $0 } })
+        self.knownVolumes = knownVolumes
+        self.place = place
         self.listing = FolderListing(place: self.place, inbox: inbox)
         self.jobs = jobs
         self.fileJobs = fileJobs
