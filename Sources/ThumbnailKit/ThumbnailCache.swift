@@ -192,10 +192,11 @@ public final class ThumbnailCache: ThumbnailCaching {
     }
 
     /// Whether a valid thumbnail of the right size exists (for batch runs, without decoding it).
-    public func hasValidThumbnail(forFile file: String, box: PixelSize) -> Bool {
+    /// `sharedToo`: one in a shared repository beside the file counts (false: only this cache's).
+    public func hasValidThumbnail(forFile file: String, box: PixelSize, sharedToo: Bool = true) -> Bool {
         guard !ignoresStored, let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: file) else { return false }
         if memory.withLock({ $0.entry(for: path(forFile: file, flavor: flavor), stamp: stamp) }) != nil { return true }
-        for candidate in candidatePaths(file, flavor: flavor) {
+        for candidate in candidatePaths(file, flavor: flavor) where sharedToo || !candidate.isShared {
             guard let png = read(candidate), let info = PNGDecoder.info(png) else { continue }
             if isValid(info, stamp: stamp, candidate: candidate) { return true }
         }

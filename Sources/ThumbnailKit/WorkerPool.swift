@@ -46,8 +46,9 @@ public actor WorkerPool: WorkerBackend {
     /// Asks a worker for representations of `path` fitting `box`. The stream ends after the last
     /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
     public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
-                                wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts)))
+                                wantsFacts: Bool = true, embeddedSuffices: Bool = false) -> AsyncThrowingStream<WorkerEvent, Error> {
+        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts,
+                                 embeddedSuffices: embeddedSuffices)))
     }
 
     /// Sends any request (its id is assigned here) under the same deadline, limits and
@@ -76,6 +77,9 @@ public actor WorkerPool: WorkerBackend {
         Task { await self.enqueue(Job(id: id, request: request, deadlineSeconds: deadlineSeconds, sink: .replies(continuation))) }
         return stream
     }
+
+    /// Starts the first worker now (`WorkerBackend.prepare`); the others start when requests come together.
+    package func prepare() { warmUp(count: 1) }
 
     /// Starts every worker now (or the first `count`), so their start-up overlaps the caller's own
     /// (walking folders, parsing options); the others start when requests need them.

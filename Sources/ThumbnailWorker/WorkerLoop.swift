@@ -163,7 +163,7 @@ final class Decoder: @unchecked Sendable {
         }
         let job = ProviderJob(path: path, contentType: type, box: box,
                               wantsLowQuality: types.contains(.lowQuality), wantsThumbnail: types.contains(.thumbnail), cancellation: flag,
-                              wantsFacts: thumbnails.wantsFacts)
+                              wantsFacts: thumbnails.wantsFacts, embeddedSuffices: thumbnails.embeddedSuffices)
         var firstError: ThumbnailError?
         for provider in candidates {
             var delivered = false
