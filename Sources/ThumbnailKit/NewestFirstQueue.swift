@@ -41,7 +41,7 @@ public struct NewestFirstQueue<Item: Sendable>: Sendable {
 
     /// Takes the list `handle` out; returns the items of it that had not been handed out.
     @discardableResult
-    public mutating func remove(_ handle: UInt32) -> [Item] {
+    public mutating func takeOut(_ handle: UInt32) -> [Item] {
         guard let index = lists.firstIndex(where: { $0.handle == handle }) else { return [] }
         let list = lists.remove(at: index)
         return Array(list.items[list.next...])

@@ -202,7 +202,7 @@ final class DBusThumbnailer: Sendable {
     func dequeue(_ handle: UInt32) {
         let (dropped, running) = jobs.withLock { state in
             state.live[handle]?.dequeued = true
-            return (state.waiting.remove(handle).count, state.live[handle].map { Array($0.running.values) } ?? [])
+            return (state.waiting.takeOut(handle).count, state.live[handle].map { Array($0.running.values) } ?? [])
         }
         running.forEach { $0.cancel() }
         if dropped > 0 { done(handle, count: dropped) }

@@ -32,8 +32,8 @@ import Testing
         #expect(queue.next()?.item == "x")
         #expect(queue.next()?.item == "a")
         #expect(queue.waiting(in: 1) == 2)
-        #expect(queue.remove(1) == ["b", "c"])
-        #expect(queue.remove(2) == [])
+        #expect(queue.takeOut(1) == ["b", "c"])
+        #expect(queue.takeOut(2) == [])
         #expect(queue.isEmpty)
     }
 }
