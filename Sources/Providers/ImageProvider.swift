@@ -61,9 +61,18 @@ public struct ImageProvider: ThumbnailProvider {
                 guard let image = metadata.storedSize, let preview = JPEGMetadata.parse(header: Array(bytes.prefix(128 * 1024)), fileSize: bytes.count)?.storedSize,
                       Self.fills(job.box, preview: preview, image: image, orientation: metadata.orientation) else { continue }
             }
-            guard let decoded = try? VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: source != "exif", cancellation: job.cancellation) else { continue }
             // EXIF thumbnails carry no orientation of their own: the main image's applies. MPF previews have their own EXIF.
-            let image = source == "exif" ? decoded.applyingOrientation(metadata.orientation) : decoded
+            let orientation = source == "exif" ? metadata.orientation : JPEGMetadata.parse(header: Array(bytes.prefix(128 * 1024)), fileSize: bytes.count)?.orientation ?? 1
+            // As the thumbnail (never enlarged), a baseline preview goes through libjpeg: no libvips
+            // to load for a desktop's first screen. The others through libvips (which enlarges to the box).
+            let image: PixelImage
+            if asThumbnail, case .image(let decoded)? = try? JPEGDecoder.thumbnail(bytes: bytes, box: job.box, orientation: orientation, cancellation: job.cancellation) {
+                image = decoded
+            } else if let decoded = try? VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: source != "exif", cancellation: job.cancellation) {
+                image = source == "exif" ? decoded.applyingOrientation(metadata.orientation) : decoded
+            } else {
+                continue
+            }
             return ProviderImage(asThumbnail ? .thumbnail : .lowQuality, image, source: source)
         }
         return nil

@@ -27,6 +27,7 @@ public actor WorkerPool: WorkerBackend {
     public let executable: String
     public let limits: WorkerLimits
     private let stderrPath: String?
+    private let preloads: Bool
     private var slots: [Slot]
     private var queue: [Job] = []
     private var shutDown = false
@@ -35,8 +36,11 @@ public actor WorkerPool: WorkerBackend {
     /// Workers replaced after a crash, hang or kill, for diagnostics and tests.
     public private(set) var replacedWorkers = 0
 
+    /// `preloads`: each worker opens its decoder libraries as it starts, not at its first picture
+    /// (for the resident service, whose workers start ahead of the requests).
     public init(size: Int = WorkerPool.coreCount, executable: String = WorkerPool.defaultExecutable(),
-                limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null") {
+                limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null", preloads: Bool = false) {
+        self.preloads = preloads
         self.executable = executable
         self.limits = limits
         self.stderrPath = stderrPath
@@ -170,7 +174,7 @@ public actor WorkerPool: WorkerBackend {
     private func spawn(slot index: Int) throws(ThumbnailError) -> WorkerProcess {
         let process = try WorkerProcess(
             executable: executable,
-            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)],
+            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)] + (preloads ? ["--preload"] : []),
             stderrPath: stderrPath)
         slots[index].process = process
         Task { [weak self] in

@@ -41,7 +41,7 @@ struct DBusCommand: ParsableCommand {
         // name and the client its first reply: activation and the service start together.
         Task { await workers.prepare() }
         let thumbnailer = DBusThumbnailer(generator: ThumbnailGenerator(workers: workers, cache: cache), cache: cache,
-                                          supportedTypes: Self.supportedTypes())
+                                          supportedTypes: { Self.supportedTypes() })
         /// Set on the loop's thread, read on it after the loop.
         final class Outcome: @unchecked Sendable { var lostName = false }
         let outcome = Outcome()

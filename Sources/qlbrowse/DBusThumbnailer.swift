@@ -71,9 +71,17 @@ final class DBusThumbnailer: Sendable {
         var lastActivity = SystemTime.now()
     }
 
+    /// The types GetSupported lists: asked of the worker beside the start (it takes a worker's
+    /// start and its catalogue, ~60–100 ms), so that the name is taken without waiting for them;
+    /// a GetSupported that comes first is answered when they are known.
+    private enum Supported {
+        case waiting([DBusService.Call])
+        case known([String])
+    }
+
     private let generator: ThumbnailGenerator
     private let cache: ThumbnailCache
-    private let supportedTypes: [String]
+    private let supported = Mutex(Supported.waiting([]))
     /// Files made at once over all lists: a few more than the service's workers, so that a slow
     /// file holds one lane while the others go on.
     private let lanes = 4
@@ -82,10 +90,23 @@ final class DBusThumbnailer: Sendable {
     /// Threads for the cache look-ups that answer before any decoding.
     private let io = VolumeIO(maximumOutstanding: 8)
 
-    init(generator: ThumbnailGenerator, cache: ThumbnailCache, supportedTypes: [String]) {
+    /// `supportedTypes` is called once, on a thread of its own.
+    init(generator: ThumbnailGenerator, cache: ThumbnailCache, supportedTypes: @escaping @Sendable () -> [String]) {
         self.generator = generator
         self.cache = cache
-        self.supportedTypes = supportedTypes
+        _ = DetachedThread.start(stackSize: 256 * 1024) { [self] in
+            let types = supportedTypes()
+            let waiting = self.supported.withLock { state -> [DBusService.Call] in
+                defer { state = .known(types) }
+                if case .waiting(let calls) = state { return calls }
+                return []
+            }
+            for call in waiting { Self.answerSupported(call, types) }
+        }
+    }
+
+    private static func answerSupported(_ call: DBusService.Call, _ types: [String]) {
+        call.reply(Array(repeating: "file", count: types.count), types)
     }
 
     func attach(_ service: DBusService) { self.service.withLock { $0 = service } }
@@ -110,7 +131,15 @@ final class DBusThumbnailer: Sendable {
             dequeue(call.uint(0))
             call.reply()
         case "GetSupported":
-            call.reply(Array(repeating: "file", count: supportedTypes.count), supportedTypes)
+            let known = supported.withLock { state -> [String]? in
+                switch state {
+                case .known(let types): return types
+                case .waiting(let calls):
+                    state = .waiting(calls + [call])
+                    return nil
+                }
+            }
+            if let known { Self.answerSupported(call, known) }
         case "GetSchedulers":
             call.reply(["default", "foreground", "background"])
         case "GetFlavors":
