@@ -59,7 +59,12 @@ public final class ThumbnailCache: ThumbnailCaching {
 
     /// Where the thumbnail of a file lives in the personal cache.
     public func path(forFile file: String, flavor: Flavor) -> String {
-        "\(root)/\(flavor.rawValue)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
+        path(forURI: FileURI.from(absolutePath: PathNormalizer.absolute(file)), flavor: flavor)
+    }
+
+    /// Where the thumbnail of the file at `uri` lives in the personal cache.
+    private func path(forURI uri: String, flavor: Flavor) -> String {
+        "\(root)/\(flavor.rawValue)/\(MD5.hex(uri)).png"
     }
 
     public func failurePath(forFile file: String) -> String {
@@ -164,7 +169,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         let shared = Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute), source: "shared",
                                requiresMTime: false, isShared: true)
         if let png = read(shared), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: shared) { return true }
-        guard !ignoresStored, let own = candidatePaths(absolute, flavor: flavor).first, let png = read(own), let info = PNGDecoder.info(png),
+        guard !ignoresStored, let own = candidatePaths(absolute, flavor: flavor).first(where: { !$0.isShared }), let png = read(own), let info = PNGDecoder.info(png),
               isValid(info, stamp: stamp, candidate: own), let image = PNGDecoder.decode(png) else { return false }
         var text = [("Thumb::URI", Self.sharedURI(forFile: absolute)), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size))]
         if let type = info.text["Thumb::Mimetype"] { text.append(("Thumb::Mimetype", type)) }
@@ -227,14 +232,15 @@ public final class ThumbnailCache: ThumbnailCaching {
         var isShared = false
     }
 
-    private func candidatePaths(_ file: String, flavor: Flavor) -> [Candidate] {
+    /// The personal cache's candidate, then (made only if it is asked for) the shared repository's.
+    private func candidatePaths(_ file: String, flavor: Flavor) -> some Sequence<Candidate> {
         let absolute = PathNormalizer.absolute(file)
-        var paths = [Candidate(path: path(forFile: absolute, flavor: flavor), uri: FileURI.from(absolutePath: absolute), source: "cache", requiresMTime: true)]
-        if readsShared {
-            paths.append(Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute),
-                                   source: "shared", requiresMTime: false, isShared: true))
+        return [false, true].lazy.filter { !$0 || self.readsShared }.map { shared in
+            shared ? Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute),
+                               source: "shared", requiresMTime: false, isShared: true)
+                : { let uri = FileURI.from(absolutePath: absolute)
+                    return Candidate(path: self.path(forURI: uri, flavor: flavor), uri: uri, source: "cache", requiresMTime: true) }()
         }
-        return paths
     }
 
     private func validImage(for file: String, flavor: Flavor, stamp: FileStamp) -> Found? {
