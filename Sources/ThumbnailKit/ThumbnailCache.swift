@@ -55,27 +55,6 @@ public final class ThumbnailCache: ThumbnailCaching {
         self.memory = Mutex(MemoryLRU(capacityBytes: memoryBytes))
     }
 
-    // MARK: Names
-
-    /// Where the thumbnail of a file lives in the personal cache.
-    public func path(forFile file: String, flavor: Flavor) -> String {
-        path(forURI: FileURI.from(absolutePath: PathNormalizer.absolute(file)), flavor: flavor)
-    }
-
-    /// Where the thumbnail of the file at `uri` lives in the personal cache.
-    private func path(forURI uri: String, flavor: Flavor) -> String {
-        "\(root)/\(flavor.rawValue)/\(MD5.hex(uri)).png"
-    }
-
-    public func failurePath(forFile file: String) -> String {
-        "\(root)/fail/qlbrowse-\(EngineVersion.string)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
-    }
-
-    /// True for files inside the cache itself, which are never thumbnailed into it.
-    public func contains(_ file: String) -> Bool {
-        PathNormalizer.absolute(file).hasPrefix(root + "/")
-    }
-
     // MARK: ThumbnailCaching
 
     public func generationBox(for box: PixelSize) -> PixelSize {
