@@ -63,12 +63,16 @@ let package = Package(
 
         // Folder listing off the UI thread, and the packed entry store it fills.
         .target(name: "FileSystemKit", dependencies: ["SystemKit"]),
+        // The place layer: the `Place` protocol (list, stat, read, write, watch, file operations,
+        // thumbnails for items) and `LocalPlace`, the local file system. Everything above it (the
+        // browser's shell, the commands) reaches files only through a place.
+        .target(name: "Places", dependencies: ["FileSystemKit", "ThumbnailKit", "SystemKit"]),
         // Pure browser state: entries, cursor, sort, filter, layout. No I/O, no terminal.
         .target(name: "BrowserCore", dependencies: ["FileSystemKit", "ThumbnailKit", "SystemKit"]),
         // Terminal capability probe and image encoding through chafa.
         .target(name: "TerminalGraphics", dependencies: ["ThumbnailKit", "SystemKit", "CChafa"]),
         // The ncurses screen, the event loop, and drawing of the state.
-        .target(name: "BrowserUI", dependencies: ["BrowserCore", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "SystemKit", "CNcurses"]),
+        .target(name: "BrowserUI", dependencies: ["BrowserCore", "Places", "FileSystemKit", "TerminalGraphics", "ThumbnailKit", "SystemKit", "CNcurses"]),
 
         .executableTarget(name: "qlbrowse-thumbnailer", dependencies: ["ThumbnailWorker", "SystemKit"], linkerSettings: [
             // Every batch starts a worker per core: a static Swift runtime spares each start the
@@ -76,7 +80,7 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
         .executableTarget(name: "qlbrowse", dependencies: [
-            "ThumbnailKit", "BrowserUI", "FileSystemKit", "TerminalGraphics", "SystemKit",
+            "ThumbnailKit", "BrowserUI", "Places", "FileSystemKit", "TerminalGraphics", "SystemKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: [
             // The browser must start and stay as small as nnn: a static Swift runtime brings in only
@@ -88,9 +92,10 @@ let package = Package(
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit", "SystemKit"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "SystemKit", "ThumbnailKit"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "FileSystemKit", "ThumbnailKit", "SystemKit"]),
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore", "FileSystemKit", "ThumbnailKit", "SystemKit"]),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ThumbnailKit"]),
-        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "FileSystemKit", "SystemKit", "TerminalGraphics", "ThumbnailKit",
+        .testTarget(name: "BrowserUITests", dependencies: ["BrowserUI", "BrowserCore", "Places", "FileSystemKit", "SystemKit", "TerminalGraphics", "ThumbnailKit",
                                                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ThumbnailKit", "SystemKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ThumbnailKit", .product(name: "PropertyBased", package: "swift-property-based")]),

@@ -16,6 +16,12 @@ Checks (one line per problem, `path:line: what is wrong`; exit status 1 when any
     String overloads hand the kernel the name's own bytes (`FileSystemBytes`); so do the files
     of Providers and Editors calling the libraries' path functions (their overloads are in
     LibraryPathCalls.swift and EditorPathCalls.swift); `utf8CString` never makes a path;
+  - file-system calls (FILE_CALLS: the path calls, readdir, FileManager, DirectoryLister…) only
+    below the place layer (BELOW_THE_PLACES: SystemKit, Places with LocalPlace, the local place's
+    parts, the engine) and, call by call, in the files of FILE_CALLS_ALLOWED, each with its
+    reason: everything else reaches files through a `Place` (issue #24);
+  - `import BrowserUI` only in the browse command (BROWSER_UI_IMPORTERS): no other command links
+    the terminal UI;
   - no enum in Sources has more than MAX_ENUM_CASES cases, and no struct, class or actor more
     than MAX_OPTIONAL_PROPERTIES optional stored properties (a flat vocabulary, a bag of
     optionals: issue #24), but for the few named in VOCABULARY_ALLOWED;
@@ -359,6 +365,73 @@ def check_path_calls(root, targets):
     return problems
 
 
+# Issue #24: one place layer under everything. Above it, files are reached only through a `Place`
+# (Sources/Places), so that a new kind of place (a remote machine over SSH, #26) is one new type.
+FILE_CALLS = PATH_CALLS + "readdir fopen inotify_add_watch".split()
+FILE_TYPES = "FileManager DirectoryLister DirectoryEntries".split()
+FILE_CALL = re.compile(r"(?<![\w.])(?<!case )(?<!func )(" + "|".join(FILE_CALLS) + r")\(\s*[^)\s]|\b(" + "|".join(FILE_TYPES) + r")\b")
+
+# Folders where every file-system call belongs, and why.
+BELOW_THE_PLACES = {
+    "Sources/SystemKit/": "the system layer: the calls themselves, every path handed over as its bytes",
+    "Sources/Places/": "the place layer: LocalPlace (and the edit's safe placement) meet the local file system here",
+    "Sources/FileSystemKit/": "the local place's parts: DirectoryLister, FileOperation, FileCopier, TrashCan, "
+                              "VolumeCapabilities, the volume monitor, FileFinder's walk, the undo journal",
+    "Sources/ThumbnailKit/": "the engine: the freedesktop cache's own files, shared repositories, the batch's walk, "
+                             "the worker processes and the service's socket",
+    "Sources/Providers/": "the engine: the worker's decoders open the file they were handed",
+    "Sources/Editors/": "the engine: lossless edits write their result in the worker",
+    "Sources/ThumbnailWorker/": "the engine: the worker loop and its limits",
+}
+
+# Files above the place layer that make a call of FILE_CALLS all the same: the calls allowed, and why.
+FILE_CALLS_ALLOWED = {
+    "Sources/TerminalGraphics/TerminalProbe.swift": ({"open"}, "opens /dev/tty: the terminal, not an item of a place"),
+    "Sources/qlbrowse/PreviewCommand.swift": ({"open"}, "opens /dev/tty: the terminal, not an item of a place"),
+    "Sources/BrowserUI/Shell/BrowserApp.swift": ({"open"}, "`open(_:kind:)` is the app's own method (a file handed to the user's program)"),
+    "Sources/BrowserUI/Shell/ChildProcess.swift": ({"posix_spawn_file_actions_addopen", "strdup"},
+                                                   "process plumbing: /dev/null for a child, copies of its arguments"),
+    "Sources/BrowserUI/Shell/SoundPlayer.swift": ({"posix_spawn_file_actions_addopen", "strdup"},
+                                                  "process plumbing: /dev/null for the player, copies of its arguments"),
+    "Sources/BrowserUI/Shell/BookmarkFile.swift": ({"stat"}, "the bookmarks file is the program's own state, as config.toml is"),
+    "Sources/BrowserUI/Shell/NamesEditor.swift": ({"unlink"}, "the program's own temporary file for $EDITOR"),
+    "Sources/qlbrowse/BrowseCommand.swift": ({"open", "stat"}, "the program's own output files: the log and --choosedir"),
+    "Sources/qlbrowse/ThumbnailCommand.swift": ({"access"}, "whether this user may write the engine's output into the -o folder"),
+    "Sources/qlbrowse/CacheCommand.swift": ({"access", "lstat", "opendir", "readdir", "unlink"},
+                                            "the thumbnail cache's own files (the engine's), and whether a cached original is gone"),
+}
+
+# The files that may import BrowserUI: the browse command and its --theme.
+BROWSER_UI_IMPORTERS = {"Sources/qlbrowse/BrowseCommand.swift", "Sources/qlbrowse/ThemeLoader.swift"}
+
+
+def check_place_layer(root, targets, below=None, allowed_calls=None, ui_importers=None):
+    """File-system calls only below the place layer or as FILE_CALLS_ALLOWED says; BrowserUI
+    imported only by the browse command. (The keyword arguments replace the tables, for tests.)"""
+    below = BELOW_THE_PLACES if below is None else below
+    allowed_calls = FILE_CALLS_ALLOWED if allowed_calls is None else allowed_calls
+    ui_importers = BROWSER_UI_IMPORTERS if ui_importers is None else ui_importers
+    problems = []
+    for target in targets:
+        if not target.path or not target.path.startswith("Sources"):
+            continue
+        for path in swift_files(root, target.path):
+            text = read(root, path)
+            if "BrowserUI" in {module for _, module in imports(text)} and path not in ui_importers:
+                problems.append(f"{path}:1: imports BrowserUI: only the browse command links the terminal UI")
+            if any(path.startswith(folder) for folder in below):
+                continue
+            allowed = allowed_calls.get(path, (set(), ""))[0]
+            masked = mask(text)
+            for match in FILE_CALL.finditer(masked):
+                name = match.group(1) or match.group(2)
+                if name not in allowed:
+                    line = masked.count("\n", 0, match.start()) + 1
+                    problems.append(f"{path}:{line}: {name} reaches the file system above the place layer: ask a Place "
+                                    f"(Sources/Places), or name the call and why in FILE_CALLS_ALLOWED")
+    return problems
+
+
 TYPE_DECLARATION = re.compile(r"\b(enum|struct|class|actor)\s+(\w+)\b[^{};=]*\{")
 STORED_OPTIONAL = re.compile(
     r"(?:^|(?<=;))[ \t]*(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|open)(?:\(set\))?\s+)*"
@@ -540,6 +613,7 @@ def main(argv):
     problems += check_c_imports(args.root, targets)
     problems += check_declared_imports(args.root, targets)
     problems += check_path_calls(args.root, targets)
+    problems += check_place_layer(args.root, targets)
     problems += check_vocabularies(args.root)
     if args.check_doc:
         problems += check_doc(args.root, args.check_doc, targets)

@@ -50,6 +50,9 @@ public enum BrowserEffect: Sendable, Equatable {
     case loadBookmarks
     /// Write the bookmarks file (atomically).
     case saveBookmarks([Bookmark])
+    /// Write these bookmarks into the file, keeping the file's own under other keys: set before
+    /// the file was read, so the list in the state does not hold them yet.
+    case addBookmarks([Bookmark])
     /// See whether a bookmark's folder can be reached (within the volume's deadline), then go.
     case checkBookmark(Bookmark)
     /// See which of these folders can be reached, for the bookmarks list.
@@ -57,6 +60,8 @@ public enum BrowserEffect: Sendable, Equatable {
     /// Draw everything again, pictures included.
     case redraw
     case quit(folder: String)
+    /// Mount, eject, connect, look for drives (off the UI thread).
+    case drives(DrivesEffect)
 }
 
 /// A saved edit, for the browser: where the result is, the original's place in the Trash when

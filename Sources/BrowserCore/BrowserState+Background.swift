@@ -27,6 +27,7 @@ extension BrowserState {
         case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes)
         case .showMessage(let text): message = text
         case .volumesChanged, .volumeLost, .volumeGone, .capabilitiesFound: return reduceVolumeResult(result)
+        case .drives(let drives): return reduceDrives(drives)
         case .jobChanged(let job):
             if let index = jobs.firstIndex(where: { $0.id == job.id }) { jobs[index] = job } else { jobs.append(job) }
         case .conflictAsked(let job, let conflict): mode = .overlay(.conflict(job: job, conflict))
@@ -50,6 +51,6 @@ extension BrowserState {
         if !listingComplete, waitingFor == nil, now - listingProgressAt > Self.stallNotice {
             waitingFor = currentVolume?.label ?? folder
         }
-        return []
+        return drivesTick()
     }
 }

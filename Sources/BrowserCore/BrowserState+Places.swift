@@ -111,7 +111,9 @@ extension BrowserState {
             bookmarks.sort { $0.key < $1.key }
             bookmarkProblems[folder] = ""
             message = "bookmark \(key): \(Self.lastComponent(folder))" + (replaced != nil ? " (replaces the old one)" : "") + "; ' then \(key) comes back"
-            return [.saveBookmarks(bookmarks)]
+            // Before the file is read, saving the list would drop what the file holds (a quit
+            // before the file's answer came lost them): the file keeps its own.
+            return [bookmarksRead ? .saveBookmarks(bookmarks) : .addBookmarks(bookmarks)]
         case .jumpToBookmark:
             mode = .browsing
             if !bookmarksRead, !bookmarks.contains(where: { $0.key == key }) {

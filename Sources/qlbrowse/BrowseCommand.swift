@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserUI
+import Places
 import SystemKit
 import TerminalGraphics
 import ThumbnailKit
@@ -69,18 +70,26 @@ struct BrowseCommand: ParsableCommand {
         var options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         options.startInVolumes = volumes
+        options.sshCommand = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"]
         // No theme named: the light one when the terminal says its background is light (OSC 11).
         if theme == nil && config.values["theme"] == nil { options.lightTheme = try? ThemeLoader.load("light") }
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")
-        if WorkerChoice.usesService(noService: noService, config: config) {
-            let idle = WorkerChoice.idleSeconds(config)
-            options.thumbnailWorkers = { own in WorkerChoice.serviceClient(idleSeconds: idle) { own } }
+        // The browser's own workers (Quick Look, and thumbnails without the service), the
+        // resident service's client for thumbnails, the cache and the undo journal.
+        let pool = WorkerPool(stderrPath: log)
+        let thumbnails: any WorkerBackend = WorkerChoice.usesService(noService: noService, config: config)
+            ? WorkerChoice.serviceClient(idleSeconds: WorkerChoice.idleSeconds(config)) { pool } : pool
+        let parts = BrowserParts(previews: pool, thumbnails: thumbnails, jobs: WorkerPool(size: 1, stderrPath: log),
+                                 edits: WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: log),
+                                 cache: ThumbnailCache(), journal: BrowserParts.userJournal(), time: SystemTime()) {
+            if !(thumbnails is WorkerPool) { await thumbnails.shutdown(waitSeconds: 1) }
+            await pool.shutdown()
         }
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if logFD >= 0 { dup2(logFD, 2); close(logFD) }
-        let finalFolder = BrowserApp(options: options).run()
+        let finalFolder = BrowserApp(options: options, parts: parts).run()
         if savedError >= 0 { dup2(savedError, 2); close(savedError) }
         if let choosedir {
             // The shell function waiting for it would cd nowhere without a word: say so, and fail.
@@ -109,12 +118,14 @@ struct BrowseCommand: ParsableCommand {
 
     /// The folder to open, absolute; a file opens its folder.
     static func folder(_ path: String) throws -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(errno)))")
+        let item: PlaceItem
+        do throws(FileSystemError) {
+            item = try PlaceCall.wait { () throws(FileSystemError) in try await LocalPlace().item(at: path) }
+        } catch {
+            throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(String(cString: strerror(error.errno)))")
         }
         let absolute = PathNormalizer.absolute(path)
-        if (status.st_mode & S_IFMT) == S_IFDIR { return absolute }
+        if item.isDirectory { return absolute }
         let parent = absolute.split(separator: "/").dropLast().joined(separator: "/")
         return "/" + parent
     }

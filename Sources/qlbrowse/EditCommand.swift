@@ -1,5 +1,5 @@
 import ArgumentParser
-import BrowserUI
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(FoundationEssentials)

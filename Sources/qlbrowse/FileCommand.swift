@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileSystemKit
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -53,11 +54,10 @@ struct FileCommand: ParsableCommand {
         func run() throws {
             let (operands, refused) = FileCommand.removable(paths)
             let sources = operands.map(PathNormalizer.absolute)
-            let can = TrashCan(dataHome: ProcessEnvironment.current.dataHome,
-                               mountPoints: VolumeMonitor.currentVolumes().map(\.mountPoint))
-            let cache = ThumbnailCache()
-            let report = FileOperation(kind: .trash, sources: sources, destination: nil)
-                .run(trash: can, resolve: { _ in (.skip, true) }, progress: { _ in }, removed: { cache.removeThumbnails(for: $0) })
+            let cache = ThumbnailCache(), place = LocalPlace()
+            let operation = FileOperation(kind: .trash, sources: sources, destination: nil)
+            let report = try FileCommand.perform(operation, in: place, events: FileOperationEvents(resolve: { _ in (.skip, true) },
+                                                                                                   removed: { cache.removeThumbnails(for: $0) }))
             try FileCommand.finish(report, refused: refused)
         }
     }
@@ -68,25 +68,40 @@ struct FileCommand: ParsableCommand {
         // A move removes its sources: `.`, `..` and `/` are refused as rm refuses them.
         let (operands, refused) = kind == .move ? removable(Array(paths.dropLast())) : (Array(paths.dropLast()), 0)
         let sources = operands.map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)
-        var info = stat()
-        guard stat(destination, &info) == 0 else {
-            throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(String(cString: strerror(errno)))")
+        let place = LocalPlace()
+        let item: PlaceItem, capabilities: VolumeCapabilities
+        do throws(FileSystemError) {
+            item = try PlaceCall.wait { () throws(FileSystemError) in try await place.item(at: destination) }
+        } catch {
+            throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(String(cString: strerror(error.errno)))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw RuntimeError("\(TerminalText.escaped(destination)) is not a folder (the last name given is where the files go)") }
-        let volume = Volume.containing(destination, in: VolumeMonitor.currentVolumes())
+        guard item.isDirectory else { throw RuntimeError("\(TerminalText.escaped(destination)) is not a folder (the last name given is where the files go)") }
         let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: options.verify)
-        let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)
+        do throws(FileSystemError) {
+            capabilities = try PlaceCall.wait { () throws(FileSystemError) in try await place.capabilities(of: destination, trial: true) }
+        } catch {
+            throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(error.message)")
+        }
         if let problem = operation.problem(destinationCapabilities: capabilities) {
             StandardStream.write("qlbrowse: \(TerminalText.escaped(problem)); nothing was written\n", to: 2)
             throw ExitCode(1)
         }
         let cache = ThumbnailCache()
-        let report = operation.run(trash: nil, resolve: { _ in (clash.choice, true) }, progress: { state in
+        let report = try perform(operation, in: place, events: FileOperationEvents(resolve: { _ in (clash.choice, true) }, progress: { state in
             guard progress, state.bytesTotal > 0 else { return }
             StandardStream.write("\r\(state.bytesDone * 100 / state.bytesTotal)% \(state.bytesDone)/\(state.bytesTotal) bytes", to: 2)
-        }, moved: { cache.moveThumbnails(from: $0, to: $1) }, removed: { cache.removeThumbnails(for: $0) })
+        }, moved: { cache.moveThumbnails(from: $0, to: $1) }, removed: { cache.removeThumbnails(for: $0) }))
         if progress { StandardStream.write("\n", to: 2) }
         try finish(report, refused: refused)
+    }
+
+    /// Runs `operation` in `place` and waits for its report; a place that stops answering is an error.
+    static func perform(_ operation: FileOperation, in place: any Place, events: FileOperationEvents) throws -> FileOperation.Report {
+        do throws(FileSystemError) {
+            return try PlaceCall.wait { () throws(FileSystemError) in try await place.perform(operation, events: events) }
+        } catch {
+            throw RuntimeError("\(error.path.isEmpty ? "the volume" : TerminalText.escaped(error.path)) is not responding: \(error.context ?? "nothing was done")")
+        }
     }
 
     /// The operands a command that removes or moves them may act on, and how many were refused

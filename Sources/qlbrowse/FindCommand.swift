@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FileSystemKit
+import Places
 import ThumbnailKit
 import Synchronization
 import SystemKit
@@ -32,9 +33,14 @@ struct FindCommand: ParsableCommand {
 
     func run() throws {
         let root = PathNormalizer.absolute(folder ?? ".")
-        var status = stat()
-        guard stat(root, &status) == 0 else { throw RuntimeError("cannot look in \(TerminalText.escaped(root)): \(String(cString: strerror(errno)))") }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw RuntimeError("\(TerminalText.escaped(root)) is not a folder") }
+        let place = LocalPlace()
+        let item: PlaceItem
+        do throws(FileSystemError) {
+            item = try PlaceCall.wait { () throws(FileSystemError) in try await place.item(at: root) }
+        } catch {
+            throw RuntimeError("cannot look in \(TerminalText.escaped(root)): \(String(cString: strerror(error.errno)))")
+        }
+        guard item.isDirectory else { throw RuntimeError("\(TerminalText.escaped(root)) is not a folder") }
         let finished = DispatchSemaphore(value: 0)
         let last = Mutex<FileFinder.Report?>(nil)
         let all = self.all

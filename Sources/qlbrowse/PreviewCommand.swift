@@ -1,4 +1,5 @@
 import ArgumentParser
+import Places
 import SystemKit
 import TerminalGraphics
 import ThumbnailKit
@@ -66,14 +67,21 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         guard let file else { return }
         let area = size.flatMap { Self.cells($0) } ?? Self.terminalSize()
-        var status = stat()
-        guard stat(file, &status) == 0 else {
-            throw RuntimeError("cannot preview \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
+        let files = LocalPlace()
+        let item: PlaceItem
+        do throws(FileSystemError) {
+            item = try await files.item(at: file)
+        } catch {
+            throw RuntimeError("cannot preview \(TerminalText.escaped(file)): \(String(cString: strerror(error.errno)))")
         }
         var output: [UInt8]
-        if (status.st_mode & S_IFMT) == S_IFREG, let type = ContentTypeTable.type(forFileName: file), type.kind == .text {
-            guard let bytes = UntrustedFile.read(file, links: .followed, upTo: 64 * 1024) else {
-                throw RuntimeError("cannot read \(TerminalText.escaped(file)): \(String(cString: strerror(errno)))")
+        if item.isRegularFile, let type = ContentTypeTable.type(forFileName: file), type.kind == .text {
+            // A text preview needs the first 64 KiB only: a ranged read, never the whole file.
+            let bytes: [UInt8]
+            do throws(FileSystemError) {
+                bytes = try await files.read(file, offset: 0, length: 64 * 1024)
+            } catch {
+                throw RuntimeError("cannot read \(TerminalText.escaped(file)): \(String(cString: strerror(error.errno)))")
             }
             output = Array(TextPreview.lines(from: bytes, maxLines: area.rows, maxColumns: area.columns).joined(separator: "\n").utf8) + [0x0A]
         } else {
@@ -82,7 +90,7 @@ struct PreviewCommand: AsyncParsableCommand {
             // at 512 px instead of 1024 (a quarter of the pixels to decode, encode and read back).
             let sampled = mode == .symbols || mode == .off ? CellSize(width: 6, height: 12) : cell
             let imageID = KittyDriver.imageID(serial: Int(getpid()) % 60_000)
-            let picture = try await picture(of: file, isFolder: (status.st_mode & S_IFMT) == S_IFDIR, area: area, cell: sampled, config: config) { image in
+            let picture = try await picture(of: file, isFolder: item.isDirectory, area: area, cell: sampled, config: config) { image in
                 driver.render(image, columns: area.columns, rows: area.rows, imageID: imageID)
             }
             output = driver.inline(picture)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -83,14 +84,15 @@ struct ThumbnailCommand: AsyncParsableCommand {
         for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         if !recursive {
             // -o names a folder: say what is wrong with the one given, not always "does not exist".
-            var status = stat()
             let shown = TerminalText.escaped(output)
-            guard stat(output, &status) == 0 else {
-                let code = errno
-                throw RuntimeError(code == ENOENT ? "the output folder \(shown) does not exist (-o takes a folder)"
-                                                  : "cannot use the output folder \(shown): \(String(cString: strerror(code)))")
+            let folder: PlaceItem
+            do throws(FileSystemError) {
+                folder = try await LocalPlace().item(at: output)
+            } catch {
+                throw RuntimeError(error.errno == ENOENT ? "the output folder \(shown) does not exist (-o takes a folder)"
+                                                         : "cannot use the output folder \(shown): \(String(cString: strerror(error.errno)))")
             }
-            guard (status.st_mode & S_IFMT) == S_IFDIR else { throw RuntimeError("\(shown) is a file, not a folder (-o takes the folder to write the images into)") }
+            guard folder.isDirectory else { throw RuntimeError("\(shown) is a file, not a folder (-o takes the folder to write the images into)") }
             guard access(output, W_OK) == 0 else { throw RuntimeError("cannot write into the output folder \(shown): \(String(cString: strerror(errno)))") }
         }
         var limits = WorkerLimits.standard
@@ -182,8 +184,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             return true
         } catch {
             var failure = error as? ThumbnailError ?? ThumbnailError(.corrupt, String(describing: error))
-            var status = stat()
-            if stat(file, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR && !types.contains(.icon) {
+            if !types.contains(.icon), (try? await LocalPlace().item(at: file))?.isDirectory == true {
                 failure = ThumbnailError(.unsupported, "is a folder; use -r to thumbnail the files inside it")
             }
             await reporter.fail(file: file, error: failure.retryHint("--force retries"))

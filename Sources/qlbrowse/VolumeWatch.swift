@@ -1,4 +1,5 @@
 import FileSystemKit
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -43,11 +44,11 @@ struct VolumeWatch: Sendable {
     /// A listing, not a stat (smbnetfs answers a stat from its cache after the server is gone),
     /// on a thread of its own with a deadline (a dead share may never answer).
     private static func listingFails(_ entry: Watched) async -> String? {
-        switch await VolumeIO.shared.probeListing(entry.root, volume: entry.volume.mountPoint) {
-        case .failed(let code) where [ENOTCONN, EIO, ESTALE, ENODEV, ECONNABORTED, EHOSTDOWN, ENXIO].contains(code):
+        switch await LocalPlace(volumes: { [entry.volume] }).probe(entry.root) {
+        case let failure? where failure.code == .notResponding: return "\(entry.volume.label) is not responding"
+        case let failure? where [ENOTCONN, EIO, ESTALE, ENODEV, ECONNABORTED, EHOSTDOWN, ENXIO].contains(failure.errno):
             return "\(entry.volume.label) was disconnected"
-        case .listed, .failed: return nil
-        case .silent: return "\(entry.volume.label) is not responding"
+        case nil, .some: return nil
         }
     }
 }

@@ -41,6 +41,7 @@ import FileSystemKit
 
     @Test func aBookmarkIsSetWithAKeyAndGoneToOnceItsFolderAnswers() {
         var state = browsing()
+        state.apply(.bookmarksLoaded([], problem: nil))  // the file read at start (keys before it: below)
         state.apply(.navigation(.moveDown(3)))  // b.jpg
         _ = state.press("b", .places(.bookmark))
         #expect(state.mode == .awaitingKey(.setBookmark) && state.message?.contains("press a key") == true)
@@ -84,7 +85,9 @@ import FileSystemKit
         #expect(state.mode == .awaitingKey(.jumpToBookmark), "the file may not be read yet: the key is awaited")
         #expect(state.press("w", nil).isEmpty)
         _ = state.press("b", .places(.bookmark))
-        _ = state.press("h", nil)
+        let setEarly = state.press("h", nil)
+        #expect(setEarly == [.addBookmarks([Bookmark(key: "h", folder: "/home/me", file: state.selected?.name)])],
+                "set before the file is read: written beside the file's own, which a quit now must not lose")
         let effects = state.apply(.bookmarksLoaded([work, Bookmark(key: "h", folder: "/old", file: nil)], problem: nil))
         #expect(effects.contains(.checkBookmark(work)), "the jump asked for before goes once the file is read")
         #expect(state.bookmarks.map(\.folder) == ["/home/me", "/home/me/work"], "the bookmark set meanwhile wins over the file's")
@@ -93,6 +96,8 @@ import FileSystemKit
         empty.apply(.bookmarksLoaded([], problem: nil))
         _ = empty.press("'", .places(.jumpToBookmark))
         #expect(empty.mode == .browsing && empty.message?.contains("no bookmarks yet") == true)
+        _ = empty.press("b", .places(.bookmark))
+        #expect(empty.press("k", nil) == [.saveBookmarks(empty.bookmarks)], "once read, the list is the file")
     }
 
     @Test func theListShowsEachFoldersStateAndDeletesAndRekeys() {

@@ -186,7 +186,7 @@ import Testing
     @Test func sixelLeavesNoPictureBehindAScreenChange() throws {
         let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 19, "\(result.stdout)")
     }
 
     /// Issue 23: inside tmux, the sixels reach the terminal through the passthrough and tmux sends
@@ -196,7 +196,7 @@ import Testing
     @Test func sixelInsideTmuxLeavesNoPictureBehindAScreenChange() throws {
         let result = TestEnvironment.runScenario("ghosts.py", folder: "qlbrowse-ghosts-tmux", arguments: ["--tmux"])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 17, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 19, "\(result.stdout)")
     }
 
     /// Issue 23: a video playing in a sixel terminal flickered: each frame's cells were blanked
@@ -213,11 +213,12 @@ import Testing
     /// A mid-tone picture through a real tmux, read off the outer terminal (pyte): with RGB on
     /// the outer terminal within 1.5x the colour error of truecolor outside tmux, without it
     /// within 1.5x of 256 colours outside (8 colours, as before, measure 3.3x that).
-    /// Tests/Support/colour-depth.py prints chafa's own error beside them when chafa is installed.
+    /// Tests/Support/colour-depth.py prints chafa's own error beside them, and at 256 colours ours
+    /// (error diffusion) must be no worse than chafa's command line (31 before, 21 with diffusion).
     @Test func blockArtThroughTmuxKeepsItsColours() throws {
         let result = TestEnvironment.runScenario("colour-depth.py", folder: "qlbrowse-colours")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 2, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 3, "\(result.stdout)")
     }
 
     @Test func quittingLeavesTheAlternateScreenAndShowsTheCursor() throws {

@@ -25,7 +25,7 @@ struct VolumeTests {
     @Test func bookmarksLastAcrossRunsAndSayWhenTheirVolumeIsGoneOrHung() throws {
         let result = TestEnvironment.runScenario("bookmarks.py", folder: "qlbrowse-bookmarks")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 6, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 7, "\(result.stdout)")
     }
 
     @Test func anEditOnAVolumeThatVanishesLeavesTheOriginalWhole() throws {

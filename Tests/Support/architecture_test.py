@@ -201,5 +201,44 @@ indirect enum Tree: Codable {
         self.assertEqual(over, set(arch.VOCABULARY_ALLOWED))
 
 
+class PlaceLayerTests(unittest.TestCase):
+    VIEW = """import Core
+import BrowserUI
+// stat(path, &info) in a comment, and "opendir(x)" in a string, are no calls
+func open(_ url: String) {}
+let a = place.rename(from, to: to)
+let b = open(path, O_RDONLY)
+let c = FileManager.default
+let d = stat(path, &info)
+"""
+
+    def test_calls_above_the_places_and_the_browser_import(self):
+        with tempfile.TemporaryDirectory() as root:
+            for path, text in {"Package.swift": PACKAGE, "Sources/UI/View.swift": self.VIEW,
+                               "Sources/Core/Core.swift": "let x = opendir(folder)\nimport BrowserUI\n",
+                               "Sources/tool-main/main.swift": "import BrowserUI\n"}.items():
+                os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+                with open(os.path.join(root, path), "w") as f:
+                    f.write(text)
+            targets = arch.parse_package(PACKAGE)
+            problems = arch.check_place_layer(root, targets, below={"Sources/Core/": "the layer"}, allowed_calls={},
+                                              ui_importers={"Sources/tool-main/main.swift"})
+            self.assertEqual([p.split(": ")[0] + " " + p.split(": ")[1].split(" ")[0] for p in problems],
+                             ["Sources/Core/Core.swift:1 imports", "Sources/UI/View.swift:1 imports",
+                              "Sources/UI/View.swift:6 open", "Sources/UI/View.swift:7 FileManager", "Sources/UI/View.swift:8 stat"])
+            allowed = {"Sources/UI/View.swift": ({"open", "FileManager"}, "why")}
+            problems = arch.check_place_layer(root, targets, below={"Sources/Core/": "the layer"}, allowed_calls=allowed,
+                                              ui_importers={"Sources/UI/View.swift", "Sources/Core/Core.swift", "Sources/tool-main/main.swift"})
+            self.assertEqual([p.split(": ")[0] for p in problems], ["Sources/UI/View.swift:8"])
+
+    def test_the_allow_list_names_only_calls_still_made(self):
+        # Each allowed call is still made in its file, and each entry gives a reason.
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
+        for path, (calls, reason) in arch.FILE_CALLS_ALLOWED.items():
+            made = {m.group(1) or m.group(2) for m in arch.FILE_CALL.finditer(arch.mask(arch.read(root, path)))}
+            self.assertEqual(made & calls, calls, f"{path}: allowed but no longer made: {calls - made}")
+            self.assertTrue(reason)
+
+
 if __name__ == "__main__":
     unittest.main()

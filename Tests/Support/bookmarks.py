@@ -11,7 +11,8 @@ Checks, reading the rendered screen (pyte), one PASS/FAIL line each:
      the browser stays where it is; B lists it as unavailable;
   4. the volume hung: ' then s says it is not responding within the volume deadline (2 s) plus
      0.5 s, and the browser answers a key meanwhile;
-  5. the bookmarks file is JSON in $XDG_STATE_HOME/qlbrowse/bookmarks.
+  5. the bookmarks file is JSON in $XDG_STATE_HOME/qlbrowse/bookmarks;
+  6. b, a key and q typed at once: the bookmark is in the file after the process ends.
 Exit status 0 when all pass. The mount is always torn down.
 """
 import json, os, shutil, sys, time
@@ -98,6 +99,16 @@ def main():
             stored = json.load(handle)
         results.append(('the bookmarks file is JSON in $XDG_STATE_HOME/qlbrowse', stored == [{'key': 's', 'folder': holiday, 'file': 'hills.txt'}],
                         json.dumps(stored)))
+
+        # b, a key and q typed at once: the bookmark is written before the process ends (CI saw
+        # the file missing once: the save was still queued when q ended the process).
+        browser = Browser([qlbrowse, '--graphics', 'symbols', home], env)
+        browser.wait_for('notes.txt', 10)
+        browser.send(b'bnq')
+        status = browser.finish()
+        with open(os.path.join(work, '.state', 'qlbrowse', 'bookmarks')) as handle:
+            keys = sorted(bookmark['key'] for bookmark in json.load(handle))
+        results.append(('b n q typed at once: the bookmark is kept', status == 0 and keys == ['n', 's'], 'keys %s' % keys))
     finally:
         if browser is not None:
             try:

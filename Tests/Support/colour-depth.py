@@ -105,6 +105,12 @@ def main():
         value, outside = errors[label][0], errors[reference][0]
         results.append(('%s: colour error within 1.5x of %s' % (label, reference), value is not None and outside is not None and value <= 1.5 * outside,
                         '%s vs %s' % ('%.1f' % value if value is not None else 'no picture', '%.1f' % outside if outside is not None else 'no picture')))
+    chafas = errors.get('chafa --colors 256', (None, 0))[0]
+    if chafas is not None:
+        # 256 colours chosen for the picture: no worse than chafa's own command line at 256.
+        value = errors['tmux, outer terminal without RGB'][0]
+        results.append(('tmux, outer terminal without RGB: colour error at most chafa --colors 256', value is not None and value <= chafas,
+                        '%s vs %.1f' % ('%.1f' % value if value is not None else 'no picture', chafas)))
     return summarize(results, work)
 
 

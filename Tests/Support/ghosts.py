@@ -13,7 +13,8 @@ The browser's output is replayed through a terminal emulator (pyte) with every s
 a block of marker cells where the terminal draws its pixels (10x20 pixel cells here). The markers
 then behave as sixel pixels do in xterm: lines scrolled by a scroll region carry them along, text
 and erases written over them take them away. After each screen change (filter typed and cleared,
-help over the grid and closed, list/grid switch, Quick Look opened and closed) every marker cell
+help over the grid and closed, list/grid switch, Quick Look opened and closed, a tab opened in
+the grid and closed) every marker cell
 must belong to a whole picture, a rectangle drawn as one sixel and still complete: a cut copy, a
 row left behind or a picture moved by a scroll is a ghost; with help open no picture may show.
 """
@@ -129,7 +130,8 @@ def main():
     steps = [('list', b''), ('down twice', b'jj'), ('filter /l', b'/l'), ('filter /li', b'i'), ('filter /lim', b'm'),
              ('filter cleared', b'\x7f\x7f\x7f'), ('filter kept', b'\r'), ('grid', b'v'), ('grid: down', b'j'),
              ('help over the grid', b'?'), ('help closed', b'\x1b'), ('filter in the grid /a', b'/a'),
-             ('filter cleared in the grid', b'\x1b'), ('back to the list', b'v'), ('Quick Look', b' '), ('Quick Look closed', b'\x1b')]
+             ('filter cleared in the grid', b'\x1b'), ('back to the list', b'v'), ('Quick Look', b' '), ('Quick Look closed', b'\x1b'),
+             ('a new tab, the grid', b'tv'), ('the tab closed', b'w')]
     marks = []
     try:
         browser.wait_for('8 files', 15)

@@ -94,55 +94,46 @@ final class PictureService: Sendable {
 
     /// Whether a custom previewer shows this file in Quick Look: when its config says it
     /// overrides the built-in view, or when there is none (`hasBuiltIn` false).
-    func customPreviewer(_ path: String, hasBuiltIn: Bool) {
-        let previews = self.previews, inbox = self.inbox
-        Task.detached(priority: .userInitiated) {
-            guard let info = try? await previews.customPreviewer(for: path), info.overridesBuiltIn || !hasBuiltIn else { return }
-            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
-        }
+    func customPreviewer(_ path: String, hasBuiltIn: Bool) async {
+        guard let info = try? await previews.customPreviewer(for: path), info.overridesBuiltIn || !hasBuiltIn else { return }
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
     }
 
     /// A custom previewer's text for Quick Look: its colours kept, anything else it printed shown
     /// as text, never sent to the terminal.
-    func customText(_ path: String, columns: Int, rows: Int) {
-        let previews = self.previews, inbox = self.inbox
-        Task.detached(priority: .userInitiated) {
-            let page: TextPage
-            do {
-                guard case .text(let bytes)? = try await previews.custom(path: path, box: PixelSize(width: 1, height: 1), columns: columns, rows: rows)?.content else { return }
-                var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
-                if lines.last?.runs.isEmpty == true { lines.removeLast() }  // the newline ending the output
-                page = TextPage(path: path, first: 0, lines: lines, total: lines.count)
-            } catch {
-                page = TextPage(path: path, first: 0, lines: [], total: nil, problem: "the previewer failed: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
-            }
-            inbox.post(.textPage(page))
-            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
+    func customText(_ path: String, columns: Int, rows: Int) async {
+        let page: TextPage
+        do {
+            guard case .text(let bytes)? = try await previews.custom(path: path, box: PixelSize(width: 1, height: 1), columns: columns, rows: rows)?.content else { return }
+            var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
+            if lines.last?.runs.isEmpty == true { lines.removeLast() }  // the newline ending the output
+            page = TextPage(path: path, first: 0, lines: lines, total: lines.count)
+        } catch {
+            // Cancelled (Quick Look moved on): nothing is said, and the file is asked again when shown again.
+            if Task.isCancelled { return }
+            page = TextPage(path: path, first: 0, lines: [], total: nil, problem: "the previewer failed: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
         }
+        inbox.post(.textPage(page))
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total))))
     }
 
     /// An archive's members for Quick Look, listed in a worker (headers only).
-    func listMembers(_ path: String) {
-        let previews = self.previews, inbox = self.inbox
-        Task.detached(priority: .userInitiated) {
-            let page: MembersPage
-            do {
-                page = MembersPage(path: path, listing: try await previews.members(path: path, limit: 20_000))
-            } catch {
-                page = MembersPage(path: path, problem: "cannot list: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
-            }
-            inbox.post(.members(page))
-            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
+    func listMembers(_ path: String) async {
+        let page: MembersPage
+        do {
+            page = MembersPage(path: path, listing: try await previews.members(path: path, limit: 20_000))
+        } catch {
+            if Task.isCancelled { return }
+            page = MembersPage(path: path, problem: "cannot list: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
         }
+        inbox.post(.members(page))
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.rows.count + 1))))
     }
 
     /// The length of a song or video, for Quick Look's position bar.
-    func mediaFacts(_ path: String) {
-        let previews = self.previews, inbox = self.inbox
-        Task.detached(priority: .userInitiated) {
-            guard let facts = try? await previews.mediaFacts(path: path), let duration = facts.duration else { return }
-            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
-        }
+    func mediaFacts(_ path: String) async {
+        guard let facts = try? await previews.mediaFacts(path: path), let duration = facts.duration else { return }
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
     }
 
     private func finished(_ key: PictureKey) {
@@ -153,7 +144,7 @@ final class PictureService: Sendable {
     /// is past the end), made visible and coloured, on the volume's own I/O queue: a dead share
     /// blocks only its own calls, and answers "not responding". `rows` is the screen's height,
     /// for where a jump to the end lands.
-    func readText(_ path: String, volume: String, from line: Int, count: Int, rows: Int) {
+    func readText(_ path: String, volume: String, from line: Int, count: Int, rows: Int) async {
         let inbox = self.inbox
         let window = textWindows.withLock { windows in
             if let known = windows[path] { return known }
@@ -162,16 +153,19 @@ final class PictureService: Sendable {
             windows[path] = window
             return window
         }
-        VolumeIO.shared.run(volume: volume, deadline: 10, { TextPage.read(window, from: line, count: count) }, completion: { outcome in
-            let page: TextPage
-            switch outcome {
-            case .done(let read): page = read
-            case .timedOut, .refused: page = TextPage(path: path, first: line, lines: [], total: nil, problem: "cannot read: the volume is not responding")
-            }
-            inbox.post(.textPage(page))
-            let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
-            inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
-        })
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            VolumeIO.shared.run(volume: volume, deadline: 10, { TextPage.read(window, from: line, count: count) }, completion: { outcome in
+                let page: TextPage
+                switch outcome {
+                case .done(let read): page = read
+                case .timedOut, .refused: page = TextPage(path: path, first: line, lines: [], total: nil, problem: "cannot read: the volume is not responding")
+                }
+                inbox.post(.textPage(page))
+                let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
+                inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
+                done.resume()
+            })
+        }
     }
 }
 

@@ -2,12 +2,16 @@ import BrowserCore
 
 /// A screen that keeps what is drawn on it, for tests: the characters of every cell and the
 /// style they were drawn in. `snapshot(theme:)` writes both as text a person can read and diff.
-final class RecordingScreen: Screen {
+final class RecordingScreen: TerminalScreen {
     let rows: Int
     let columns: Int
     private(set) var characters: [[Character]]
     private(set) var styles: [[Theme.Style]]
     private(set) var refreshes = 0
+    /// Keys to play, first first (`TerminalScreen.readKey`).
+    var keys: [KeyInput] = []
+    /// Times the terminal was given to a program in the foreground.
+    private(set) var suspensions = 0
 
     init(rows: Int, columns: Int) {
         self.rows = rows
@@ -22,6 +26,14 @@ final class RecordingScreen: Screen {
     }
 
     func refresh() { refreshes += 1 }
+    var colors: Int { 256 }
+    func start(preferring entry: String?) -> String? { nil }
+    func stop() {}
+    func updateSize() {}
+    func suspend() { suspensions += 1 }
+    func resume() {}
+    func giveBack(_ keys: [UInt8]) {}
+    func readKey() -> KeyInput? { keys.isEmpty ? nil : keys.removeFirst() }
     func invalidate(top: Int, count: Int) {}
     func clearAll() {}
     func linesMayMove() -> Bool { false }

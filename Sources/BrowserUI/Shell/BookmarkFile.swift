@@ -1,6 +1,7 @@
 import BrowserCore
 import Dispatch
 import FileSystemKit
+import Places
 import SystemKit
 import ThumbnailKit
 #if canImport(FoundationEssentials)
@@ -29,25 +30,35 @@ final class BookmarkFile: Sendable {
     func load(inbox: Inbox) {
         let path = self.path
         queue.async {
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                inbox.post(.result(.bookmarksLoaded([], problem: nil)))
-                return
-            }
             do {
-                guard status.st_size < 4 << 20 else { throw EditError("too large") }
-                let list = try JSONDecoder().decode([Bookmark].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                inbox.post(.result(.bookmarksLoaded(list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }, problem: nil)))
+                let list = try Self.read(path)
+                inbox.post(.result(.bookmarksLoaded(list, problem: nil)))
             } catch {
                 inbox.post(.result(.bookmarksLoaded([], problem: "the bookmarks in \(TerminalText.escaped(path)) cannot be read; b sets new ones (the file is kept until then)")))
             }
         }
     }
 
-    func save(_ list: [Bookmark], inbox: Inbox) {
+    /// The bookmarks in the file at `path`; none when there is no file.
+    private static func read(_ path: String) throws -> [Bookmark] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        guard status.st_size < 4 << 20 else { throw EditError("too large") }
+        let list = try JSONDecoder().decode([Bookmark].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return list.filter { $0.key.count == 1 && $0.folder.hasPrefix("/") }
+    }
+
+    /// Writes `list`; `keepingTheFiles`: with the file's bookmarks under keys `list` does not use
+    /// (the list was made before the file was read).
+    func save(_ list: [Bookmark], keepingTheFiles: Bool = false, inbox: Inbox) {
         let path = self.path
         queue.async {
             do {
+                var list = list
+                if keepingTheFiles, let kept = try? Self.read(path) {
+                    let keys = Set(list.map(\.key))
+                    list = (list + kept.filter { !keys.contains($0.key) }).sorted { $0.key < $1.key }
+                }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try AtomicFileWriter.writeState(Array(try encoder.encode(list)), to: path)
@@ -57,38 +68,41 @@ final class BookmarkFile: Sendable {
         }
     }
 
-    /// Checks `bookmark`'s folder; the state goes there if it answers.
-    func check(_ bookmark: Bookmark, volumes: [Volume], inbox: Inbox) {
-        Self.probe(bookmark.folder, volumes: volumes) { problem in inbox.post(.result(.bookmarkChecked(bookmark, problem: problem))) }
+    /// Waits, `seconds` at most, for the saves asked so far: quitting right after `b` must not
+    /// lose the bookmark (the process would end before the queue wrote it).
+    func waitUntilSaved(seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        _ = done.wait(timeout: .now() + seconds)
+    }
+
+    /// Checks `bookmark`'s folder in `place`; the state goes there if it answers.
+    func check(_ bookmark: Bookmark, volumes: [Volume], place: any Place, inbox: Inbox) {
+        Self.probe(bookmark.folder, volumes: volumes, place: place) { problem in inbox.post(.result(.bookmarkChecked(bookmark, problem: problem))) }
     }
 
     /// Checks every folder of the bookmarks list.
-    func check(_ folders: [String], volumes: [Volume], inbox: Inbox) {
+    func check(_ folders: [String], volumes: [Volume], place: any Place, inbox: Inbox) {
         for folder in Set(folders) {
-            Self.probe(folder, volumes: volumes) { problem in inbox.post(.result(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
+            Self.probe(folder, volumes: volumes, place: place) { problem in inbox.post(.result(.bookmarksChecked([BookmarkCheck(folder: folder, problem: problem)]))) }
         }
     }
 
     /// Why `folder` cannot be listed now, or nil when it can.
-    private static func probe(_ folder: String, volumes: [Volume], answer: @escaping @Sendable (String?) -> Void) {
+    private static func probe(_ folder: String, volumes: [Volume], place: any Place, answer: @escaping @Sendable (String?) -> Void) {
         let volume = Volume.containing(folder, in: volumes)
-        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: deadline, { () -> String? in
-            var status = stat()
-            guard stat(folder, &status) == 0 else {
-                let error = FileSystemError(errno: errno, call: "stat", path: folder)
+        Task.detached {
+            do throws(FileSystemError) {
+                let item = try await PlaceCall.within(seconds: deadline, folder) { () throws(FileSystemError) in try await place.item(at: folder) }
+                answer(item.isDirectory ? nil : "not a folder any more")
+            } catch where error.code == .notResponding {
+                answer(error.wasRefused ? "its volume is not responding (earlier calls are still stuck)" : "its volume is not responding")
+            } catch where error.code == .notFound && (volume == nil || volume?.mountPoint == "/") {
                 // Gone without its volume: most often a stick or share not mounted now.
-                if error.code == .notFound, volume == nil || volume?.mountPoint == "/" {
-                    return "not there (is its volume mounted?)"
-                }
-                return error.message
+                answer("not there (is its volume mounted?)")
+            } catch {
+                answer(error.message)
             }
-            return status.st_mode & S_IFMT == S_IFDIR ? nil : "not a folder any more"
-        }, completion: { outcome in
-            switch outcome {
-            case .done(let problem): answer(problem)
-            case .timedOut: answer("its volume is not responding")
-            case .refused: answer("its volume is not responding (earlier calls are still stuck)")
-            }
-        })
+        }
     }
 }

@@ -15,50 +15,50 @@ import Glibc
 /// events. No filesystem call and no decoding ever happens on this thread.
 public final class BrowserApp {
     private let options: BrowserOptions
-    private var state: BrowserState
-    private let screen: CursesScreen
+    private(set) var state: BrowserState
+    private let screen: any TerminalScreen
     private let inbox = Inbox()
     private var volumeMonitor: VolumeMonitor?
-    private let effects: EffectRunner
-    private let pool: WorkerPool
-    /// Where thumbnails are decoded: the resident service, or `pool` itself.
-    private let thumbnailWorkers: any WorkerBackend
+    let effects: EffectRunner
+    private let parts: BrowserParts
     private let pictures: PictureService
-    private let view: BrowserView
+    /// Quick Look's text, members and facts: the state's demand, carried out.
+    let demand: DemandRunner
+    let view: BrowserView
     private let graphics: GraphicsSession
     private let sound = SoundPlayer()
-    private var running = true
-    /// Text files whose lines are being read for Quick Look (one read at a time per file).
-    private var textsAsked: Set<String> = []
-    /// What was asked of the worker for the file Quick Look shows (members, length, previewer),
-    /// once per visit: the state starts Quick Look's position over for each file, forgetting the
-    /// answers, so a file shown again is asked again.
-    private var contentAsked: Set<String> = []
-    private var contentAskedFor: String?
+    private(set) var running = true
+    private var needsDraw = true
     /// `QLBROWSE_TRACE=1`: picture requests and results go to the log file, for debugging.
     private let tracing = ProcessEnvironment.current.variables["QLBROWSE_TRACE"] != nil
     private var signalSources: [DispatchSourceSignal] = []
-    /// The clock the state is told on every turn of the loop.
-    private let time: any TimeSource
 
-    public init(options: BrowserOptions, time: any TimeSource = SystemTime()) {
+    /// The browser on the terminal (ncurses), from `parts`.
+    public convenience init(options: BrowserOptions, parts: BrowserParts) {
+        let graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables,
+                                       asksColours: options.lightTheme != nil)
+        self.init(options: options, screen: CursesScreen(useColor: options.useColor), graphics: graphics, parts: parts)
+    }
+
+    /// The browser on any screen (a recording one in tests), with the terminal's `graphics` as found.
+    init(options: BrowserOptions, screen: any TerminalScreen, graphics: GraphicsSession, parts: BrowserParts) {
         self.options = options
-        self.time = time
+        self.parts = parts
         self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
-        self.screen = CursesScreen(useColor: options.useColor)
-        let pool = WorkerPool(stderrPath: options.logFile)
-        self.pool = pool
-        self.thumbnailWorkers = options.thumbnailWorkers?(pool) ?? pool
-        let generator = ThumbnailGenerator(workers: thumbnailWorkers, cache: ThumbnailCache())
-        self.pictures = PictureService(generator: generator, previews: PreviewGenerator(pool: pool), inbox: inbox)
-        self.effects = EffectRunner(inbox: inbox, jobs: JobRunner(inbox: inbox, logFile: options.logFile),
-                                    fileJobs: FileJobRunner(inbox: inbox, verifiesCopies: options.verifiesCopies,
-                                                            journal: UndoJournal(path: ProcessEnvironment.current.stateHome + "/qlbrowse/journal.json") {
-                                                                try? AtomicFileWriter.writeState($0, to: $1)
-                                                            }),
-                                    edits: EditRunner(inbox: inbox, logFile: options.logFile))
-        self.graphics = GraphicsSession(requested: options.graphics, environment: ProcessEnvironment.current.variables,
-                                        asksColours: options.lightTheme != nil)
+        self.screen = screen
+        let inbox = self.inbox
+        let generator = ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache)
+        self.pictures = PictureService(generator: generator, previews: PreviewGenerator(workers: parts.previews), inbox: inbox)
+        // One scheduler for every background task; a job's progress is its status in the jobs panel.
+        let tasks = BackgroundTasks(limit: 32, perVolume: { _ in 8 }, perGroup: { $0 == UndoRunner.group ? 1 : .max }, observer: { event in
+            if case .progress(_, let status) = event { inbox.post(.result(.jobChanged(status))) }
+        })
+        self.demand = DemandRunner(tasks: tasks, pictures: pictures, inbox: inbox)
+        let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal)
+        self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, workers: parts.jobs),
+                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits),
+                                    sshCommand: options.sshCommand)
+        self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme
         self.view = BrowserView(screen: screen, theme: theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
@@ -67,10 +67,7 @@ public final class BrowserApp {
     /// Runs until the user quits; returns the folder the user was in.
     public func run() -> String {
         TerminalGuard.install()
-        let terminfoNote = screen.start(preferring: graphics.facts.textTerm)
-        // Keys pressed while the terminal was asked what it is were read with its answers.
-        screen.giveBack(graphics.facts.typedAhead)
-        chooseGraphics(afterResize: false)
+        let terminfoNote = begin()
         StandardStreamTrace.line("qlbrowse: " + graphics.description)
         if let terminfoNote { StandardStreamTrace.line("qlbrowse: " + terminfoNote) }
         defer { shutDown() }
@@ -79,34 +76,56 @@ public final class BrowserApp {
         let monitor = VolumeMonitor { statuses in inbox.post(.result(.volumesChanged(statuses))) }
         volumeMonitor = monitor
         defer { monitor.stop() }
-        // The first mount table is read before the first listing, so that it runs on the right volume.
-        apply(.volumesChanged(monitor.volumes))
+        open(volumes: monitor.volumes, note: terminfoNote)
+        while running {
+            turn()
+            guard running else { break }
+            waitForInput(fd: 0)
+        }
+        return state.folder
+    }
+
+    /// Takes the terminal and chooses how pictures are drawn; returns terminfo's note, if any.
+    func begin() -> String? {
+        let terminfoNote = screen.start(preferring: graphics.facts.textTerm)
+        // Keys pressed while the terminal was asked what it is were read with its answers.
+        screen.giveBack(graphics.facts.typedAhead)
+        chooseGraphics(afterResize: false)
+        return terminfoNote
+    }
+
+    /// The first listing, on the volumes as mounted now (read before it, so that it runs on the right volume).
+    func open(volumes: [VolumeMonitor.Status], note: String?) {
+        apply(.volumesChanged(volumes))
         apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
         perform(state.start())
         if options.startInVolumes { apply(.volumes(.toggle)) }
-        if let terminfoNote { apply(.showMessage(terminfoNote)) }
-        var needsDraw = true
-        while running {
-            let wasWaiting = state.waitingFor != nil
-            apply(.tick(now: time.now()))
-            if wasWaiting || state.waitingFor != nil || state.quickLook.playing { needsDraw = true }
-            for message in inbox.drain() { handle(message); needsDraw = true }
-            while running, let input = screen.readKey() {
-                handle(input)
-                needsDraw = true
-            }
-            guard running else { break }
-            if needsDraw {
-                view.draw(state)
-                requestPictures()
-                needsDraw = false
-            }
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
-            // While a listing is under way, wake often: to notice a stall, and to turn the spinner;
-            // while something plays, for each frame.
-            _ = poll(&fds, 2, state.quickLook.playing ? 40 : state.listingComplete ? 250 : 100)
+        if let note { apply(.showMessage(note)) }
+    }
+
+    /// One turn of the loop: the clock, the background's messages and the keys typed go to the
+    /// state; then, if anything changed, the screen is drawn and its demand reconciled.
+    func turn() {
+        let wasWaiting = state.waitingFor != nil
+        apply(.tick(now: parts.time.now()))
+        if wasWaiting || state.waitingFor != nil || state.quickLook.playing { needsDraw = true }
+        for message in inbox.drain() { handle(message); needsDraw = true }
+        while running, let input = screen.readKey() {
+            handle(input)
+            needsDraw = true
         }
-        return state.folder
+        guard running, needsDraw else { return }
+        view.draw(state)
+        requestPictures()
+        needsDraw = false
+    }
+
+    /// Sleeps until a key (on `fd`) or a message from the background, or the next tick is due.
+    func waitForInput(fd: Int32) {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
+        // While a listing is under way, wake often: to notice a stall, and to turn the spinner;
+        // while something plays, for each frame.
+        _ = poll(&fds, 2, state.quickLook.playing ? 40 : state.listingComplete ? 250 : 100)
     }
 
     /// Takes the pictures down, gives the terminal back, and lets file jobs remove their temporaries.
@@ -116,17 +135,18 @@ public final class BrowserApp {
         if tracing { StandardStreamTrace.line("pictures: \(view.placements.bytesWritten) bytes written") }
         screen.stop()
         graphics.restore()
-        let pool = self.pool, thumbnailWorkers = self.thumbnailWorkers, jobs = effects.jobs, edits = effects.edits
+        let jobs = effects.jobs, edits = effects.edits, workers = parts.shutdown
         // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
         // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
+        effects.finishDrives()
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
+        effects.bookmarks.waitUntilSaved(seconds: 2)
         Task {
             await jobs.shutdown()
-            if !(thumbnailWorkers is WorkerPool) { await thumbnailWorkers.shutdown(waitSeconds: 1) }
-            await pool.shutdown()
+            await workers()
             await edits.shutdown()
         }
     }
@@ -173,11 +193,12 @@ public final class BrowserApp {
         case .pictureFailed(let key, let reason):
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.store.storeFailure(reason, for: key)
-        case .textPage(let page):
-            textsAsked.remove(page.path)
-            view.store.storeText(page)
-            requestText()
+        case .textPage(let page): view.store.storeText(page)
         case .members(let page): view.store.storeMembers(page)
+        case .needAnswered(let need, let task):
+            demand.answered(need, task: task)
+            // Lines read while the user scrolled on: the next window is asked at once.
+            reconcileDemand()
         case .encoded(let id, let picture):
             if tracing { StandardStreamTrace.line("encoded \(id) \(picture.columns)x\(picture.rows) \(picture.byteCount) bytes") }
             view.drawer.storeEncoded(picture, id: id)
@@ -195,7 +216,7 @@ public final class BrowserApp {
             case .quit: running = false
             case .openFile(let path, let kind): open(path, kind: kind)
             case .redraw: view.repaintAll()
-            case .readText: requestText()
+            case .readText: reconcileDemand()
             case .playSound(let path, let seconds):
                 if !sound.play(path, from: seconds) { apply(.showMessage("no sound: install ffmpeg (ffplay) or mpv to hear it")) }
             case .stopSound: sound.stop()
@@ -203,7 +224,7 @@ public final class BrowserApp {
             case .forgetPictures(let path):
                 // The file changed under its name: its pictures, encodings and facts are asked again.
                 view.forgetPictures(of: path)
-                contentAskedFor = nil
+                demand.forgetAnswers()
             default: effects.perform(effect, volumes: state.volumes.map(\.volume))
             }
         }
@@ -233,64 +254,19 @@ public final class BrowserApp {
         apply(.namesEdited(folder: folder, names: names, edited: edited))
     }
 
-    /// Reads the lines Quick Look shows of a text file, and a few screens around them so that
-    /// scrolling on finds them read, unless they are read already or a read is under way (the
-    /// answer asks again if the user scrolled meanwhile).
-    private func requestText() {
-        guard state.overlay == .quickLook, state.quickLookContent == .text, let path = state.selectedPath else { return }
-        if state.quickLook.custom == .text {
-            // A previewer's output comes whole, once.
-            if view.store.text(for: path) == nil, contentAsked.insert("custom:" + path).inserted {
-                pictures.customText(path, columns: state.layout.columns - 6, rows: state.quickLookRows)
-            }
-            return
-        }
-        let line = state.quickLook.line, rows = state.quickLookRows
-        let toEnd = line >= QuickLookPosition.end
-        if !toEnd, view.store.text(for: path)?.covers(line..<(line + rows)) == true { return }
-        guard textsAsked.insert(path).inserted else { return }
-        let first = toEnd ? line : max(0, line - rows)
-        pictures.readText(path, volume: EffectRunner.mountPoint(of: path, in: state.volumes.map(\.volume)), from: first, count: rows * 4, rows: rows)
-    }
-
-    /// What Quick Look shows besides pictures and text: whether a custom previewer takes over,
-    /// an archive's members, a song's length.
-    private func requestQuickLookContent() {
-        guard state.overlay == .quickLook, let path = state.quickLookPath, let content = state.quickLookContent, let entry = state.selected else {
-            contentAskedFor = nil
-            return
-        }
-        if contentAskedFor != path {
-            contentAskedFor = path
-            contentAsked.removeAll()
-        }
-        if !entry.isDirectory, contentAsked.insert("previewer:" + path).inserted {
-            pictures.customPreviewer(path, hasBuiltIn: entry.kind != .unknown)
-        }
-        // Text is asked for by the state itself (`.readText`) and again as each page comes in.
-        switch content {
-        case .members:
-            if view.store.members(for: path) == nil, contentAsked.insert(path).inserted { pictures.listMembers(path) }
-        case .timeline where entry.kind != .video && !state.quickLook.showsMotion:
-            if state.quickLook.duration == nil, contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
-        case .picture where entry.kind == .image && (QuickLookContent.mayAnimate(entry.name) || FileFact.mayBeMotionPhoto(entry.name)):
-            // Whether this PNG or WebP moves: a length comes back only for an animation.
-            if contentAsked.insert(path).inserted { pictures.mediaFacts(path) }
-        default: break
-        }
+    /// Starts what the screen's demand needs and nothing else: Quick Look's text, members and
+    /// facts (through the demand runner), and the pictures on screen and ahead.
+    private func reconcileDemand() {
+        demand.reconcile(ScreenDemand.of(state), store: view.store)
     }
 
     private func requestPictures() {
-        requestQuickLookContent()
+        let wanted = ScreenDemand.of(state)
+        demand.reconcile(wanted, store: view.store)
         var keys = PictureSlots(state: state, cell: view.drawer.cell).wanted
         let done = view.store.want(keys)
         // Nothing is asked of a stick or share that is not answering: its files keep their icons.
-        // (Local disks are always asked: a slow answer there is load, not a dead mount.)
-        let silent = Set(state.volumes.filter { !$0.isResponding && $0.volume.kind != .local }.map(\.volume.mountPoint))
-        if !silent.isEmpty {
-            let volumes = state.volumes.map(\.volume)
-            keys = keys.filter { key in Volume.containing(key.path, in: volumes).map { !silent.contains($0.mountPoint) } ?? true }
-        }
+        keys = keys.filter { wanted.mayAsk(about: $0.path) }
         if tracing { StandardStreamTrace.line("want \(keys.map(\.path)) done \(done.count)") }
         pictures.want(keys, done: done)
     }

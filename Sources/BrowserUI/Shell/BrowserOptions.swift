@@ -23,12 +23,8 @@ public struct BrowserOptions: Sendable {
     public var startInVolumes = false
     /// config.toml's `verify_copies`: read copies back and compare before putting them in place.
     public var verifiesCopies = false
-    /// Where the thumbnails of the list, the grid and the preview pane are decoded: given the
-    /// browser's own pool, the resident service's client (which falls back to that pool), or nil
-    /// for the pool itself (`--no-service`). Quick Look's pages, frames and members always use the
-    /// browser's pool (DECISIONS.md: "Browsers share the service's workers for thumbnails").
-    package var thumbnailWorkers: (@Sendable (_ ownPool: WorkerPool) -> any WorkerBackend)?
-
+    /// The ssh SFTP connections use (QLBROWSE_SSH_COMMAND, else `ssh_command` in config.toml).
+    public var sshCommand: String?
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder

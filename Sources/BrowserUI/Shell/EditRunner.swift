@@ -1,6 +1,6 @@
 import BrowserCore
+import Places
 import FileSystemKit
-import Synchronization
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -12,80 +12,78 @@ import Glibc
 /// for `U`. Answers come back through the inbox as actions.
 final class EditRunner: Sendable {
     private let inbox: Inbox
-    private let logFile: String?
-    private let state = Mutex<(pool: WorkerPool?, task: Task<Void, Never>?, busy: Bool)>((nil, nil, false))
+    private let scheduler: BackgroundTasks
+    /// The edits' own worker, with an edit's long deadline (`EditSaver.workerLimits`), started with the first edit.
+    private let workers: any WorkerBackend
+    /// The scheduler's group of edits being saved.
+    static let group = "edit"
 
-    init(inbox: Inbox, logFile: String?) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend) {
         self.inbox = inbox
-        self.logFile = logFile
+        self.scheduler = scheduler
+        self.workers = workers
     }
 
     /// Writes `edits` of `path` and puts the result beside it (`copy`) or in its place.
-    func save(path: String, edits: [FileEdit], copy: Bool) {
-        let inbox = self.inbox, logFile = self.logFile
-        state.withLock { state in
-            let pool = state.pool ?? WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: logFile)
-            state.pool = pool
-            state.busy = true
-            let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(pool: pool))
-            state.task = Task.detached(priority: .userInitiated) { [weak self] in
-                do {
-                    let outcome = try await saver.apply(edits, to: path)
-                    inbox.post(.result(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
-                                                              summary: Self.summary(outcome, copy: copy)))))
-                } catch is CancellationError {
-                    inbox.post(.result(.editFailed(path: path, reason: "cancelled; the original is as it was")))
-                } catch {
-                    let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
-                    inbox.post(.result(.editFailed(path: path, reason: Task.isCancelled ? "cancelled; the original is as it was" : reason)))
-                }
-                self?.state.withLock { $0.busy = false }
+    func save(path: String, edits: [FileEdit], copy: Bool, volume: String) {
+        let inbox = self.inbox
+        let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(workers: workers))
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { context in
+            do {
+                try Task.checkCancellation()
+                let outcome = try await saver.apply(edits, to: path)
+                inbox.post(.result(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
+                                                          summary: Self.summary(outcome, copy: copy)))))
+            } catch is CancellationError {
+                inbox.post(.result(.editFailed(path: path, reason: "cancelled; the original is as it was")))
+            } catch {
+                let reason = (error as? ThumbnailError)?.reason ?? "\(error)"
+                inbox.post(.result(.editFailed(path: path, reason: Task.isCancelled || context.isCancelled ? "cancelled; the original is as it was" : reason)))
             }
         }
     }
 
     /// Stops the edit being saved; its temporaries go (the answer says "cancelled").
     func cancel() {
-        state.withLock { $0.task?.cancel() }
+        scheduler.cancel(group: Self.group)
     }
 
     /// Waits (at most `seconds`) until no edit runs: a cancelled one has removed its temporary.
     func waitUntilIdle(seconds: Double) {
-        let deadline = SystemTime.now() + Int64(seconds * 1e9)
-        while state.withLock({ $0.busy }) && SystemTime.now() < deadline { usleep(20_000) }
+        scheduler.waitUntilIdle(group: Self.group, seconds: seconds)
     }
 
     func shutdown() async {
-        let pool = state.withLock { $0.pool }
-        await pool?.shutdown()
+        await workers.shutdown(waitSeconds: 2)
     }
 
     /// `U` after an edit replaced a file: the edited file goes to the Trash (nothing is lost) and
     /// the original comes back under its own name.
     func restoreReplaced(_ original: TrashCan.Item, edited: String, volumes: [Volume]) {
         let inbox = self.inbox
-        let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
+        let place = LocalPlace(volumes: { volumes })
         let volume = Volume.containing(original.originalPath, in: volumes)?.mountPoint ?? "/"
-        VolumeIO.shared.run(volume: volume, deadline: 10, { () -> String in
-            do throws(TrashCan.Failure) {
-                let editedItem = try trash.trash(edited)
-                do throws(TrashCan.Failure) {
-                    let back = try trash.restore(original)
-                    return "the original \(FileOperation.escapedName(back)) is back; the edited one is in the Trash"
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
+            let message: String
+            do throws(FileSystemError) {
+                let editedItem = try await place.trash(edited)
+                do throws(FileSystemError) {
+                    let back = try await place.restore(original)
+                    message = "the original \(FileOperation.escapedName(back)) is back; the edited one is in the Trash"
+                } catch where error.code == .notResponding {
+                    message = "cannot restore: the volume is not responding"
                 } catch {
-                    _ = try? trash.restore(editedItem)
-                    return "cannot restore the original: \(TerminalText.escaped(error.message))"
+                    _ = try? await place.restore(editedItem)
+                    message = "cannot restore the original: \(TerminalText.escaped(error.message))"
                 }
+            } catch where error.code == .notResponding {
+                message = "cannot restore: the volume is not responding"
             } catch {
-                return "cannot move the edited file aside: \(TerminalText.escaped(error.message))"
+                message = "cannot move the edited file aside: \(TerminalText.escaped(error.message))"
             }
-        }, completion: { outcome in
-            switch outcome {
-            case .done(let message): inbox.post(.result(.showMessage(message)))
-            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
-            }
+            inbox.post(.result(.showMessage(message)))
             inbox.post(.result(.editRestored(path: original.originalPath)))
-        })
+        }
     }
 
     /// What the browser says once an edit is saved: what it did, where it went, what the worker noticed.

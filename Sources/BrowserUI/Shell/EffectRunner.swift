@@ -1,37 +1,56 @@
 import BrowserCore
 import FileSystemKit
+import Places
+import Synchronization
 import SystemKit
 
+/// The browser's one scheduler: every background task, its progress a job's status.
+typealias BackgroundTasks = Scheduler<JobStatus>
+
 /// Carries out the state's effects that are background work: listing folders, thumbnail and
-/// file jobs, probing volumes. Results come back through the inbox as actions.
+/// file jobs, probing volumes. Each runner is a thin user of the one scheduler (`tasks`).
+/// Results come back through the inbox as actions. Files are reached through `place` (the
+/// local file system unless another is given).
 final class EffectRunner {
     private let inbox: Inbox
-    private let lister = DirectoryLister()
-    private var listing: DirectoryLister.Listing?
+    let tasks: BackgroundTasks
+    /// The volumes as the state last gave them, for the local place (which volume a path is on).
+    private final class KnownVolumes: Sendable {
+        let list = Mutex<[Volume]>([])
+    }
+    private let knownVolumes = KnownVolumes()
+    let place: any Place
+    private let listing: FolderListing
     let jobs: JobRunner
     let fileJobs: FileJobRunner
     let edits: EditRunner
-    private let bookmarks: BookmarkFile
-    private lazy var finding = FindRunner(inbox: inbox)
+    let bookmarks: BookmarkFile
+    private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks)
     private let undoing: UndoRunner
+    private let drives: DriveRunner
 
-    init(inbox: Inbox, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile()) {
+    init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
+         place: (any Place)? = nil, sshCommand: String? = nil) {
         self.inbox = inbox
+        self.tasks = tasks
+        let knownVolumes = self.knownVolumes
+        self.place = place ?? LocalPlace(volumes: { knownVolumes.list.withLock { $0 } })
+        self.listing = FolderListing(place: self.place, inbox: inbox)
         self.jobs = jobs
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
-        self.undoing = UndoRunner(inbox: inbox, journal: fileJobs.journal)
+        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal)
+        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand)
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
     func perform(_ effect: BrowserEffect, volumes: [Volume]) {
+        knownVolumes.list.withLock { $0 = volumes }
         switch effect {
-        case .list(let folder, let ticket): list(folder, ticket: ticket, volumes: volumes)
-        case .cancelListing:
-            listing?.cancel()
-            listing = nil
-        case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared)
+        case .list(let folder, let ticket): listing.list(folder, ticket: ticket)
+        case .cancelListing: listing.cancel()
+        case .startBatch(let folder, let shared): jobs.start(folder: folder, shared: shared, volume: Self.mountPoint(of: folder, in: volumes))
         case .cancelJob(let id):
             jobs.stop(id)
             fileJobs.cancel(id)
@@ -44,7 +63,7 @@ final class EffectRunner {
         case .restore(let items): fileJobs.restore(items, volumes: volumes)
         case .resolveConflict(let job, let choice, let all): fileJobs.answer(job, choice, applyToAll: all)
         case .probeCapabilities(let volume): probe(volume)
-        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy)
+        case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy, volume: Self.mountPoint(of: path, in: volumes))
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
@@ -55,38 +74,28 @@ final class EffectRunner {
         case .applyBulkRename(let folder, let changes): undoing.rename(changes, in: folder, volumes: volumes)
         case .loadBookmarks: bookmarks.load(inbox: inbox)
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
-        case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, inbox: inbox)
-        case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, inbox: inbox)
+        case .addBookmarks(let list): bookmarks.save(list, keepingTheFiles: true, inbox: inbox)
+        case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, place: place, inbox: inbox)
+        case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, place: place, inbox: inbox)
+        case .drives(let work): drives.perform(work)
         case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures, .editNames: break  // the app's own
         }
     }
+
+    /// Quitting: a connection under way is given up and cleaned up first.
+    func finishDrives() { drives.finish(seconds: 5) }
 
     /// The mount point of the volume `path` is on ("/" when none is known).
     static func mountPoint(of path: String, in volumes: [Volume]) -> String {
         Volume.containing(path, in: volumes)?.mountPoint ?? "/"
     }
 
-    private func list(_ folder: String, ticket: Int, volumes: [Volume]) {
-        listing?.cancel()
-        let inbox = self.inbox
-        let prefix = folder == "/" ? "/" : folder + "/"
-        // Mount points directly inside the folder: listed as folders without a stat that could hang.
-        let mounted = Set(volumes.map(\.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
-            .map { Array($0.dropFirst(prefix.count).utf8) })
-        listing = lister.list(folder, volume: Self.mountPoint(of: folder, in: volumes), mountPoints: mounted) { entries, complete, failure in
-            inbox.post(.result(.listed(ticket: ticket, entries: entries, complete: failure != nil || complete)))
-            guard let failure else { return }
-            inbox.post(.result(failure.meansVolumeGone ? .listingLostVolume(ticket: ticket) : .listingFailed(ticket: ticket, reason: failure.message)))
-        }
-    }
-
     /// Asks a volume what it allows (reads only, no trial file).
     private func probe(_ volume: Volume) {
-        let inbox = self.inbox
-        VolumeIO.shared.run(volume: volume.mountPoint, deadline: 2, {
-            VolumeCapabilities.probe(folder: volume.mountPoint, fsType: volume.fsType, trial: false)
-        }, completion: { outcome in
-            if case .done(let found) = outcome { inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found))) }
-        })
+        let inbox = self.inbox, place = self.place
+        tasks.submit(group: "probe", volume: volume.mountPoint, priority: .onScreen) { _ in
+            guard let found = try? await place.capabilities(of: volume.mountPoint, trial: false) else { return }
+            inbox.post(.result(.capabilitiesFound(mountPoint: volume.mountPoint, found)))
+        }
     }
 }

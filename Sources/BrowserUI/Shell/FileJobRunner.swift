@@ -1,6 +1,7 @@
 import BrowserCore
 import Dispatch
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 import ThumbnailKit
@@ -21,14 +22,22 @@ final class FileJobRunner: Sendable {
     }
 
     private let inbox: Inbox
-    private let jobs = Mutex<[Int: Job]>([:])
-    private let cache = ThumbnailCache()
+    private let scheduler: BackgroundTasks
+    /// The scheduler's group of file jobs and quick file calls.
+    static let group = "files"
+    /// The thumbnails that follow the files moved, renamed and removed.
+    let cache: ThumbnailCache
     private let verifiesCopies: Bool
     /// Where each finished operation is written down, for `z`.
     let journal: UndoJournal
+    /// Where the files are.
+    private let place: any Place
 
-    init(inbox: Inbox, verifiesCopies: Bool, journal: UndoJournal) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, verifiesCopies: Bool, journal: UndoJournal, place: any Place = LocalPlace()) {
         self.inbox = inbox
+        self.scheduler = scheduler
+        self.cache = cache
+        self.place = place
         self.verifiesCopies = verifiesCopies
         self.journal = journal
     }
@@ -39,186 +48,171 @@ final class FileJobRunner: Sendable {
         let id = JobIdentifiers.next()
         let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies)
         let job = Job(operation)
-        jobs.withLock { $0[id] = job }
         let inbox = self.inbox, cache = self.cache
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
-        inbox.post(.result(.jobChanged(status)))
-        let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
-        let started = ContinuousClock.now
-        VolumeIO.shared.run(volume: volume?.mountPoint ?? "/", deadline: 30, { heartbeat -> JobStatus in
-            var result = status
-            if kind == .copy || kind == .move, let destination {
-                let capabilities = VolumeCapabilities.probe(folder: destination, fsType: volume?.fsType ?? "", trial: true)
-                if let problem = operation.problem(destinationCapabilities: capabilities) {
-                    result.phase = .interrupted(problem)
+        let started = ContinuousClock.now, files = self.place
+        // Listed (and shown in the jobs panel) at once; run when the volume has a free slot.
+        scheduler.submit(group: Self.group, volume: volume?.mountPoint ?? "/", priority: .user, id: id, report: status, attachment: job) { [self] context in
+            // A question still open is answered "skip".
+            context.onCancel {
+                job.operation.cancel()
+                job.answered.signal()
+            }
+            var result = status, running = false
+            do throws(FileSystemError) {
+                if kind == .copy || kind == .move, let destination {
+                    let capabilities = try await files.capabilities(of: destination, trial: true)
+                    if let problem = operation.problem(destinationCapabilities: capabilities) {
+                        result.phase = .interrupted(problem)
+                        result.detail = "nothing was written"
+                        throw .cancelled
+                    }
+                }
+                let lastReport = Mutex(ContinuousClock.now)
+                running = true
+                let report = try await files.perform(operation, events: FileOperationEvents(resolve: { conflict in
+                    inbox.post(.result(.conflictAsked(job: id, conflict)))
+                    job.answered.wait()
+                    return job.answer.withLock { $0 } ?? (.skip, false)
+                }, progress: { progress in
+                    let now = ContinuousClock.now
+                    guard lastReport.withLock({ last in
+                        guard now - last > .milliseconds(100) else { return false }
+                        last = now
+                        return true
+                    }) else { return }
+                    var update = status
+                    update.bytesDone = progress.bytesDone
+                    update.bytesTotal = progress.bytesTotal
+                    update.total = progress.itemsTotal
+                    update.itemsDone = progress.itemsDone
+                    update.phase = .running
+                    update.isPaused = operation.isPaused
+                    update.elapsed = Double(seconds: ContinuousClock.now - started)
+                    context.report(update)
+                }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
+                   removed: { path in cache.removeThumbnails(for: path) }))
+                result.total = sources.count
+                result.itemsDone = report.done.count
+                result.skipped = report.skipped.count
+                result.failed = report.notDone.count
+                result.detail = report.summary
+                result.bytesDone = result.bytesTotal
+                if report.cancelled {
+                    result.phase = .cancelled
+                } else if let failure = report.failures.first {
+                    result.phase = .interrupted(failure)
+                } else {
+                    result.phase = .finished
+                }
+                if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
+                self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
+            } catch where error.code == .notResponding {
+                // The place stopped answering: before anything was done, or while it was being done.
+                result.phase = .interrupted("\(volume?.label ?? place) is not responding")
+                result.detail = running ? error.context ?? "nothing was done" : "nothing was done"
+            } catch {
+                // The destination refused the operation (said above), or its probe failed.
+                if case .interrupted = result.phase {} else {
+                    result.phase = .interrupted(error.message)
                     result.detail = "nothing was written"
-                    return result
                 }
             }
-            let lastReport = Mutex(ContinuousClock.now)
-            let report = operation.run(trash: trash, resolve: { conflict in
-                inbox.post(.result(.conflictAsked(job: id, conflict)))
-                job.answered.wait()
-                return job.answer.withLock { $0 } ?? (.skip, false)
-            }, progress: { progress in
-                heartbeat.beat()
-                let now = ContinuousClock.now
-                guard lastReport.withLock({ last in
-                    guard now - last > .milliseconds(100) else { return false }
-                    last = now
-                    return true
-                }) else { return }
-                var update = status
-                update.bytesDone = progress.bytesDone
-                update.bytesTotal = progress.bytesTotal
-                update.total = progress.itemsTotal
-                update.itemsDone = progress.itemsDone
-                update.phase = .running
-                update.isPaused = operation.isPaused
-                update.elapsed = Double(seconds: ContinuousClock.now - started)
-                inbox.post(.result(.jobChanged(update)))
-            }, moved: { old, new in cache.moveThumbnails(from: old, to: new) },
-               removed: { path in cache.removeThumbnails(for: path) })
-            result.total = sources.count
-            result.itemsDone = report.done.count
-            result.skipped = report.skipped.count
-            result.failed = report.notDone.count
-            result.detail = report.summary
-            result.bytesDone = result.bytesTotal
-            if report.cancelled {
-                result.phase = .cancelled
-            } else if let failure = report.failures.first {
-                result.phase = .interrupted(failure)
-            } else {
-                result.phase = .finished
-            }
-            if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
-            self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
-            return result
-        }, completion: { [self] outcome in
-            _ = jobs.withLock { $0.removeValue(forKey: id) }
-            var final = status
-            switch outcome {
-            case .done(let result): final = result
-            case .timedOut:
-                final.phase = .interrupted("\(volume?.label ?? place) is not responding")
-                final.detail = "stopped waiting; what was copied is listed when the volume answers again"
-            case .refused:
-                final.phase = .interrupted("\(volume?.label ?? place) is not responding")
-                final.detail = "nothing was done"
-            }
-            final.elapsed = Double(seconds: ContinuousClock.now - started)
-            inbox.post(.result(.jobChanged(final)))
-            inbox.post(.result(.showMessage(JobText.ending(final))))
+            result.elapsed = Double(seconds: ContinuousClock.now - started)
+            context.report(result)
+            inbox.post(.result(.showMessage(JobText.ending(result))))
             inbox.post(.result(.reload(select: nil)))
-        })
+        }
         return id
     }
 
     func cancel(_ id: Int) {
-        guard let job = jobs.withLock({ $0[id] }) else { return }
-        job.operation.cancel()
-        job.answered.signal()  // a question still open is answered "skip"
+        scheduler.cancel(id, group: Self.group)
     }
 
     func pause(_ id: Int, _ paused: Bool) {
-        jobs.withLock { $0[id] }?.operation.setPaused(paused)
+        (scheduler.attachment(of: id) as? Job)?.operation.setPaused(paused)
     }
 
     func answer(_ id: Int, _ choice: FileOperation.ConflictChoice, applyToAll: Bool) {
-        guard let job = jobs.withLock({ $0[id] }) else { return }
+        guard let job = scheduler.attachment(of: id) as? Job else { return }
         job.answer.withLock { $0 = (choice, applyToAll) }
         job.answered.signal()
     }
 
     func cancelAll() {
-        for id in jobs.withLock({ Array($0.keys) }) { cancel(id) }
+        scheduler.cancel(group: Self.group)
     }
 
     /// Waits (at most `seconds`) until no job runs: a cancelled copy has removed its temporary.
     func waitUntilIdle(seconds: Double) {
-        let deadline = SystemTime.now() + Int64(seconds * 1e9)
-        while !jobs.withLock({ $0.isEmpty }) && SystemTime.now() < deadline { usleep(20_000) }
+        scheduler.waitUntilIdle(group: Self.group, seconds: seconds)
     }
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
-        let inbox = self.inbox, cache = self.cache, journal = self.journal
-        VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
+        let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
+            let name = Array(FileOperation.name(to).utf8)
             do throws(FileSystemError) {
-                try FileRename.noReplaceOrLook(from, to: to)
-                if let stamp = PathStamp.of(to) {
+                if let stamp = try await place.rename(from, to: to) {
                     journal.record(UndoStep(title: "the rename of \(FileOperation.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
                 }
-                return 0
-            } catch {
-                return error.errno
-            }
-        }, completion: { outcome in
-            let name = Array(FileOperation.name(to).utf8)
-            switch outcome {
-            case .done(0):
                 cache.moveThumbnails(from: from, to: to)
                 inbox.post(.result(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.result(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
-            case .done(let code): inbox.post(.result(.showMessage("cannot rename: \(String(cString: strerror(code)))")))
-            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
+            } catch where error.code == .notResponding {
+                inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
+            } catch where error.errno == EEXIST {
+                inbox.post(.result(.showMessage("\(FileOperation.escapedName(to)) exists already; nothing renamed")))
+            } catch {
+                inbox.post(.result(.showMessage("cannot rename: \(String(cString: strerror(error.errno)))")))
             }
-        })
+        }
     }
 
     /// Makes an empty file or a folder; never over an existing name.
     func create(_ path: String, folder: Bool, volume: String) {
-        let inbox = self.inbox, journal = self.journal
-        VolumeIO.shared.run(volume: volume, deadline: 5, { () -> Int32 in
-            if folder {
-                guard mkdir(path, 0o755) == 0 else { return errno }
-            } else {
-                let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-                guard fd >= 0 else { return errno }
-                close(fd)
-            }
-            if let stamp = PathStamp.of(path) {
-                journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(FileOperation.escapedName(path))", actions: [.discard(path, expected: stamp)]))
-            }
-            return 0
-        }, completion: { outcome in
+        let inbox = self.inbox, journal = self.journal, place = self.place
+        scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(path).utf8)
-            switch outcome {
-            case .done(0): inbox.post(.result(.reload(select: name)))
-            case .done(EEXIST): inbox.post(.result(.showMessage("\(FileOperation.escapedName(path)) exists already")))
-            case .done(let code): inbox.post(.result(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(code)))")))
-            case .timedOut, .refused: inbox.post(.result(.showMessage("cannot create: the volume is not responding")))
+            do throws(FileSystemError) {
+                if let stamp = try await place.make(path, folder: folder) {
+                    journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(FileOperation.escapedName(path))", actions: [.discard(path, expected: stamp)]))
+                }
+                inbox.post(.result(.reload(select: name)))
+            } catch where error.code == .notResponding {
+                inbox.post(.result(.showMessage("cannot create: the volume is not responding")))
+            } catch where error.errno == EEXIST {
+                inbox.post(.result(.showMessage("\(FileOperation.escapedName(path)) exists already")))
+            } catch {
+                inbox.post(.result(.showMessage("cannot create \(FileOperation.escapedName(path)): \(String(cString: strerror(error.errno)))")))
             }
-        })
+        }
     }
 
     /// Puts trashed items back where they were (beside, as "name (2)", if the place is taken).
     func restore(_ items: [TrashCan.Item], volumes: [Volume]) {
-        let inbox = self.inbox
-        let trash = TrashCan(dataHome: Self.dataHome(), mountPoints: volumes.map(\.mountPoint))
-        VolumeIO.shared.run(volume: Volume.containing(items.first?.originalPath ?? "/", in: volumes)?.mountPoint ?? "/", deadline: 10, { () -> (Int, [String]) in
+        let inbox = self.inbox, place = self.place
+        scheduler.submit(group: Self.group, volume: Volume.containing(items.first?.originalPath ?? "/", in: volumes)?.mountPoint ?? "/",
+                         priority: .user) { _ in
             var restored = 0, problems: [String] = []
             for item in items {
-                do throws(TrashCan.Failure) {
-                    _ = try trash.restore(item)
+                do throws(FileSystemError) {
+                    _ = try await place.restore(item)
                     restored += 1
+                } catch where error.code == .notResponding {
+                    inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
+                    inbox.post(.result(.reload(select: nil)))
+                    return
                 } catch {
                     problems.append(error.message)
                 }
             }
-            return (restored, problems)
-        }, completion: { outcome in
-            switch outcome {
-            case .done(let (restored, problems)):
-                inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
-            case .timedOut, .refused:
-                inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
-            }
+            inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
             inbox.post(.result(.reload(select: nil)))
-        })
+        }
     }
 
     static func dataHome() -> String {

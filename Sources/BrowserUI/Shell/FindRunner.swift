@@ -6,45 +6,81 @@ import SystemKit
 
 /// Runs the one search `F` has open: a `FileFinder` on the folder, told each new query, stopped
 /// when the search closes; or, inside the files, ripgrep (`rg -l`), started again for each query
-/// a moment after the last key. Reports come back through the inbox with the search's ticket.
+/// a moment after the last key, as a task of the scheduler that the next query cancels. The
+/// walk is a task of the scheduler too, until it is done or the search closes.
+/// Reports come back through the inbox with the search's ticket.
 final class FindRunner {
     private let inbox: Inbox
+    private let scheduler: BackgroundTasks
     private var finder: FileFinder?
     private var ticket = 0
     private var root = "/"
-    /// Numbers each content search: a newer one stops the older ripgrep.
-    private let contentGeneration = Counter()
-
-    /// A number shared with the searching thread.
-    private final class Counter: Sendable {
-        private let value = Mutex(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
-        var current: Int { value.withLock { $0 } }
-    }
+    private var volume = "/"
     /// How many files a content search lists at most.
     static let contentLimit = 200
+    /// The scheduler's group of content searches (one at a time: a newer one cancels the last).
+    static let contentGroup = "find-content"
+    /// The scheduler's group of the name search's walk.
+    static let walkGroup = "find"
 
-    init(inbox: Inbox) {
+    init(inbox: Inbox, scheduler: BackgroundTasks) {
         self.inbox = inbox
+        self.scheduler = scheduler
     }
 
     /// Starts finding below `root`; other volumes mounted below it are left out.
     func start(root: String, showsHidden: Bool, ticket: Int, volumes: [Volume]) {
         stop()
         let inbox = self.inbox
+        let walked = Latch()
         let finder = FileFinder(root: root, showsHidden: showsHidden, skipping: volumes.map(\.mountPoint)) { report in
             inbox.post(.result(.found(ticket: ticket, report)))
+            if report.complete { walked.open() }
         }
         self.finder = finder
         self.ticket = ticket
         self.root = root
+        self.volume = Volume.containing(root, in: volumes)?.mountPoint ?? "/"
         finder.search("")
-        finder.start()
+        // The walk is a task of the scheduler while it runs (its thread is the finder's own);
+        // closing the search cancels it. Queries after the walk rank what it found, on no task.
+        scheduler.submit(group: Self.walkGroup, volume: volume, priority: .user) { context in
+            context.onCancel {
+                finder.stop()
+                walked.open()
+            }
+            if !context.isCancelled { finder.start() }
+            await walked.wait()
+        }
+    }
+
+    /// Opens once; whoever waits on it goes on then (at once when it is open already).
+    private final class Latch: Sendable {
+        private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        func open() {
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                guard !state.isOpen else { return [] }
+                state.isOpen = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        func wait() async {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.isOpen { return true }
+                    state.waiters.append(waiter)
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        }
     }
 
     func search(_ query: String, insideFiles: Bool, ticket: Int) {
         guard ticket == self.ticket else { return }
-        let generation = contentGeneration.next()
+        scheduler.cancel(group: Self.contentGroup)
         guard insideFiles else {
             finder?.search(query)
             return
@@ -53,33 +89,44 @@ final class FindRunner {
             inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: [], matched: 0, walked: 0, complete: true, unreadable: 0))))
             return
         }
-        let inbox = self.inbox, root = self.root, generations = contentGeneration
-        // A moment after the last key, so that typing a word starts ripgrep once.
-        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + .milliseconds(150)) {
-            guard generations.current == generation else { return }
-            var found: [String] = [], lastPost = SystemTime.now()
-            let prefix = root == "/" ? "/" : root + "/"
-            let post = { (complete: Bool) in
-                inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: Array(found.prefix(Self.contentLimit)), matched: found.count,
-                                                                          walked: 0, complete: complete, unreadable: 0))))
+        let inbox = self.inbox, root = self.root
+        scheduler.submit(group: Self.contentGroup, volume: volume, priority: .user) { context in
+            // A moment after the last key, so that typing a word starts ripgrep once.
+            try await Task.sleep(for: .milliseconds(150))
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    Self.searchContent(query, root: root, ticket: ticket, inbox: inbox, context: context)
+                    done.resume()
+                }
             }
-            let started = ProcessOutput.lines(["rg", "--files-with-matches", "--smart-case", "--fixed-strings", "--no-messages", "--", query, root]) { line in
-                guard generations.current == generation else { return false }
-                found.append(line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line)
-                if SystemTime.now() - lastPost > 50_000_000 { post(false); lastPost = SystemTime.now() }
-                return true
-            }
-            guard generations.current == generation else { return }
-            if started { post(true) } else {
-                inbox.post(.result(.showMessage("looking inside files needs ripgrep (Debian package ripgrep)")))
-                post(true)
-            }
+        }
+    }
+
+    /// Runs ripgrep on `root` for `query`, reporting what it lists as it comes, until done or cancelled.
+    private static func searchContent(_ query: String, root: String, ticket: Int, inbox: Inbox, context: BackgroundTasks.Context) {
+        var found: [String] = [], lastPost = SystemTime.now()
+        let prefix = root == "/" ? "/" : root + "/"
+        let post = { (complete: Bool) in
+            inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: Array(found.prefix(Self.contentLimit)), matched: found.count,
+                                                                      walked: 0, complete: complete, unreadable: 0))))
+        }
+        let started = ProcessOutput.lines(["rg", "--files-with-matches", "--smart-case", "--fixed-strings", "--no-messages", "--", query, root]) { line in
+            guard !context.isCancelled else { return false }
+            found.append(line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line)
+            if SystemTime.now() - lastPost > 50_000_000 { post(false); lastPost = SystemTime.now() }
+            return true
+        }
+        guard !context.isCancelled else { return }
+        if started { post(true) } else {
+            inbox.post(.result(.showMessage("looking inside files needs ripgrep (Debian package ripgrep)")))
+            post(true)
         }
     }
 
     func stop() {
         finder?.stop()
         finder = nil
-        _ = contentGeneration.next()
+        scheduler.cancel(group: Self.walkGroup)
+        scheduler.cancel(group: Self.contentGroup)
     }
 }

@@ -1,6 +1,6 @@
 import BrowserCore
 import FileSystemKit
-import Synchronization
+import Places
 import SystemKit
 import ThumbnailKit
 
@@ -9,45 +9,43 @@ import ThumbnailKit
 /// progress to the UI about ten times a second, and stop promptly when cancelled or when their
 /// volume goes away, saying what was done and what was not.
 final class JobRunner: Sendable {
-    private let pool: WorkerPool
+    private let workers: any WorkerBackend
     private let inbox: Inbox
-    /// Why a job was stopped, set before its task is cancelled.
-    private final class StopReason: Sendable {
-        let text = Mutex<String?>(nil)
-    }
+    private let scheduler: BackgroundTasks
+    /// The scheduler's group of these jobs.
+    static let group = "thumbnails"
 
-    private let running = Mutex<[Int: (task: Task<Void, Never>, stopReason: StopReason)]>([:])
-
-    init(inbox: Inbox, logFile: String?) {
+    /// `workers`: the jobs' own (one worker: a batch runs beside the browser's workers, not in their queue).
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend) {
         self.inbox = inbox
-        // One worker: the batch runs beside the browser's own workers, not in their queue.
-        self.pool = WorkerPool(size: 1, stderrPath: logFile)
+        self.scheduler = scheduler
+        self.workers = workers
     }
 
-    /// Starts thumbnailing `folder` (recursively); returns the job's id.
+    /// Starts thumbnailing `folder` (recursively) on the volume mounted at `volume`; returns the
+    /// job's id. Its progress goes to the jobs panel through the scheduler's reports.
     @discardableResult
-    func start(folder: String, shared: Bool) -> Int {
+    func start(folder: String, shared: Bool, volume: String) -> Int {
         let id = JobIdentifiers.next()
-        let stopReason = StopReason()
-        let inbox = self.inbox, pool = self.pool
-        let task = Task.detached(priority: .utility) { [weak self] in
+        let inbox = self.inbox, workers = self.workers
+        let first = JobStatus(id: id, folder: folder, writesShared: shared)
+        scheduler.submit(group: Self.group, volume: volume, priority: .background, id: id, report: first) { context in
             let cache = ThumbnailCache(writesShared: shared)
-            let generator = ThumbnailGenerator(pool: pool, cache: cache)
+            let generator = ThumbnailGenerator(workers: workers, cache: cache)
             let batch = ThumbnailBatch(generator: generator, cache: cache, box: PixelSize(width: 256, height: 256), jobs: 1)
-            var status = JobStatus(id: id, folder: folder, writesShared: shared)
+            var status = first
+            /// Why the job stopped itself (its volume went away), when it did.
+            var gone: String?
             let start = ContinuousClock.now
             var lastReport = start
-            inbox.post(.result(.jobChanged(status)))
             for await event in batch.run([folder]) {
-                if stopReason.text.withLock({ $0 }) != nil { break }
+                if context.isCancelled || gone != nil { break }
                 switch event {
                 case .found(let total):
                     status.total = total
                     status.phase = .running
                     // Nothing found may mean the folder cannot be read (a share still coming back).
-                    if total == 0, let (gone, _) = await Self.goneReason(folder) {
-                        stopReason.text.withLock { $0 = $0 ?? gone }
-                    }
+                    if total == 0, let (reason, _) = await Self.goneReason(folder) { gone = reason }
                 // A vanished volume shows in the files' read errors, below; folders that could
                 // not be listed for another reason (no permission, a path too long) are counted.
                 case .unlisted(let folders): status.foldersNotListed = folders.count
@@ -57,8 +55,8 @@ final class JobRunner: Sendable {
                 case .file(_, .failed(let error)) where error.code == .unreadable:
                     // A read error may mean the volume went away: then the job stops rather than
                     // failing every remaining file.
-                    if let (gone, mountPoint) = await Self.goneReason(folder) {
-                        stopReason.text.withLock { $0 = $0 ?? gone }
+                    if let (reason, mountPoint) = await Self.goneReason(folder) {
+                        gone = reason
                         // The browser may be showing that volume: it should leave it too.
                         inbox.post(.result(.volumeLost(mountPoint: mountPoint)))
                         break
@@ -71,43 +69,39 @@ final class JobRunner: Sendable {
                 if now - lastReport > .milliseconds(100) {
                     lastReport = now
                     status.elapsed = Double(seconds: now - start)
-                    inbox.post(.result(.jobChanged(status)))
+                    context.report(status)
                 }
             }
             status.elapsed = Double(seconds: ContinuousClock.now - start)
-            if let reason = stopReason.text.withLock({ $0 }) {
+            if let reason = context.cancelReason ?? gone {
                 status.phase = reason == "cancelled" ? .cancelled : .interrupted(reason)
             } else {
                 status.phase = Task.isCancelled ? .cancelled : .finished
             }
-            inbox.post(.result(.jobChanged(status)))
+            context.report(status)
             inbox.post(.result(.showMessage(JobText.ending(status))))
-            _ = self?.running.withLock { $0.removeValue(forKey: id) }
         }
-        running.withLock { $0[id] = (task, stopReason) }
         return id
     }
 
     /// Stops a job; `reason` is "cancelled" for the user's wish, or what happened ("photos was disconnected").
     func stop(_ id: Int, reason: String = "cancelled") {
-        guard let job = running.withLock({ $0.removeValue(forKey: id) }) else { return }
-        job.stopReason.text.withLock { $0 = $0 ?? reason }
-        job.task.cancel()
+        scheduler.cancel(id, reason: reason, group: Self.group)
     }
 
     func shutdown() async {
-        for id in running.withLock({ Array($0.keys) }) { stop(id) }
-        await pool.shutdown()
+        scheduler.cancel(group: Self.group)
+        await workers.shutdown(waitSeconds: 2)
     }
 
     /// Why the job's folder cannot be reached any more ("photos was disconnected"), or nil when it can.
     private static func goneReason(_ folder: String) async -> (String, String)? {
         let volume = Volume.containing(folder, in: VolumeMonitor.currentVolumes())
         let label = volume?.label ?? folder, mountPoint = volume?.mountPoint ?? "/"
-        switch await VolumeIO.shared.probeListing(folder, volume: volume?.mountPoint ?? "/") {
-        case .listed: return nil
-        case .failed: return ("\(label) was disconnected", mountPoint)
-        case .silent: return ("\(label) is not responding", mountPoint)
+        switch await LocalPlace().probe(folder) {
+        case nil: return nil
+        case let failure? where failure.code == .notResponding: return ("\(label) is not responding", mountPoint)
+        case .some: return ("\(label) was disconnected", mountPoint)
         }
     }
 }

@@ -19,6 +19,8 @@ enum UIMessage: Sendable {
     case textPage(TextPage)
     /// An archive's members Quick Look asked for.
     case members(MembersPage)
+    /// The scheduler's task `task` is done with a need of the screen (what it fetched came before).
+    case needAnswered(ScreenDemand.Need, task: Int)
     /// A picture encoded for the terminal (`PictureEncoder`), by its drawing id.
     case encoded(id: String, TerminalPicture)
     case interrupt

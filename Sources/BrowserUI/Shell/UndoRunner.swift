@@ -4,18 +4,35 @@ import FileSystemKit
 import SystemKit
 import ThumbnailKit
 
-/// `z`, `Z` and the renames `R` plans, done off the UI thread on a queue of their own (one at a
-/// time, in order), thumbnails following the names. The journal is read once at start.
+/// `z`, `Z` and the renames `R` plans, done off the UI thread as the scheduler's group of one
+/// (one at a time, in order), thumbnails following the names. The journal is read once at start.
 final class UndoRunner: Sendable {
     let journal: UndoJournal
     private let inbox: Inbox
-    private let queue = DispatchQueue(label: "qlbrowse.undo")
-    private let cache = ThumbnailCache()
+    private let scheduler: BackgroundTasks
+    private let cache: ThumbnailCache
+    /// The scheduler's group for these, run one at a time.
+    static let group = "undo"
 
-    init(inbox: Inbox, journal: UndoJournal) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, journal: UndoJournal) {
         self.inbox = inbox
+        self.scheduler = scheduler
+        self.cache = cache
         self.journal = journal
-        queue.async { journal.load() }
+        serially { journal.load() }
+    }
+
+    /// Runs `work` after every undo, redo and rename asked before it.
+    private func serially(_ work: @escaping @Sendable () -> Void) {
+        scheduler.submit(group: Self.group, volume: "/", priority: .user) { _ in
+            // File calls block: on a thread of their own, never on the cooperative pool.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    work()
+                    done.resume()
+                }
+            }
+        }
     }
 
     func undo(volumes: [Volume]) { replay(undo: true, volumes: volumes) }
@@ -24,7 +41,7 @@ final class UndoRunner: Sendable {
     private func replay(undo: Bool, volumes: [Volume]) {
         let inbox = self.inbox, journal = self.journal, cache = self.cache
         let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
-        queue.async {
+        serially {
             let outcome = undo ? journal.undo(trash: trash, moved: cache.moveThumbnails, removed: cache.removeThumbnails)
                                : journal.redo(trash: trash, moved: cache.moveThumbnails, removed: cache.removeThumbnails)
             inbox.post(.result(.showMessage(outcome.message)))
@@ -36,7 +53,7 @@ final class UndoRunner: Sendable {
     func rename(_ changes: [BulkRenamePlan.Change], in folder: String, volumes: [Volume]) {
         let inbox = self.inbox, journal = self.journal, cache = self.cache
         let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
-        queue.async {
+        serially {
             let base = folder == "/" ? "" : folder
             var renames: [UndoAction.Rename] = []
             for change in changes {

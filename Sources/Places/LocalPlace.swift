@@ -1,0 +1,119 @@
+import FileSystemKit
+import SystemKit
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local file system as a `Place`, built from what the browser always used: listings by
+/// `DirectoryLister`, every call on its volume's threads through `VolumeIO` (a deadline per call,
+/// a hung share abandoned and never waited for), file operations by `FileOperation` and
+/// `TrashCan`, watching by inotify (`FolderWatch`), thumbnails by a `ThumbnailGenerator`.
+/// This type and its extensions, with the FileSystemKit parts it is made of, are where the
+/// program above the place layer meets the kernel (`scripts/architecture.py` checks it).
+public final class LocalPlace: Place {
+    public let name = "this computer"
+    let io: VolumeIO
+    let lister: DirectoryLister
+    /// The mounted volumes as the caller knows them: which volume's threads a path's call runs on,
+    /// and which names in a folder are other volumes' mount points (never stat'ed by a listing).
+    let volumes: @Sendable () -> [Volume]
+    /// Where the home trash is (`$XDG_DATA_HOME`).
+    let dataHome: String
+    /// Makes thumbnails for `fetchThumbnails`; nil: only icons (drawn here, no worker).
+    let thumbnails: ThumbnailGenerator?
+    /// Seconds a single call (stat, read, write, rename) may take; a listing or an operation may
+    /// take longer as long as it makes progress (its heartbeat).
+    let callDeadline: Double
+
+    public init(io: VolumeIO = .shared, lister: DirectoryLister? = nil,
+                volumes: @escaping @Sendable () -> [Volume] = { VolumeMonitor.currentVolumes() },
+                dataHome: String = ProcessEnvironment.current.dataHome, thumbnails: ThumbnailGenerator? = nil,
+                callDeadline: Double = 5) {
+        self.io = io
+        self.lister = lister ?? DirectoryLister(io: io)
+        self.volumes = volumes
+        self.dataHome = dataHome
+        self.thumbnails = thumbnails
+        self.callDeadline = callDeadline
+    }
+
+    /// The mount point of the volume `path` is on ("/" when none is known).
+    public func mountPoint(of path: String) -> String {
+        Volume.containing(path, in: volumes())?.mountPoint ?? "/"
+    }
+
+    @discardableResult
+    public func list(_ folder: String, deliver: @escaping @Sendable (EntryStore, Bool, FileSystemError?) -> Void) -> PlaceTask {
+        let known = volumes()
+        let prefix = folder == "/" ? "/" : folder + "/"
+        // Mount points directly inside the folder: listed as folders without a stat that could hang.
+        let mounted = Set(known.map(\.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+            .map { Array($0.dropFirst(prefix.count).utf8) })
+        let volume = Volume.containing(folder, in: known)?.mountPoint ?? "/"
+        let listing = lister.list(folder, volume: volume, mountPoints: mounted, deliver: deliver)
+        return PlaceTask(onCancel: listing.cancel)
+    }
+
+    public func probe(_ folder: String) async -> FileSystemError? {
+        let volume = mountPoint(of: folder)
+        switch await io.probeListing(folder, volume: volume) {
+        case .listed: return nil
+        case .failed(let code): return FileSystemError(errno: code, call: "opendir", path: folder)
+        case .silent: return .notResponding(TerminalText.escaped(volume))
+        }
+    }
+
+    public func item(at path: String) async throws(FileSystemError) -> PlaceItem {
+        try await call(path) { () throws(FileSystemError) -> PlaceItem in
+            var info = stat()
+            guard lstat(path, &info) == 0 else { throw FileSystemError(errno: errno, call: "lstat", path: path) }
+            let isLink = (info.st_mode & S_IFMT) == S_IFLNK
+            if isLink {
+                var target = stat()
+                if stat(path, &target) == 0 { info = target }
+            }
+            return PlaceItem(path: path, isDirectory: (info.st_mode & S_IFMT) == S_IFDIR, isSymbolicLink: isLink,
+                             isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec))
+        }
+    }
+
+    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
+        let (stream, continuation) = AsyncStream<PlaceChange>.makeStream()
+        let watch = try FolderWatch(folder) { change in
+            switch change {
+            case .changed(let name): continuation.yield(.changed(name: name))
+            case .gone:
+                continuation.yield(.gone)
+                continuation.finish()
+            }
+        }
+        continuation.onTermination = { _ in watch.stop() }
+        return stream
+    }
+
+    public func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities {
+        let fsType = Volume.containing(folder, in: volumes())?.fsType ?? ""
+        // A probe that only reads has 2 s; a trial file on the slowest volume gets an operation's 30.
+        return try await call(folder, deadline: trial ? 30 : 2) { () throws(FileSystemError) in
+            VolumeCapabilities.probe(folder: folder, fsType: fsType, trial: trial)
+        }
+    }
+
+    /// Runs `work` on `path`'s volume's threads within `deadline` seconds (`callDeadline` when
+    /// nil): `.notResponding` when it is past it, or when the volume has calls stuck already.
+    func call<Value: Sendable>(_ path: String, deadline: Double? = nil,
+                               _ work: @escaping @Sendable () throws(FileSystemError) -> Value) async throws(FileSystemError) -> Value {
+        let volume = mountPoint(of: path)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<VolumeIO.Outcome<Result<Value, FileSystemError>>, Never>) in
+            io.run(volume: volume, deadline: deadline ?? callDeadline, { () -> Result<Value, FileSystemError> in
+                do throws(FileSystemError) { return .success(try work()) } catch { return .failure(error) }
+            }, completion: { continuation.resume(returning: $0) })
+        }
+        switch outcome {
+        case .done(let result): return try result.get()
+        case .timedOut: throw .notResponding(TerminalText.escaped(volume))
+        case .refused: throw .refused(TerminalText.escaped(volume))
+        }
+    }
+}

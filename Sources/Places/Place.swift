@@ -1,0 +1,99 @@
+import FileSystemKit
+import SystemKit
+import ThumbnailKit
+
+/// A place files live in: the local file system today, a remote machine over SSH or a mounted
+/// server next (issues #25, #26). What Apple's File Provider is to Finder, this is to the browser,
+/// the batch and the commands: everything above it lists, looks up, reads, writes, watches,
+/// moves and asks for thumbnails only through it, so a new kind of place is one new type.
+///
+/// Every call is asynchronous and every failure a `FileSystemError` (a volume gone, a place that
+/// does not answer within its deadline, a name taken…). Paths are Strings carried losslessly
+/// (`FileSystemBytes`): a name that is not UTF-8 goes through a place unchanged.
+public protocol Place: Sendable {
+    /// What the place is called in messages ("this computer", "nas:/photos").
+    var name: String { get }
+
+    /// Lists `folder` in batches, off the caller's thread: `deliver` gets packed batches, the last
+    /// with `complete: true`, or a failure (`.notResponding` when the place stalls past its
+    /// deadline). A small first batch comes at once so the first screen paints before a huge
+    /// folder is read. Cancelling the returned task ends the listing; a cancelled listing says
+    /// nothing more.
+    @discardableResult
+    func list(_ folder: String, deliver: @escaping @Sendable (_ batch: EntryStore, _ complete: Bool, _ failure: FileSystemError?) -> Void) -> PlaceTask
+
+    /// Whether `folder` can be listed now: nil when it answers, else why not (`.notResponding`
+    /// when it did not answer within a short deadline; the errno of the failure otherwise). A
+    /// listing, not a stat: smbnetfs answers a stat from its cache after the server is gone.
+    func probe(_ folder: String) async -> FileSystemError?
+
+    /// What is at `path` (a symbolic link reported as what it points to, marked as a link).
+    func item(at path: String) async throws(FileSystemError) -> PlaceItem
+
+    /// Up to `length` bytes of the file at `path` from `offset` (fewer at its end): the first
+    /// bytes are enough for embedded previews, so nothing reads a whole file it does not need.
+    func read(_ path: String, offset: Int, length: Int) async throws(FileSystemError) -> [UInt8]
+
+    /// Writes `bytes` as the whole new content of `path`, atomically (the old content or the new,
+    /// never a mix, never a partial file).
+    func write(_ bytes: [UInt8], to path: String) async throws(FileSystemError)
+
+    /// Changes in `folder` as they happen, until the stream's consumer stops listening or the
+    /// folder is gone (`.gone`, then the end). Throws when the folder cannot be watched.
+    func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange>
+
+    /// Renames within a folder, never over an existing name (`.exists`); the item's stamp at its
+    /// new name, for the undo journal.
+    func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp?
+
+    /// Makes an empty folder or file at `path`, never over an existing name; its stamp.
+    func make(_ path: String, folder: Bool) async throws(FileSystemError) -> PathStamp?
+
+    /// Moves an item to the place's trash; where it went, to put it back.
+    func trash(_ path: String) async throws(FileSystemError) -> TrashCan.Item
+
+    /// Puts a trashed item back (beside, as "name (2)", when its place is taken); where it went.
+    func restore(_ item: TrashCan.Item) async throws(FileSystemError) -> String
+
+    /// Runs a copy, move, trash or delete with its progress, questions and report, as
+    /// `FileOperation` has them. Throws only when the place did not answer (the report says what
+    /// was done otherwise): `.notResponding`, with the operation cancelled.
+    func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report
+
+    /// What `folder`'s volume allows (links, permissions, names, sizes); `trial` writes a test file.
+    func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities
+
+    /// Thumbnails for `items`, as File Provider's `fetchThumbnails(for:requestedSize:…)`: each
+    /// item's picture (or why there is none) through `perItem`, as each is ready, keyed by the
+    /// item's version (an item changed since it was listed fails with `.changed`, never shows a
+    /// stale picture); then `completion` once, with `.cancelled` if the progress was cancelled.
+    @discardableResult
+    func fetchThumbnails(for items: [PlaceItem], options: ThumbnailOptions,
+                         perItem: @escaping @Sendable (PlaceItem, Result<Representation, ThumbnailError>) -> Void,
+                         completion: @escaping @Sendable (ThumbnailError?) -> Void) -> PlaceProgress
+}
+
+extension Place {
+    /// The listing as an asynchronous sequence of batches (ending with the last, or throwing the
+    /// failure); ending the iteration cancels the listing.
+    public func listing(_ folder: String) -> AsyncThrowingStream<EntryStore, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<EntryStore, any Error>.makeStream()
+        let task = list(folder) { batch, complete, failure in
+            if !batch.isEmpty { continuation.yield(batch) }
+            if let failure {
+                continuation.finish(throwing: failure)
+            } else if complete {
+                continuation.finish()
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The whole listing of `folder` in one store.
+    public func entries(of folder: String) async throws -> EntryStore {
+        var all = EntryStore()
+        for try await batch in listing(folder) { _ = all.append(contentsOf: batch) }
+        return all
+    }
+}

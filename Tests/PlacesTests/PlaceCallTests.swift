@@ -1,0 +1,31 @@
+import Dispatch
+import Places
+import SystemKit
+import Testing
+
+/// Waiting for a place's call: from synchronous code, and for less than the place's own deadline.
+@Suite struct PlaceCallTests {
+    @Test(.timeLimit(.minutes(1))) func aCallerThatMustAnswerSoonerGivesUpAtItsOwnDeadline() async throws {
+        // The call answers only once the caller has given up: waiting for it would never end.
+        let (hung, release) = AsyncStream<Void>.makeStream()
+        do {
+            _ = try await PlaceCall.within(seconds: 0.2, "/mnt/hung") { () throws(FileSystemError) -> Int in
+                for await _ in hung {}
+                return 1
+            }
+            Issue.record("a call that never answered answered")
+        } catch {
+            #expect(error.code == .notResponding && error.message == "/mnt/hung is not responding")
+        }
+        release.finish()
+        #expect(try await PlaceCall.within(seconds: 2, "/") { () throws(FileSystemError) in 7 } == 7)
+        await #expect(throws: FileSystemError.self) {
+            try await PlaceCall.within(seconds: 2, "/") { () throws(FileSystemError) -> Int in throw FileSystemError(errno: 2, path: "/x") }
+        }
+    }
+
+    @Test func synchronousCodeWaitsForTheAnswer() throws {
+        #expect(try PlaceCall.wait { () throws(FileSystemError) in 41 + 1 } == 42)
+        #expect(throws: FileSystemError.self) { try PlaceCall.wait { () throws(FileSystemError) -> Int in throw .cancelled } }
+    }
+}
