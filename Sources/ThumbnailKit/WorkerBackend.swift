@@ -18,6 +18,9 @@ package protocol WorkerBackend: Sendable {
 }
 
 extension WorkerBackend {
+    /// Nothing to get ready by default.
+    package func prepare() async {}
+
     /// Asks for representations of `path` fitting `box`; see `submit`.
     func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
              wantsFacts: Bool = true, embeddedSuffices: Bool = false) -> AsyncThrowingStream<WorkerEvent, Error> {
