@@ -33,7 +33,8 @@ public enum ServerProbe {
         var answer = Answer.noAnswer, entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
             entry = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+            // SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK and O_CLOEXEC on Linux; the release build did not see the SOCK_ names.
+            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype | O_NONBLOCK | O_CLOEXEC, info.pointee.ai_protocol)
             guard fd >= 0 else { continue }
             defer { close(fd) }
             if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return .reachable }
