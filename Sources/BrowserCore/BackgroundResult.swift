@@ -52,4 +52,6 @@ public enum BackgroundResult: Sendable, Equatable {
     case found(ticket: Int, FileFinder.Report)
     /// What came back from the editor for `R` (nil: not saved).
     case namesEdited(folder: String, names: [String], edited: [String]?)
+    /// Drives found, mounted, ejected; servers connected (issue 25).
+    case drives(DrivesResult)
 }

@@ -60,6 +60,8 @@ public enum BrowserEffect: Sendable, Equatable {
     /// Draw everything again, pictures included.
     case redraw
     case quit(folder: String)
+    /// Mount, eject, connect, look for drives (off the UI thread).
+    case drives(DrivesEffect)
 }
 
 /// A saved edit, for the browser: where the result is, the original's place in the Trash when

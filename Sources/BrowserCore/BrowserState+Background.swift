@@ -27,8 +27,14 @@ extension BrowserState {
         case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes)
         case .showMessage(let text): message = text
         case .volumesChanged, .volumeLost, .volumeGone, .capabilitiesFound: return reduceVolumeResult(result)
+        case .drives(let drives): return reduceDrives(drives)
         case .jobChanged(let job):
-            if let index = jobs.firstIndex(where: { $0.id == job.id }) { jobs[index] = job } else { jobs.append(job) }
+            if let index = jobs.firstIndex(where: { $0.id == job.id }) {
+                // A job that has started never waits again: a "queued" heard late is old news.
+                if job.phase != .queued || jobs[index].phase == .queued { jobs[index] = job }
+            } else {
+                jobs.append(job)
+            }
         case .conflictAsked(let job, let conflict): mode = .overlay(.conflict(job: job, conflict))
         case .trashed(let items):
             lastTrashed = items
@@ -50,6 +56,6 @@ extension BrowserState {
         if !listingComplete, waitingFor == nil, now - listingProgressAt > Self.stallNotice {
             waitingFor = currentVolume?.label ?? folder
         }
-        return []
+        return drivesTick()
     }
 }

@@ -121,6 +121,7 @@ extension BrowserState {
     private mutating func acceptPrompt() -> [BrowserEffect] {
         guard let prompt else { return [] }
         self.prompt = nil
+        if let effects = acceptServerPrompt(prompt) { return effects }
         var text = prompt.text
         let wantsFolder = text.hasSuffix("/")
         while text.hasSuffix("/") { text.removeLast() }
@@ -140,6 +141,7 @@ extension BrowserState {
             return [.rename(from: Self.join(folder, original), to: Self.join(folder, text))]
         case .create:
             return [.create(path: Self.join(folder, text), folder: wantsFolder)]
+        case .connect, .password: return []  // acceptServerPrompt's
         }
     }
 

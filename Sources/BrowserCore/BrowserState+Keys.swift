@@ -5,6 +5,7 @@ extension BrowserState {
     mutating func applyKey(_ key: KeyPress, _ command: Command?) -> [BrowserEffect] {
         // Esc while a stuck volume is awaited: give up on it, whatever is open.
         if key == .escape, waitingFor != nil { return abandonWaiting() }
+        if key == .escape, mode == .browsing, volumeState.busyWith != nil { return reduce(.volumes(.cancelConnect)) }
         guard let action = intention(for: key, command) else { return [] }
         return reduce(action)
     }
@@ -36,6 +37,7 @@ extension BrowserState {
             return nil
         case .awaitingKey:
             if key == .escape { return .places(.cancelKeyQuestion) }
+            if key.isEnter, case .awaitingKey(.keepPassword) = mode { return .places(.cancelKeyQuestion) }  // N is the default
             if let text = key.typedText, text.count == 1, text != " " { return .places(.keyAnswer(text)) }
             return nil
         case .overlay(let overlay) where overlay.isQuestion:
@@ -70,6 +72,8 @@ extension BrowserState {
                 default: break
                 }
             }
+        case .overlay(.volumes) where key.typedText == "E": return .volumes(.eject)
+        case .overlay(.volumes) where key.typedText == "C": return .volumes(.connect)
         case .browsing:
             // 1–9 show that tab, unless the key map gives the digit a command.
             if command == nil, let text = key.typedText, let digit = Int(text), (1...9).contains(digit) { return .tabs(.show(digit - 1)) }
@@ -184,6 +188,7 @@ extension BrowserState {
 
     private func promptIntention(for key: KeyPress) -> BrowserAction? {
         if key.isEnter { return .prompt(.accept) }
+        if prompt?.purpose == .connect, key == .special(.up) || key == .special(.down) { return .volumes(.recentServer(key == .special(.up) ? 1 : -1)) }
         if key == .escape { return .prompt(.cancel) }
         if key.isBackspace { return .prompt(.backspace) }
         if let text = key.typedText { return .prompt(.input(text)) }

@@ -62,14 +62,15 @@ extension BrowserState {
     }
 
     private mutating func applyInVolumes(_ action: BrowserAction) -> [BrowserEffect]? {
-        if let moved = Self.listCursor(volumeCursor, count: volumes.count, after: action) {
+        if let moved = Self.listCursor(volumeCursor, count: volumes.count + volumeState.drives.count, after: action) {
             volumeCursor = moved
             return []
         }
         switch action {
         case .screen(.closeOverlay), .volumes(.toggle), .screen(.quit), .navigation(.parent): mode = .browsing
+        case .volumes(.eject), .volumes(.connect): if case .volumes(let drives) = action { return reduceDrives(drives) }
         case .navigation(.open):
-            guard volumes.indices.contains(volumeCursor) else { return [] }
+            guard volumes.indices.contains(volumeCursor) else { return mountSelectedDrive() }
             let volume = volumes[volumeCursor]
             mode = .browsing
             if !volume.isResponding { message = "\(volume.volume.label) is not responding; opening it anyway" }

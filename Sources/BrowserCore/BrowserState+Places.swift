@@ -35,6 +35,7 @@ extension BrowserState {
             return bookmarks.isEmpty ? [] : [.checkBookmarks(bookmarks.map(\.folder))]
         case .keyAnswer(let key): return answerKey(key)
         case .cancelKeyQuestion:
+            if case .awaitingKey(.keepPassword(let url)) = mode { return answerKeepPassword(url, key: nil) }
             if case .awaitingKey(.rekeyBookmark) = mode { mode = .overlay(.bookmarks) } else { mode = .browsing }
         case .deleteBookmark:
             guard overlay == .bookmarks, bookmarks.indices.contains(bookmarkCursor) else { return [] }
@@ -103,6 +104,8 @@ extension BrowserState {
     private mutating func answerKey(_ key: String) -> [BrowserEffect] {
         guard case .awaitingKey(let question) = mode else { return [] }
         switch question {
+        case .keepPassword(let url):
+            return answerKeepPassword(url, key: key)
         case .setBookmark:
             mode = .browsing
             let bookmark = Bookmark(key: key, folder: folder, file: selected?.name)

@@ -25,8 +25,15 @@ extension BrowserState {
 
     mutating func volumesChanged(_ statuses: [VolumeMonitor.Status]) -> [BrowserEffect] {
         let before = currentVolume, volumesBefore = volumes.map(\.volume)
+        let selected = volumes.indices.contains(volumeCursor) ? volumes[volumeCursor].volume.mountPoint : nil, drive = selectedDrive
         volumes = statuses
-        volumeCursor = min(volumeCursor, max(0, statuses.count - 1))
+        // The cursor stays on what it was on while other mounts come and go.
+        if let selected, let index = statuses.firstIndex(where: { $0.volume.mountPoint == selected }) {
+            volumeCursor = index
+        } else if let drive, let index = volumeState.drives.firstIndex(of: drive) {
+            volumeCursor = statuses.count + index
+        }
+        volumeCursor = min(volumeCursor, max(0, statuses.count + volumeState.drives.count - 1))
         // A volume that is no longer listed (unplugged, unmounted), or still listed but dead
         // underneath (FUSE daemon or server gone).
         func isGone(_ volume: Volume) -> Bool {

@@ -133,6 +133,7 @@ public struct BrowserState: Sendable, Equatable {
             scrollToCursor()
             return []
         case .volumes(.abandonWaiting): return abandonWaiting()
+        case .volumes(.cancelConnect), .volumes(.recentServer): if case .volumes(let drives) = action { return reduceDrives(drives) }
         default: break
         }
         switch mode {
@@ -206,6 +207,7 @@ public struct BrowserState: Sendable, Equatable {
             jobCursor = max(0, jobs.count - 1)
         case .volumes(.toggle):
             mode = .overlay(.volumes)
+            volumeState.drivesScannedAt = .min  // looked for at once
             if let current = currentVolume, let index = volumes.firstIndex(where: { $0.volume == current }) { volumeCursor = index }
         default: break  // meaningless outside their mode
         }

@@ -21,6 +21,9 @@ public enum JobKind: Sendable, Equatable {
 /// trashing or deleting files.
 public struct JobStatus: Sendable, Equatable {
     public enum Phase: Sendable, Equatable {
+        /// Waiting in the scheduler's queue for a slot (its volume or the browser has as many
+        /// running as they take); cancelling it ends it at once.
+        case queued
         /// Finding the files.
         case walking
         case running
@@ -29,7 +32,7 @@ public struct JobStatus: Sendable, Equatable {
         /// Stopped by something outside the user's wish: the volume went away.
         case interrupted(String)
 
-        public var isActive: Bool { self == .walking || self == .running }
+        public var isActive: Bool { self == .queued || self == .walking || self == .running }
     }
 
     public let id: Int

@@ -26,6 +26,8 @@ public enum KeyQuestion: Sendable, Equatable {
     case jumpToBookmark
     /// `r` in the bookmarks list: the new key of the bookmark under this key.
     case rekeyBookmark(String)
+    /// After connecting with a typed password: y keeps it in the keyring, any other key not.
+    case keepPassword(url: String)
 }
 
 /// A screen drawn over the browser.

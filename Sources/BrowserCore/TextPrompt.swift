@@ -7,6 +7,10 @@ public struct TextPrompt: Sendable, Equatable {
         case rename(String)
         /// Making a file, or a folder when the text ends in `/`.
         case create
+        /// A server's address to connect to (`C` in the volumes view).
+        case connect
+        /// The password for the server at this address: drawn masked, never kept.
+        case password(String)
     }
 
     public let purpose: Purpose

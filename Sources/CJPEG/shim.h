@@ -55,12 +55,11 @@ static void CJPEG_emit_message(j_common_ptr info, int level) { (void)info; (void
 /// malloc'ed into *out).
 /// Only one MCU row is held besides the output, so memory follows the scaled size, never the
 /// source size (and a scaled size over 16 megapixels is refused as unsuited). `cancel` is polled between rows. Returns one of the CJPEG_ codes.
-static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHeight, const volatile int *cancel,
-                                      unsigned char **out, int *width, int *height,
-                                      int *sourceWidth, int *sourceHeight) {
-    *out = NULL; *width = 0; *height = 0; *sourceWidth = 0; *sourceHeight = 0;
-    FILE *file = fopen(path, "rbe");
-    if (!file) return CJPEG_UNREADABLE;
+/// Reads from `file` when it is not NULL (and closes it), else from `bytes` (`size` of them).
+static inline int CJPEG_decode_scaled_from(FILE *file, const unsigned char *bytes, unsigned long size,
+                                           int boxWidth, int boxHeight, const volatile int *cancel,
+                                           unsigned char **out, int *width, int *height,
+                                           int *sourceWidth, int *sourceHeight) {
     struct jpeg_decompress_struct info;
     struct CJPEG_error_manager manager;
     info.err = jpeg_std_error(&manager.base);
@@ -69,12 +68,12 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     unsigned char *volatile pixels = NULL;
     if (setjmp(manager.escape)) {
         jpeg_destroy_decompress(&info);
-        fclose(file);
+        if (file) fclose(file);
         free(pixels);
         return CJPEG_FAILED;
     }
     jpeg_create_decompress(&info);
-    jpeg_stdio_src(&info, file);
+    if (file) jpeg_stdio_src(&info, file); else jpeg_mem_src(&info, bytes, size);
     jpeg_read_header(&info, TRUE);
     *sourceWidth = (int)info.image_width; *sourceHeight = (int)info.image_height;
     int suited = !info.progressive_mode && !info.arith_code
@@ -82,7 +81,7 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
             || (info.num_components == 1 && info.jpeg_color_space == JCS_GRAYSCALE));
     if (!suited) {
         jpeg_destroy_decompress(&info);
-        fclose(file);
+        if (file) fclose(file);
         return CJPEG_UNSUITED;
     }
     double fit = (double)boxWidth / info.image_width < (double)boxHeight / info.image_height
@@ -101,7 +100,7 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     // A scaled picture this large (a 65000-pixel-wide JPEG) is left to libvips, which streams it.
     if ((size_t)info.output_width * info.output_height > ((size_t)16 << 20)) {
         jpeg_destroy_decompress(&info);
-        fclose(file);
+        if (file) fclose(file);
         return CJPEG_UNSUITED;
     }
     jpeg_start_decompress(&info);
@@ -109,13 +108,13 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     pixels = malloc(stride * info.output_height);
     if (!pixels) {
         jpeg_destroy_decompress(&info);
-        fclose(file);
+        if (file) fclose(file);
         return CJPEG_FAILED;
     }
     while (info.output_scanline < info.output_height) {
         if (cancel && *cancel) {
             jpeg_destroy_decompress(&info);
-            fclose(file);
+            if (file) fclose(file);
             free(pixels);
             return CJPEG_CANCELLED;
         }
@@ -126,7 +125,25 @@ static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHei
     *width = (int)info.output_width; *height = (int)info.output_height;
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
-    fclose(file);
+    if (file) fclose(file);
     *out = pixels;
     return CJPEG_OK;
+}
+
+static inline int CJPEG_decode_scaled(const char *path, int boxWidth, int boxHeight, const volatile int *cancel,
+                                      unsigned char **out, int *width, int *height,
+                                      int *sourceWidth, int *sourceHeight) {
+    *out = NULL; *width = 0; *height = 0; *sourceWidth = 0; *sourceHeight = 0;
+    FILE *file = fopen(path, "rbe");
+    if (!file) return CJPEG_UNREADABLE;
+    return CJPEG_decode_scaled_from(file, NULL, 0, boxWidth, boxHeight, cancel, out, width, height, sourceWidth, sourceHeight);
+}
+
+/// The same from a JPEG in memory (an embedded preview): never CJPEG_UNREADABLE.
+static inline int CJPEG_decode_scaled_bytes(const unsigned char *bytes, unsigned long size, int boxWidth, int boxHeight,
+                                            const volatile int *cancel, unsigned char **out, int *width, int *height,
+                                            int *sourceWidth, int *sourceHeight) {
+    *out = NULL; *width = 0; *height = 0; *sourceWidth = 0; *sourceHeight = 0;
+    if (size == 0) return CJPEG_FAILED;
+    return CJPEG_decode_scaled_from(NULL, bytes, size, boxWidth, boxHeight, cancel, out, width, height, sourceWidth, sourceHeight);
 }

@@ -21,7 +21,9 @@ public enum VolumeClassifier {
         let type = mount.fsType
         if pseudoTypes.contains(type) { return .hidden }
         let underMedia = mount.mountPoint.hasPrefix("/run/media/") || mount.mountPoint.hasPrefix("/media/")
-        if !underMedia && hiddenTrees.contains(where: { mount.mountPoint == $0 || mount.mountPoint.hasPrefix($0 + "/") }) { return .hidden }
+        // Servers the user connected (qlbrowse's and GVfs' FUSE mounts) live in the runtime folder.
+        let userServer = mount.mountPoint.hasPrefix("/run/user/") && (networkTypes.contains(type) || type.hasPrefix("fuse."))
+        if !underMedia && !userServer && hiddenTrees.contains(where: { mount.mountPoint == $0 || mount.mountPoint.hasPrefix($0 + "/") }) { return .hidden }
         if networkTypes.contains(type) || mount.source.hasPrefix("//") { return .network }
         if removableTypes.contains(type) || isRemovableDevice { return .removable }
         // Other FUSE filesystems are nearly all remote (rclone, s3fs, …); fuseblk is a local disk.

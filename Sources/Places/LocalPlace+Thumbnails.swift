@@ -13,21 +13,22 @@ extension LocalPlace {
         let types = thumbnails == nil ? options.types.intersection([.icon]) : options.types
         let shared = Shared()
         let progress = PlaceProgress(totalCount: items.count) { shared.task.withLock { $0 }?.cancel() }
-        let task = Task.detached(priority: .utility) { [self] in
-            // `concurrency` lanes, each taking the next item until none is left or the caller cancels.
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<min(options.concurrency, max(items.count, 1)) {
-                    group.addTask {
-                        while let index = shared.next.withLock({ index -> Int? in
-                            guard index < items.count else { return nil }
-                            index += 1
-                            return index - 1
-                        }) {
-                            let item = items[index]
-                            let result = progress.isCancelled ? .failure(ThumbnailError(.cancelled, "cancelled"))
-                                : await self.thumbnail(of: item, types: types, options: options, generator: generator)
-                            progress.completeOne()
-                            perItem(item, result)
+        let task = Task.detached(priority: options.priority) { [self] in
+            if items.count == 1 {
+                // One item (the browser's pictures, one fetch each): no lanes to share.
+                await make(items[0], types: types, options: options, generator: generator, progress: progress, perItem: perItem)
+            } else {
+                // `concurrency` lanes, each taking the next item until none is left or the caller cancels.
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<min(options.concurrency, max(items.count, 1)) {
+                        group.addTask {
+                            while let index = shared.next.withLock({ index -> Int? in
+                                guard index < items.count else { return nil }
+                                index += 1
+                                return index - 1
+                            }) {
+                                await self.make(items[index], types: types, options: options, generator: generator, progress: progress, perItem: perItem)
+                            }
                         }
                     }
                 }
@@ -45,21 +46,52 @@ extension LocalPlace {
         let task = Mutex<Task<Void, Never>?>(nil)
     }
 
-    /// One item's best picture, if its version is still the one asked for.
-    private func thumbnail(of item: PlaceItem, types: Set<RepresentationType>, options: ThumbnailOptions,
-                           generator: ThumbnailGenerator) async -> Result<Representation, ThumbnailError> {
+    /// One item's pictures to `perItem`: its best, or with `progressive` each as it is made.
+    private func make(_ item: PlaceItem, types: Set<RepresentationType>, options: ThumbnailOptions, generator: ThumbnailGenerator,
+                      progress: PlaceProgress, perItem: @escaping @Sendable (PlaceItem, Result<Representation, ThumbnailError>) -> Void) async {
+        defer { progress.completeOne() }
+        if progress.isCancelled { return perItem(item, .failure(ThumbnailError(.cancelled, "cancelled"))) }
+        if options.checksVersion, let failure = await changed(item) { return perItem(item, .failure(failure)) }
+        var request = ThumbnailRequest(path: item.path, size: options.size, scale: options.scale, types: types)
+        request.maximumIconSide = options.maximumIconSide
+        do {
+            if options.progressive {
+                for try await representation in generator.representations(for: request) { perItem(item, .success(representation)) }
+            } else {
+                perItem(item, .success(try await generator.bestRepresentation(for: request)))
+            }
+        } catch let error as ThumbnailError {
+            perItem(item, .failure(error))
+        } catch {
+            perItem(item, .failure(ThumbnailError(.cancelled, "cancelled")))
+        }
+    }
+
+    /// Why the item is no longer the version asked for (changed, gone), or nil when it is.
+    private func changed(_ item: PlaceItem) async -> ThumbnailError? {
         do throws(FileSystemError) {
             let now = try await self.item(at: item.path)
-            guard now.version == item.version else { return .failure(ThumbnailError(.unreadable, "the file changed since it was listed")) }
+            return now.version == item.version ? nil : ThumbnailError(.unreadable, "the file changed since it was listed")
         } catch {
-            return .failure(ThumbnailError(error.code == .cancelled ? .cancelled : .unreadable, error.message))
+            return ThumbnailError(error.code == .cancelled ? .cancelled : .unreadable, error.message)
         }
-        do {
-            return .success(try await generator.bestRepresentation(for: ThumbnailRequest(path: item.path, size: options.size, scale: options.scale, types: types)))
-        } catch let error as ThumbnailError {
-            return .failure(error)
-        } catch {
-            return .failure(ThumbnailError(.cancelled, "cancelled"))
+    }
+
+    public func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event> {
+        let workers = batchWorkers ?? WorkerPool(size: options.jobs)
+        let ownsWorkers = batchWorkers == nil
+        let cache = ThumbnailCache(writesShared: options.writesShared, ignoresStored: options.ignoresStored)
+        let batch = ThumbnailBatch(generator: ThumbnailGenerator(workers: workers, cache: cache), cache: cache, box: options.box,
+                                   jobs: options.jobs, shard: options.shard)
+        guard ownsWorkers else { return batch.run(roots) }
+        // A pool made for this batch goes with it.
+        let (stream, continuation) = AsyncStream<ThumbnailBatch.Event>.makeStream()
+        let task = Task {
+            for await event in batch.run(roots) { continuation.yield(event) }
+            continuation.finish()
+            await workers.shutdown(waitSeconds: 2)
         }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
     }
 }

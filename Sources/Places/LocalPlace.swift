@@ -22,19 +22,26 @@ public final class LocalPlace: Place {
     let dataHome: String
     /// Makes thumbnails for `fetchThumbnails`; nil: only icons (drawn here, no worker).
     let thumbnails: ThumbnailGenerator?
+    /// Quick Look's pages, frames, members and previewers (`Place.previews`).
+    public let previews: PreviewGenerator?
+    /// The workers `thumbnailFolders` decodes with (a batch's own, beside the browser's); nil:
+    /// a pool of the batch's `jobs` workers, made for the batch and shut down after it.
+    let batchWorkers: (any WorkerBackend)?
     /// Seconds a single call (stat, read, write, rename) may take; a listing or an operation may
     /// take longer as long as it makes progress (its heartbeat).
     let callDeadline: Double
 
-    public init(io: VolumeIO = .shared, lister: DirectoryLister? = nil,
-                volumes: @escaping @Sendable () -> [Volume] = { VolumeMonitor.currentVolumes() },
-                dataHome: String = ProcessEnvironment.current.dataHome, thumbnails: ThumbnailGenerator? = nil,
-                callDeadline: Double = 5) {
+    package init(io: VolumeIO = .shared, lister: DirectoryLister? = nil,
+                 volumes: @escaping @Sendable () -> [Volume] = { VolumeMonitor.currentVolumes() },
+                 dataHome: String = ProcessEnvironment.current.dataHome, thumbnails: ThumbnailGenerator? = nil,
+                 previews: PreviewGenerator? = nil, batchWorkers: (any WorkerBackend)? = nil, callDeadline: Double = 5) {
         self.io = io
         self.lister = lister ?? DirectoryLister(io: io)
         self.volumes = volumes
         self.dataHome = dataHome
         self.thumbnails = thumbnails
+        self.previews = previews
+        self.batchWorkers = batchWorkers
         self.callDeadline = callDeadline
     }
 

@@ -65,12 +65,29 @@ public protocol Place: Sendable {
 
     /// Thumbnails for `items`, as File Provider's `fetchThumbnails(for:requestedSize:…)`: each
     /// item's picture (or why there is none) through `perItem`, as each is ready, keyed by the
-    /// item's version (an item changed since it was listed fails with `.changed`, never shows a
-    /// stale picture); then `completion` once, with `.cancelled` if the progress was cancelled.
+    /// item's version (with `options.checksVersion`, an item changed since it was listed fails,
+    /// never shows a stale picture); with `options.progressive`, every representation of an item
+    /// as it is made, lower quality first (the browser's icon, then low quality, then full). Then
+    /// `completion` once, after the last `perItem`, with `.cancelled` if the progress was cancelled.
+    /// The place makes them where the files are, with its own cache.
     @discardableResult
     func fetchThumbnails(for items: [PlaceItem], options: ThumbnailOptions,
                          perItem: @escaping @Sendable (PlaceItem, Result<Representation, ThumbnailError>) -> Void,
                          completion: @escaping @Sendable (ThumbnailError?) -> Void) -> PlaceProgress
+
+    /// Thumbnails every file under `roots` (folders walked recursively, files taken as they are)
+    /// into the place's cache, where the files are: on a remote place the walk, the cache look-ups
+    /// and the decoding run on its side and only the events cross. Skips what is cached; reports
+    /// as `ThumbnailBatch` does (the walk's total, folders not listed, each file's outcome).
+    /// Ending the iteration (or cancelling the iterating task) stops it; nothing partial is written.
+    func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event>
+
+    /// Quick Look's views of a whole file (a document's pages, a video's frames, a photo's
+    /// enlarged region, an archive's members, a song's length, custom previewers), made where the
+    /// files are: a `PreviewGenerator` whose worker requests run on the place's side (a remote
+    /// place hands it a backend that relays the workers' frames over its link, as the resident
+    /// service relays them); nil when the place makes none (Quick Look then shows why).
+    var previews: PreviewGenerator? { get }
 }
 
 extension Place {
@@ -87,6 +104,22 @@ extension Place {
             }
         }
         continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// One item's thumbnails as an asynchronous sequence (`fetchThumbnails` for one item, with
+    /// the item's failure thrown); ending the iteration cancels the fetch.
+    public func thumbnails(of item: PlaceItem, options: ThumbnailOptions) -> AsyncThrowingStream<Representation, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Representation, any Error>.makeStream()
+        let progress = fetchThumbnails(for: [item], options: options, perItem: { _, result in
+            switch result {
+            case .success(let representation): continuation.yield(representation)
+            case .failure(let error): continuation.finish(throwing: error)
+            }
+        }, completion: { error in
+            if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        })
+        continuation.onTermination = { _ in progress.cancel() }
         return stream
     }
 

@@ -18,12 +18,30 @@ enum JPEGDecoder {
 
     /// A thumbnail fitting `box`, the EXIF `orientation` (1…8) applied; never larger than the image.
     static func thumbnail(path: String, box: PixelSize, orientation: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
+        try decode(box: box, orientation: orientation, cancellation: cancellation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
+            CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
+                                &pixels, &width, &height, &sourceWidth, &sourceHeight)
+        }
+    }
+
+    /// The same from a JPEG in memory (a preview the file embeds), without loading libvips.
+    static func thumbnail(bytes: [UInt8], box: PixelSize, orientation: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
+        try decode(box: box, orientation: orientation, cancellation: cancellation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
+            bytes.withUnsafeBufferPointer { buffer in
+                CJPEG_decode_scaled_bytes(buffer.baseAddress, UInt(buffer.count), Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
+                                          &pixels, &width, &height, &sourceWidth, &sourceHeight)
+            }
+        }
+    }
+
+    private static func decode(box: PixelSize, orientation: Int, cancellation: CancellationFlag,
+                               _ call: (PixelSize, inout UnsafeMutablePointer<UInt8>?, inout Int32, inout Int32, inout Int32, inout Int32) -> Int32)
+        throws(ThumbnailError) -> Outcome {
         // The box as the stored (unrotated) image sees it.
         let storedBox = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, sourceWidth: Int32 = 0, sourceHeight: Int32 = 0
-        let status = CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
-                                         &pixels, &width, &height, &sourceWidth, &sourceHeight)
+        let status = call(storedBox, &pixels, &width, &height, &sourceWidth, &sourceHeight)
         defer { free(pixels) }
         switch Int(status) {
         case Int(CJPEG_OK): break

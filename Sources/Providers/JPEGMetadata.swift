@@ -1,3 +1,5 @@
+import ThumbnailKit
+
 /// What a JPEG's header segments say without decoding a pixel: the EXIF orientation, the EXIF
 /// IFD1 thumbnail, and the MPF preview images phones and cameras embed.
 ///
@@ -9,6 +11,8 @@ public struct JPEGMetadata: Equatable {
     public var exifThumbnail: Range<Int>?
     /// Byte ranges of MPF images other than the primary one, in file order.
     public var mpfPreviews: [Range<Int>] = []
+    /// The image's width and height as stored (before the orientation), from its frame header.
+    public var storedSize: PixelSize?
 
     public init() {}
 
@@ -29,6 +33,11 @@ public struct JPEGMetadata: Equatable {
             let length = Int(header[position + 2]) << 8 | Int(header[position + 3])
             guard length >= 2 else { break }
             let start = position + 4, end = min(position + 2 + length, header.count)
+            // SOF0…SOF15 (not DHT C4, JPG C8, DAC CC): precision, height, width.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), end - start >= 5, result.storedSize == nil {
+                let height = Int(header[start + 1]) << 8 | Int(header[start + 2]), width = Int(header[start + 3]) << 8 | Int(header[start + 4])
+                if width > 0, height > 0 { result.storedSize = PixelSize(width: width, height: height) }
+            }
             if marker == 0xE1, end - start > 6, Array(header[start..<start + 6]) == Array("Exif\0\0".utf8) {
                 result.readExif(Array(header[(start + 6)..<end]), tiffOffsetInFile: start + 6, fileSize: fileSize)
             } else if marker == 0xE2, end - start > 4, Array(header[start..<start + 4]) == Array("MPF\0".utf8) {

@@ -12,10 +12,13 @@ public struct ProviderJob {
     public let cancellation: CancellationFlag
     /// Whether the caller shows file facts (dimensions, camera…); reading them can cost a second header parse.
     public let wantsFacts: Bool
+    /// Whether a preview the file embeds may be the thumbnail when it fills the box (tumbler's way, for `qlbrowse dbus`).
+    public let embeddedSuffices: Bool
 
     public init(path: String, contentType: ContentType, box: PixelSize, wantsLowQuality: Bool, wantsThumbnail: Bool,
-                cancellation: CancellationFlag = CancellationFlag(), wantsFacts: Bool = true) {
+                cancellation: CancellationFlag = CancellationFlag(), wantsFacts: Bool = true, embeddedSuffices: Bool = false) {
         self.wantsFacts = wantsFacts
+        self.embeddedSuffices = embeddedSuffices
         self.path = path
         self.contentType = contentType
         self.box = box

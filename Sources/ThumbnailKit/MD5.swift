@@ -3,10 +3,14 @@
 /// secure hash.
 public enum MD5 {
     public static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for byte in digest(Array(text.utf8)) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func digest(_ message: [UInt8]) -> [UInt8] {

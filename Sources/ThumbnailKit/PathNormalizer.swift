@@ -7,6 +7,7 @@ import Glibc
 /// links: the form a file manager shows, and so the form thumbnail URIs are made from.
 public enum PathNormalizer {
     public static func absolute(_ path: String) -> String {
+        if isNormalAbsolute(path) { return path }
         var full = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -20,5 +21,28 @@ public enum PathNormalizer {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` is absolute and already normal: no empty, `.` or `..` component, no slash
+    /// at the end (checked on its bytes, without splitting it: most paths are).
+    static func isNormalAbsolute(_ path: String) -> Bool {
+        var utf8 = path.utf8.makeIterator()
+        guard utf8.next() == UInt8(ascii: "/") else { return false }
+        // The length of the component being read, and whether it is only dots so far.
+        var length = 0, dots = 0
+        var any = false
+        while let byte = utf8.next() {
+            any = true
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || (dots == length && dots <= 2) { return false }
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        // "/" alone is normal; otherwise the last component must be a real name.
+        return !any || (length > 0 && !(dots == length && dots <= 2))
     }
 }

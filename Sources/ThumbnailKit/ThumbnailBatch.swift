@@ -86,16 +86,42 @@ public struct ThumbnailBatch: Sendable {
             }) ?? ([], [])
             if !unlisted.isEmpty { continuation.yield(.unlisted(unlisted)) }
             continuation.yield(.found(total: files.count))
-            await withTaskGroup(of: Void.self) { group in
-                var next = 0
-                func start() {
-                    let path = files[next]
-                    next += 1
-                    group.addTask { continuation.yield(.file(path: path, outcome: await process(path))) }
+            // Files answered without decoding (cached, empty, of no type made here: on a re-run,
+            // nearly all) are looked at in chunks, one engine thread per chunk rather than per
+            // file; each file is answered, or goes on to be made, as soon as it is looked at.
+            let (toMake, making) = AsyncStream<String>.makeStream()
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    // As many chunks at once as files are made at once (a thread each).
+                    await withTaskGroup(of: Void.self) { chunks in
+                        var starts = stride(from: 0, to: files.count, by: Self.chunk).makeIterator()
+                        func lookAt(_ start: Int) {
+                            let paths = Array(files[start..<min(start + Self.chunk, files.count)])
+                            chunks.addTask {
+                                _ = try? await VolumeIO.engineCall { token in
+                                    for path in paths where !token.isCancelled {
+                                        if let outcome = answerWithoutDecoding(path) { continuation.yield(.file(path: path, outcome: outcome)) } else { making.yield(path) }
+                                    }
+                                }
+                            }
+                        }
+                        for _ in 0..<jobs { if let start = starts.next() { lookAt(start) } }
+                        for await _ in chunks where !Task.isCancelled { if let start = starts.next() { lookAt(start) } }
+                    }
+                    making.finish()
+                    return false
                 }
+                var waiting = toMake.makeAsyncIterator()
+                var inFlight = 0
                 // Twice as many files in flight as workers, so no worker waits while a result is stored.
-                while next < files.count && next < jobs * 2 && !Task.isCancelled { start() }
-                for await _ in group where next < files.count && !Task.isCancelled { start() }
+                while inFlight < jobs * 2, !Task.isCancelled, let path = await waiting.next() {
+                    group.addTask { continuation.yield(.file(path: path, outcome: await make(path))); return true }
+                    inFlight += 1
+                }
+                while let wasFile = await group.next() {
+                    guard wasFile, !Task.isCancelled, let path = await waiting.next() else { continue }
+                    group.addTask { continuation.yield(.file(path: path, outcome: await make(path))); return true }
+                }
             }
             continuation.finish()
         }
@@ -103,28 +129,27 @@ public struct ThumbnailBatch: Sendable {
         return stream
     }
 
-    private func process(_ path: String) async -> Outcome {
+    /// Files looked at per engine call.
+    static let chunk = 256
+
+    /// The outcome of a file that needs no decoding, or nil (blocking: on an engine thread).
+    private func answerWithoutDecoding(_ path: String) -> Outcome? {
         let type = ContentTypeTable.type(forFileName: path) ?? .unknown
         switch type.kind {
         case .folder, .archive: return .skipped("no thumbnailer for \(type.identifier)")
         case .unknown where ContentTypeTable.type(forFileName: path) != nil: return .skipped("no thumbnailer for \(type.identifier)")
         default: break
         }
-        let (cache, box) = (self.cache, self.box)
-        let known: Outcome?
-        do {
-            known = try await VolumeIO.engineCall { _ -> Outcome? in
-                var info = stat()
-                if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
-                guard cache.hasValidThumbnail(forFile: path, box: box) else { return nil }
-                // `--shared` fills the repository beside the file whatever the personal cache
-                // holds: a stored thumbnail is copied there, a missing one is made (and published).
-                return cache.publishShared(forFile: path, box: box) ? .alreadyCached : nil
-            }
-        } catch {
-            return .failed(error)
-        }
-        if let known { return known }
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_size == 0 { return .skipped("the file is empty") }
+        guard cache.hasValidThumbnail(forFile: path, box: box) else { return nil }
+        // `--shared` fills the repository beside the file whatever the personal cache
+        // holds: a stored thumbnail is copied there, a missing one is made (and published).
+        return cache.publishShared(forFile: path, box: box) ? .alreadyCached : nil
+    }
+
+    /// Makes the thumbnail of a file `answerWithoutDecoding` left.
+    private func make(_ path: String) async -> Outcome {
         var request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
         request.wantsFacts = false
         do {
@@ -176,7 +201,13 @@ enum FolderWalker {
             // A listing that broke off (the volume went away) counts as not listed; what it gave is still walked.
             if errno != 0 { unlisted.append((folder, reason(errno))) }
             closedir(directory)
-            for (name, kind) in names.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
+            // Sorted on keys made once per name (a comparison that lowercases both names would make
+            // a 10,000-file folder's sort cost as much as looking up all its thumbnails).
+            let sorted = names.map { (key: NaturalOrder.key($0.0), entry: $0) }.sorted {
+                let order = NaturalOrder.compareKeys($0.key, $1.key)
+                return order != 0 ? order < 0 : $0.entry.0 < $1.entry.0
+            }
+            for (name, kind) in sorted.map(\.entry) {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 let child = relative.isEmpty ? name : relative + "/" + name
                 var type = kind

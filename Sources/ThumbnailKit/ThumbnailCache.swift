@@ -55,22 +55,6 @@ public final class ThumbnailCache: ThumbnailCaching {
         self.memory = Mutex(MemoryLRU(capacityBytes: memoryBytes))
     }
 
-    // MARK: Names
-
-    /// Where the thumbnail of a file lives in the personal cache.
-    public func path(forFile file: String, flavor: Flavor) -> String {
-        "\(root)/\(flavor.rawValue)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
-    }
-
-    public func failurePath(forFile file: String) -> String {
-        "\(root)/fail/qlbrowse-\(EngineVersion.string)/\(MD5.hex(FileURI.from(absolutePath: PathNormalizer.absolute(file)))).png"
-    }
-
-    /// True for files inside the cache itself, which are never thumbnailed into it.
-    public func contains(_ file: String) -> Bool {
-        PathNormalizer.absolute(file).hasPrefix(root + "/")
-    }
-
     // MARK: ThumbnailCaching
 
     public func generationBox(for box: PixelSize) -> PixelSize {
@@ -164,7 +148,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         let shared = Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute), source: "shared",
                                requiresMTime: false, isShared: true)
         if let png = read(shared), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: shared) { return true }
-        guard !ignoresStored, let own = candidatePaths(absolute, flavor: flavor).first, let png = read(own), let info = PNGDecoder.info(png),
+        guard !ignoresStored, let own = candidatePaths(absolute, flavor: flavor).first(where: { !$0.isShared }), let png = read(own), let info = PNGDecoder.info(png),
               isValid(info, stamp: stamp, candidate: own), let image = PNGDecoder.decode(png) else { return false }
         var text = [("Thumb::URI", Self.sharedURI(forFile: absolute)), ("Thumb::MTime", String(stamp.modified)), ("Thumb::Size", String(stamp.size))]
         if let type = info.text["Thumb::Mimetype"] { text.append(("Thumb::Mimetype", type)) }
@@ -192,10 +176,11 @@ public final class ThumbnailCache: ThumbnailCaching {
     }
 
     /// Whether a valid thumbnail of the right size exists (for batch runs, without decoding it).
-    public func hasValidThumbnail(forFile file: String, box: PixelSize) -> Bool {
+    /// `sharedToo`: one in a shared repository beside the file counts (false: only this cache's).
+    public func hasValidThumbnail(forFile file: String, box: PixelSize, sharedToo: Bool = true) -> Bool {
         guard !ignoresStored, let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: file) else { return false }
         if memory.withLock({ $0.entry(for: path(forFile: file, flavor: flavor), stamp: stamp) }) != nil { return true }
-        for candidate in candidatePaths(file, flavor: flavor) {
+        for candidate in candidatePaths(file, flavor: flavor) where sharedToo || !candidate.isShared {
             guard let png = read(candidate), let info = PNGDecoder.info(png) else { continue }
             if isValid(info, stamp: stamp, candidate: candidate) { return true }
         }
@@ -226,14 +211,15 @@ public final class ThumbnailCache: ThumbnailCaching {
         var isShared = false
     }
 
-    private func candidatePaths(_ file: String, flavor: Flavor) -> [Candidate] {
+    /// The personal cache's candidate, then (made only if it is asked for) the shared repository's.
+    private func candidatePaths(_ file: String, flavor: Flavor) -> some Sequence<Candidate> {
         let absolute = PathNormalizer.absolute(file)
-        var paths = [Candidate(path: path(forFile: absolute, flavor: flavor), uri: FileURI.from(absolutePath: absolute), source: "cache", requiresMTime: true)]
-        if readsShared {
-            paths.append(Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute),
-                                   source: "shared", requiresMTime: false, isShared: true))
+        return [false, true].lazy.filter { !$0 || self.readsShared }.map { shared in
+            shared ? Candidate(path: Self.sharedPath(forFile: absolute, flavor: flavor), uri: Self.sharedURI(forFile: absolute),
+                               source: "shared", requiresMTime: false, isShared: true)
+                : { let uri = FileURI.from(absolutePath: absolute)
+                    return Candidate(path: self.path(forURI: uri, flavor: flavor), uri: uri, source: "cache", requiresMTime: true) }()
         }
-        return paths
     }
 
     private func validImage(for file: String, flavor: Flavor, stamp: FileStamp) -> Found? {

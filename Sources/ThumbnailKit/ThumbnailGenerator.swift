@@ -148,7 +148,7 @@ public final class ThumbnailGenerator: Sendable {
         let decodeBox = wanted.contains(.thumbnail) ? cache?.generationBox(for: box) ?? box : box
         do {
             for try await event in pool.run(path: PathNormalizer.absolute(request.path), box: decodeBox, types: wanted, contentType: request.contentType,
-                                                   wantsFacts: request.wantsFacts) {
+                                                   wantsFacts: request.wantsFacts, embeddedSuffices: request.embeddedSuffices) {
                 switch event {
                 case .contentType(let sniffed):
                     contentType = sniffed

@@ -27,6 +27,11 @@ public struct ThumbnailRequest: Sendable, Hashable {
     /// only once it is written), so the caller can use it meanwhile; its `encodedPNG` is then nil.
     /// For a caller that shows the picture at once (`qlbrowse preview`), not one that saves it.
     public var deliversBeforeCaching = false
+    /// Takes a preview the file embeds (a JPEG's EXIF thumbnail or MPF preview) as the thumbnail
+    /// when it fills the box without enlarging and shows the whole picture, skipping the decode, as
+    /// tumbler does: for a caller that asks for many files' thumbnails at once and wants them soon
+    /// (`qlbrowse dbus`). Off: the thumbnail is always decoded from the picture itself.
+    public var embeddedSuffices = false
 
     public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
                 minimumDimension: Double? = nil, contentType: ContentType? = nil) {

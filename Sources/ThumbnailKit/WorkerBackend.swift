@@ -11,12 +11,20 @@ package protocol WorkerBackend: Sendable {
     /// Stops what this process started (workers, connections), waiting up to `waitSeconds` for
     /// its workers to be reaped, so a one-shot command leaves no process behind.
     func shutdown(waitSeconds: Double) async
+
+    /// Gets ready for requests soon to come (starts the resident service or a worker), so that
+    /// starting overlaps the caller's own; a request made meanwhile waits for it as usual.
+    func prepare() async
 }
 
 extension WorkerBackend {
+    /// Nothing to get ready by default.
+    package func prepare() async {}
+
     /// Asks for representations of `path` fitting `box`; see `submit`.
     func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
-             wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts)))
+             wantsFacts: Bool = true, embeddedSuffices: Bool = false) -> AsyncThrowingStream<WorkerEvent, Error> {
+        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts,
+                                 embeddedSuffices: embeddedSuffices)))
     }
 }

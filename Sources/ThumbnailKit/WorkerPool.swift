@@ -27,6 +27,7 @@ public actor WorkerPool: WorkerBackend {
     public let executable: String
     public let limits: WorkerLimits
     private let stderrPath: String?
+    private let preloads: Bool
     private var slots: [Slot]
     private var queue: [Job] = []
     private var shutDown = false
@@ -35,8 +36,11 @@ public actor WorkerPool: WorkerBackend {
     /// Workers replaced after a crash, hang or kill, for diagnostics and tests.
     public private(set) var replacedWorkers = 0
 
+    /// `preloads`: each worker opens its decoder libraries as it starts, not at its first picture
+    /// (for the resident service, whose workers start ahead of the requests).
     public init(size: Int = WorkerPool.coreCount, executable: String = WorkerPool.defaultExecutable(),
-                limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null") {
+                limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null", preloads: Bool = false) {
+        self.preloads = preloads
         self.executable = executable
         self.limits = limits
         self.stderrPath = stderrPath
@@ -46,8 +50,9 @@ public actor WorkerPool: WorkerBackend {
     /// Asks a worker for representations of `path` fitting `box`. The stream ends after the last
     /// picture, or throws a `ThumbnailError`; ending the iteration cancels the work.
     public nonisolated func run(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?,
-                                wantsFacts: Bool = true) -> AsyncThrowingStream<WorkerEvent, Error> {
-        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts)))
+                                wantsFacts: Bool = true, embeddedSuffices: Bool = false) -> AsyncThrowingStream<WorkerEvent, Error> {
+        submit(.thumbnails(.init(path: path, box: box, types: types, contentType: contentType, wantsFacts: wantsFacts,
+                                 embeddedSuffices: embeddedSuffices)))
     }
 
     /// Sends any request (its id is assigned here) under the same deadline, limits and
@@ -76,6 +81,9 @@ public actor WorkerPool: WorkerBackend {
         Task { await self.enqueue(Job(id: id, request: request, deadlineSeconds: deadlineSeconds, sink: .replies(continuation))) }
         return stream
     }
+
+    /// Starts the first worker now (`WorkerBackend.prepare`); the others start when requests come together.
+    package func prepare() { warmUp(count: 1) }
 
     /// Starts every worker now (or the first `count`), so their start-up overlaps the caller's own
     /// (walking folders, parsing options); the others start when requests need them.
@@ -166,7 +174,7 @@ public actor WorkerPool: WorkerBackend {
     private func spawn(slot index: Int) throws(ThumbnailError) -> WorkerProcess {
         let process = try WorkerProcess(
             executable: executable,
-            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)],
+            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)] + (preloads ? ["--preload"] : []),
             stderrPath: stderrPath)
         slots[index].process = process
         Task { [weak self] in

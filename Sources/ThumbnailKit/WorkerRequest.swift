@@ -38,13 +38,17 @@ package enum WorkerRequest: Codable, Sendable, Equatable {
         package var contentType: ContentType?
         /// False when the caller does not show file facts.
         package var wantsFacts: Bool
+        /// An embedded preview that fills the box may be the thumbnail (`ThumbnailRequest.embeddedSuffices`).
+        package var embeddedSuffices: Bool
 
-        package init(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?, wantsFacts: Bool) {
+        package init(path: String, box: PixelSize, types: Set<RepresentationType>, contentType: ContentType?, wantsFacts: Bool,
+                     embeddedSuffices: Bool = false) {
             self.path = path
             self.box = box
             self.types = types.sorted()
             self.contentType = contentType
             self.wantsFacts = wantsFacts
+            self.embeddedSuffices = embeddedSuffices
         }
     }
 

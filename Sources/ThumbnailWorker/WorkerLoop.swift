@@ -46,6 +46,10 @@ public enum WorkerLoop {
         // arenas eat the address-space limit before any picture does.
         MallocArenas.limit(to: 2)
         let decoder = Decoder(cpuSeconds: options.cpuSeconds, memoryBytes: options.memoryBytes)
+        // A resident service's worker opens libvips (about 100 ms with its libraries) while it
+        // waits for its first request: most pictures need it, and a desktop's first screen should
+        // not wait for it. The first request that needs it waits for this one opening.
+        if options.preloads { DetachedThread.start(stackSize: 1 << 20) { _ = try? VipsDecoder.start() } }
         let queue = DispatchQueue(label: "qlbrowse.decode")
         while true {
             let frame: WorkerFrame?
@@ -77,6 +81,8 @@ public enum WorkerLoop {
 struct WorkerOptions {
     var memoryBytes = WorkerLimits.standard.memoryBytes
     var cpuSeconds = WorkerLimits.standard.cpuSeconds
+    /// Opens libvips at once, beside the loop, rather than at the first picture that needs it.
+    var preloads = false
 
     init(arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -84,6 +90,7 @@ struct WorkerOptions {
             switch argument {
             case "--memory-limit": memoryBytes = iterator.next().flatMap(Int.init) ?? memoryBytes
             case "--cpu-limit": cpuSeconds = iterator.next().flatMap(Int.init) ?? cpuSeconds
+            case "--preload": preloads = true
             default: break
             }
         }
@@ -163,7 +170,7 @@ final class Decoder: @unchecked Sendable {
         }
         let job = ProviderJob(path: path, contentType: type, box: box,
                               wantsLowQuality: types.contains(.lowQuality), wantsThumbnail: types.contains(.thumbnail), cancellation: flag,
-                              wantsFacts: thumbnails.wantsFacts)
+                              wantsFacts: thumbnails.wantsFacts, embeddedSuffices: thumbnails.embeddedSuffices)
         var firstError: ThumbnailError?
         for provider in candidates {
             var delivered = false

@@ -11,7 +11,7 @@ import ThumbnailKit
 import Glibc
 #endif
 
-/// Drives a `ThumbnailBatch` for `qlbrowse thumbnail -r`: a progress bar on a terminal (plain
+/// Drives a place's batch (`Place.thumbnailFolders`) for `qlbrowse thumbnail -r`: a progress bar on a terminal (plain
 /// periodic lines otherwise), Ctrl-C and SIGTERM stop it cleanly, and a summary at the end.
 struct BatchRunner {
     struct Summary: Sendable {
@@ -32,8 +32,9 @@ struct BatchRunner {
         var done: Int { generated + cached + failed + skipped }
     }
 
-    let batch: ThumbnailBatch
     let json: Bool
+    /// The batch's events for the roots: the place's `thumbnailFolders`.
+    let events: @Sendable ([String]) -> AsyncStream<ThumbnailBatch.Event>
 
     func run(_ roots: [String]) async -> Summary {
         let interrupted = Atomic<Bool>(false)
@@ -63,7 +64,7 @@ struct BatchRunner {
         let progress = ProgressLine(isTerminal: isatty(2) == 1)
         let clock = ContinuousClock()
         let start = clock.now
-        events: for await event in batch.run(roots) {
+        events: for await event in events(roots) {
             switch event {
             case .unlisted(let folders):
                 unlisted = folders.count

@@ -70,6 +70,7 @@ struct BrowseCommand: ParsableCommand {
         var options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         options.startInVolumes = volumes
+        options.sshCommand = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"]
         // No theme named: the light one when the terminal says its background is light (OSC 11).
         if theme == nil && config.values["theme"] == nil { options.lightTheme = try? ThemeLoader.load("light") }
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")

@@ -37,8 +37,11 @@ struct DBusCommand: ParsableCommand {
         let config = UserConfig.load()
         let workers = WorkerChoice.backend(noService: noService, config: config) { WorkerPool(stderrPath: ProcessEnvironment.workerLog) }
         let cache = ThumbnailCache()
-        let thumbnailer = DBusThumbnailer(generator: ThumbnailGenerator(workers: workers, cache: cache), cacheRoot: cache.root,
-                                          supportedTypes: Self.supportedTypes())
+        // The resident service and its first worker start now, while the bus hands this process its
+        // name and the client its first reply: activation and the service start together.
+        Task { await workers.prepare() }
+        let thumbnailer = DBusThumbnailer(generator: ThumbnailGenerator(workers: workers, cache: cache), cache: cache,
+                                          supportedTypes: { Self.supportedTypes() })
         /// Set on the loop's thread, read on it after the loop.
         final class Outcome: @unchecked Sendable { var lostName = false }
         let outcome = Outcome()

@@ -49,31 +49,71 @@ final class DBusThumbnailer: Sendable {
         case noContent = 6, shuttingDown = 7, other = 8
     }
 
+    /// A queued list: what it still owes its caller.
+    private struct Job {
+        let signals: Signals
+        let pixels: Int
+        /// Files not yet answered (waiting or being made).
+        var left: Int
+        /// The files being made now, by lane.
+        var running: [UInt64: Task<Void, Never>] = [:]
+        /// Set by `Dequeue`: nothing more of it starts.
+        var dequeued = false
+    }
+
     private struct Jobs {
         var next: UInt32 = 1
-        var running: [UInt32: Task<Void, Never>] = [:]
+        var live: [UInt32: Job] = [:]
+        /// Files waiting for a lane, the newest list first (tumbler's LIFO).
+        var waiting = NewestFirstQueue<String>()
+        var lanes = 0
+        var nextRun: UInt64 = 0
         var lastActivity = SystemTime.now()
     }
 
+    /// The types GetSupported lists: asked of the worker beside the start (it takes a worker's
+    /// start and its catalogue, ~60–100 ms), so that the name is taken without waiting for them;
+    /// a GetSupported that comes first is answered when they are known.
+    private enum Supported {
+        case waiting([DBusService.Call])
+        case known([String])
+    }
+
     private let generator: ThumbnailGenerator
-    private let cacheRoot: String
-    private let supportedTypes: [String]
-    /// Files decoded at once per queued list (the service's pool decides what runs in parallel).
-    private let filesAtOnce = 4
+    private let cache: ThumbnailCache
+    private let supported = Mutex(Supported.waiting([]))
+    /// Files made at once over all lists: a few more than the service's workers, so that a slow
+    /// file holds one lane while the others go on.
+    private let lanes = 4
     private let jobs = Mutex(Jobs())
     private let service = Mutex<DBusService?>(nil)
+    /// Threads for the cache look-ups that answer before any decoding.
+    private let io = VolumeIO(maximumOutstanding: 8)
 
-    init(generator: ThumbnailGenerator, cacheRoot: String, supportedTypes: [String]) {
+    /// `supportedTypes` is called once, on a thread of its own.
+    init(generator: ThumbnailGenerator, cache: ThumbnailCache, supportedTypes: @escaping @Sendable () -> [String]) {
         self.generator = generator
-        self.cacheRoot = cacheRoot
-        self.supportedTypes = supportedTypes
+        self.cache = cache
+        _ = DetachedThread.start(stackSize: 256 * 1024) { [self] in
+            let types = supportedTypes()
+            let waiting = self.supported.withLock { state -> [DBusService.Call] in
+                defer { state = .known(types) }
+                if case .waiting(let calls) = state { return calls }
+                return []
+            }
+            for call in waiting { Self.answerSupported(call, types) }
+        }
+    }
+
+    private static func answerSupported(_ call: DBusService.Call, _ types: [String]) {
+        call.reply(Array(repeating: "file", count: types.count), types)
     }
 
     func attach(_ service: DBusService) { self.service.withLock { $0 = service } }
 
     /// Nanoseconds since the last call or the end of the last job; nil while a job runs.
     var idleNanos: Int64? {
-        jobs.withLock { $0.running.isEmpty ? SystemTime.now() - $0.lastActivity : nil }
+        jobs.withLock { $0.live.isEmpty ? SystemTime.now() - $0.lastActivity : nil }
     }
 
     /// Answers a method call (on the bus's thread: nothing here blocks).
@@ -91,7 +131,15 @@ final class DBusThumbnailer: Sendable {
             dequeue(call.uint(0))
             call.reply()
         case "GetSupported":
-            call.reply(Array(repeating: "file", count: supportedTypes.count), supportedTypes)
+            let known = supported.withLock { state -> [String]? in
+                switch state {
+                case .known(let types): return types
+                case .waiting(let calls):
+                    state = .waiting(calls + [call])
+                    return nil
+                }
+            }
+            if let known { Self.answerSupported(call, known) }
         case "GetSchedulers":
             call.reply(["default", "foreground", "background"])
         case "GetFlavors":
@@ -110,45 +158,83 @@ final class DBusThumbnailer: Sendable {
         }
     }
 
-    /// Starts the job `handle` for `uris`; its signals go to `caller`.
+    /// Starts the job `handle` for `uris`; its signals go to `caller`. Files already in the cache
+    /// are announced first, all at once; the others wait for a lane, newest list first.
     private func start(_ handle: UInt32, uris: [String], flavor: String, for caller: String?) {
-        jobs.withLock { state in
-            state.running[handle] = Task { await self.run(handle, uris: uris, flavor: flavor, caller: caller) }
-        }
-    }
-
-    /// Cancels a job; it still ends with `Finished`.
-    func dequeue(_ handle: UInt32) {
-        jobs.withLock { $0.running[handle] }?.cancel()
-    }
-
-    private func run(_ handle: UInt32, uris: [String], flavor: String, caller: String?) async {
         let signals = Signals(bus: service.withLock { $0 }, caller: caller, handle: handle)
         signals.started()
-        defer {
-            jobs.withLock { state in
-                state.running[handle] = nil
-                state.lastActivity = SystemTime.now()
-            }
-            signals.finished()
-        }
         guard let pixels = Self.flavors.first(where: { $0.name == flavor })?.pixels else {
             signals.failed(uris, .unsupportedFlavor, "Unsupported thumbnail flavor requested: \(flavor)")
+            signals.finished()
             return
         }
-        await withTaskGroup(of: Void.self) { group in
-            var pending = uris.makeIterator()
-            func startNext() -> Bool {
-                guard let uri = pending.next() else { return false }
-                group.addTask { await self.thumbnail(uri, pixels: pixels, signals: signals) }
-                return true
+        jobs.withLock { $0.live[handle] = Job(signals: signals, pixels: pixels, left: uris.count) }
+        Task {
+            let cache = self.cache, box = PixelSize(width: pixels, height: pixels)
+            let cached = (try? await io.call { _ in Set(uris.filter { uri in
+                FileURI.path(from: uri).map { cache.hasValidThumbnail(forFile: $0, box: box, sharedToo: false) } ?? false
+            }) }) ?? []
+            if !cached.isEmpty { signals.ready(uris.filter(cached.contains)) }
+            let rest = uris.filter { !cached.contains($0) }
+            let lanes = jobs.withLock { state -> Int in
+                guard state.live[handle]?.dequeued == false else { return 0 }
+                state.waiting.push(handle, rest)
+                let added = min(self.lanes - state.lanes, rest.count)
+                state.lanes += added
+                return added
             }
-            for _ in 0..<filesAtOnce where !startNext() { break }
-            while await group.next() != nil {
-                if Task.isCancelled { group.cancelAll(); break }
-                _ = startNext()
-            }
+            // Dequeued during the look-up: the rest never waited.
+            let dropped = jobs.withLock { $0.live[handle]?.dequeued == true } ? rest.count : 0
+            done(handle, count: cached.count + dropped)
+            for _ in 0..<lanes { Task { await self.lane() } }
         }
+    }
+
+    /// Makes waiting files one after another, the newest list's first, until none waits.
+    private func lane() async {
+        while true {
+            let next = jobs.withLock { state -> (UInt32, UInt64, Int, Signals, String)? in
+                while let (handle, uri) = state.waiting.next() {
+                    guard let job = state.live[handle] else { continue }
+                    state.nextRun += 1
+                    return (handle, state.nextRun, job.pixels, job.signals, uri)
+                }
+                state.lanes -= 1
+                return nil
+            }
+            guard let (handle, run, pixels, signals, uri) = next else { return }
+            let task = Task { await self.thumbnail(uri, pixels: pixels, signals: signals) }
+            jobs.withLock { $0.live[handle]?.running[run] = task }
+            await task.value
+            jobs.withLock { _ = $0.live[handle]?.running.removeValue(forKey: run) }
+            done(handle, count: 1)
+        }
+    }
+
+    /// Counts `count` files of the job `handle` answered; the last one ends it with `Finished`.
+    private func done(_ handle: UInt32, count: Int) {
+        let ended = jobs.withLock { state -> Job? in
+            guard var job = state.live[handle] else { return nil }
+            job.left -= count
+            guard job.left <= 0 else {
+                state.live[handle] = job
+                return nil
+            }
+            state.live[handle] = nil
+            state.lastActivity = SystemTime.now()
+            return job
+        }
+        ended?.signals.finished()
+    }
+
+    /// Cancels a job: its waiting files are dropped, those being made are stopped; it still ends with `Finished`.
+    func dequeue(_ handle: UInt32) {
+        let (dropped, running) = jobs.withLock { state in
+            state.live[handle]?.dequeued = true
+            return (state.waiting.takeOut(handle).count, state.live[handle].map { Array($0.running.values) } ?? [])
+        }
+        running.forEach { $0.cancel() }
+        if dropped > 0 { done(handle, count: dropped) }
     }
 
     private func thumbnail(_ uri: String, pixels: Int, signals: Signals) async {
@@ -162,12 +248,13 @@ final class DBusThumbnailer: Sendable {
             signals.failed([uri], .unsupported, "Not written as the thumbnail cache keys it (\(FileURI.from(absolutePath: path)))")
             return
         }
-        guard !path.hasPrefix(cacheRoot + "/") else {
+        guard !path.hasPrefix(cache.root + "/") else {
             signals.failed([uri], .isThumbnail, "The file \"\(path)\" is a thumbnail itself")
             return
         }
         var request = ThumbnailRequest(path: path, size: Double(pixels), types: [.thumbnail])
         request.wantsFacts = false
+        request.embeddedSuffices = true
         do {
             let made = try await generator.bestRepresentation(for: request)
             // Ready means "the file is in the cache": one that could not be written is tumbler's "could not save".
@@ -175,7 +262,7 @@ final class DBusThumbnailer: Sendable {
                 signals.failed([uri], .saveFailed, "\(path): \(notStored.reason)")
                 return
             }
-            signals.ready(uri)
+            signals.ready([uri])
         } catch {
             let failure = error as? ThumbnailError ?? ThumbnailError(.cancelled, "cancelled")
             guard failure.code != .cancelled else { return }
@@ -191,7 +278,7 @@ final class DBusThumbnailer: Sendable {
 
         func started() { bus?.emit("Started", to: caller, handle) }
         func finished() { bus?.emit("Finished", to: caller, handle) }
-        func ready(_ uri: String) { bus?.emit("Ready", to: caller, handle, [uri]) }
+        func ready(_ uris: [String]) { bus?.emit("Ready", to: caller, handle, uris) }
         func failed(_ uris: [String], _ code: ErrorCode, _ message: String) {
             bus?.emit("Error", to: caller, handle, uris, code: code.rawValue, message: message)
         }

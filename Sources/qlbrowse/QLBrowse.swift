@@ -8,7 +8,8 @@ struct QLBrowse: AsyncParsableCommand {
         commandName: "qlbrowse",
         abstract: "A terminal file browser with inline thumbnails, and the thumbnail engine behind it.",
         version: BuildInfo.versionLine,
-        subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self, DBusCommand.self, ServeCommand.self],
+        subcommands: [BrowseCommand.self, ThumbnailCommand.self, PreviewCommand.self, CacheCommand.self, TypesCommand.self, FileCommand.self, EditCommand.self, FindCommand.self, ServiceCommand.self, DBusCommand.self,
+                      VolumesCommand.self, ConnectCommand.self, DisconnectCommand.self, ServeCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     /// The parser's own `main`, with two differences: the arguments are parsed as their bytes

@@ -102,20 +102,22 @@ struct ThumbnailCommand: AsyncParsableCommand {
         // A folder batch starts its workers once for many files and keeps --jobs to itself; single
         // calls go to the resident service, whose workers are already running.
         let pool = recursive ? ownPool() : WorkerChoice.backend(noService: noService, config: config, limits: limits, ownPool: ownPool)
-        let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
-        let generator = ThumbnailGenerator(workers: pool, cache: cache)
         // No warm-up: workers start (or the service is reached) with the first request that needs
         // decoding, so cache hits and icons start none. The pool is shut down (workers reaped, the
         // connection closed) on every way out.
-        if recursive, let cache {
-            let batch = ThumbnailBatch(generator: generator, cache: cache, box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale),
-                                       jobs: jobs, shard: shard.flatMap(ThumbnailBatch.Shard.init))
-            let summary = await BatchRunner(batch: batch, json: json).run(files)
+        if recursive {
+            // The place does the batch for its files (on a remote place, where the files are), with this call's workers.
+            let place = LocalPlace(batchWorkers: pool)
+            let options = BatchOptions(box: ThumbnailGeometry.pixelBox(size: Double(size), scale: scale), jobs: jobs,
+                                       shard: shard.flatMap(ThumbnailBatch.Shard.init), writesShared: shared, ignoresStored: force)
+            let summary = await BatchRunner(json: json) { place.thumbnailFolders($0, options: options) }.run(files)
             await pool.shutdown(waitSeconds: 2)
             if summary.interrupted { throw ExitCode(130) }
             if summary.failed > 0 || summary.stopReason != nil || !summary.skippedFolders.isEmpty { throw ExitCode(1) }
             return
         }
+        let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
+        let generator = ThumbnailGenerator(workers: pool, cache: cache)
         let reporter = ThumbnailReporter(json: json)
         let names = OutputNames(folder: output, format: format.imageFormat)
         let outputPaths = files.map { names.path(for: $0) }

@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// `$XDG_CONFIG_HOME/qlbrowse/config.toml`: `key = "value"` lines (theme, graphics,
-/// preview_width, prefer_external, verify_copies, service, service_idle_seconds) and a `[keys]`
+/// preview_width, prefer_external, verify_copies, service, service_idle_seconds, ssh_command) and a `[keys]`
 /// table of `"key" = "command"` lines.
 struct UserConfig {
-    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width", "verify_copies", "service", "service_idle_seconds"]
+    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width", "verify_copies", "service", "service_idle_seconds", "ssh_command"]
 
     var values: [String: String] = [:]
     /// The `[keys]` table, in file order.

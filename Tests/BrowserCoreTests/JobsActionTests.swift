@@ -23,4 +23,18 @@ import FileSystemKit
         state.apply(.jobs(.toggle))
         #expect(state.overlay == nil)
     }
+
+    @Test func aQueuedJobShowsAsQueuedCanBeCancelledAndNeverGoesBackToWaiting() {
+        var state = BrowserState.browsing(["a"])
+        state.apply(.jobChanged(job(3, .thumbnails, .queued)))
+        #expect(JobText.line(state.jobs[0]).hasSuffix(" queued"))
+        #expect(JobText.statusNote(state.jobs) == "T queued")
+        state.apply(.jobs(.toggle))
+        #expect(state.apply(.jobs(.cancel)) == [.cancelJob(id: 3)], "a job waiting for a slot is cancelled like a running one")
+        state.apply(.jobChanged(job(3, .thumbnails, .walking)))
+        // A "queued" heard after the job started (two threads' posts crossing) is old news.
+        state.apply(.jobChanged(job(3, .thumbnails, .queued)))
+        #expect(state.jobs[0].phase == .walking)
+        #expect(!JobText.line(state.jobs[0]).contains("queued"))
+    }
 }

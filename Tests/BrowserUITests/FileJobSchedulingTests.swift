@@ -1,6 +1,7 @@
 @testable import BrowserCore
 @testable import BrowserUI
 import FileSystemKit
+import Places
 import SystemKit
 import Testing
 import ThumbnailKit
@@ -61,7 +62,7 @@ import Glibc
         })
         let journal = UndoJournal(path: folder + "/journal.json") { bytes, path in try? AtomicFileWriter.write(bytes, to: path, permissions: 0o600) }
         let runner = FileJobRunner(inbox: inbox, scheduler: tasks, cache: ThumbnailCache(root: folder + "/cache", readsShared: false),
-                                   verifiesCopies: false, journal: journal)
+                                   verifiesCopies: false, journal: journal, place: LocalPlace(io: VolumeIO(), volumes: { [] }))
 
         let first = runner.start(.copy, sources: [folder + "/from/a.txt"], destination: folder + "/to", volumes: [])
         #expect(await messages.first { if case .conflictAsked(first, _) = $0 { true } else { false } } != nil)

@@ -6,9 +6,16 @@ import ThumbnailKit
 
 /// A place that is not the local disk: folders and files held in memory, for tests of what sits
 /// above the place layer. Lists in batches of `batchSize` (as a remote place would); a folder
-/// named in `unreachable` fails as a lost volume. What the tests do not use answers `.unsupported`.
+/// named in `unreachable` fails as a lost volume. Its thumbnails are drawn in memory (a square
+/// of one colour, source "memory", progressively an icon then the picture), and it writes down
+/// every item and batch root it was asked for, so a test can tell a picture came from here and
+/// not from the disk. What the tests do not use answers `.unsupported`.
 final class MemoryPlace: Place {
     let name = "memory"
+    /// The items `fetchThumbnails` was asked for, and the roots `thumbnailFolders` was, in order.
+    let thumbnailsAsked = Mutex<[PlaceItem]>([])
+    let batchesAsked = Mutex<[[String]]>([])
+    let previews: PreviewGenerator? = nil
     /// Folder → its entries (name, size, is a folder).
     private let folders: Mutex<[String: [(name: String, size: Int, isFolder: Bool)]]>
     private let batchSize: Int
@@ -37,13 +44,7 @@ final class MemoryPlace: Place {
         return task
     }
 
-    func item(at path: String) async throws(FileSystemError) -> PlaceItem {
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        let folder = slash == path.startIndex ? "/" : String(path[..<slash]), name = String(path[path.index(after: slash)...])
-        if folders.withLock({ $0[path] }) != nil { return PlaceItem(path: path, isDirectory: true, size: 0, modified: 0) }
-        guard let entry = folders.withLock({ $0[folder] })?.first(where: { $0.name == name }) else { throw FileSystemError(code: .notFound, path: path) }
-        return PlaceItem(path: path, isDirectory: entry.isFolder, size: entry.size, modified: 0)
-    }
+    func item(at path: String) async throws(FileSystemError) -> PlaceItem { try itemNow(path) }
 
     func probe(_ folder: String) async -> FileSystemError? {
         unreachable.contains(folder) ? FileSystemError(code: .volumeGone, path: folder) : nil
@@ -62,13 +63,52 @@ final class MemoryPlace: Place {
     func fetchThumbnails(for items: [PlaceItem], options: ThumbnailOptions,
                          perItem: @escaping @Sendable (PlaceItem, Result<Representation, ThumbnailError>) -> Void,
                          completion: @escaping @Sendable (ThumbnailError?) -> Void) -> PlaceProgress {
+        thumbnailsAsked.withLock { $0 += items }
         let progress = PlaceProgress(totalCount: items.count)
+        let side = Int(options.size * options.scale)
         for item in items {
             progress.completeOne()
-            perItem(item, .failure(ThumbnailError(.unsupported, "no pictures in memory")))
+            guard (try? itemNow(item.path)) != nil else {
+                perItem(item, .failure(ThumbnailError(.unreadable, "not in memory")))
+                continue
+            }
+            let types = options.progressive ? RepresentationType.allCases.filter(options.types.contains) : [options.types.max() ?? .icon]
+            for type in types {
+                let image = PixelImage(width: side, height: side, filledWith: RGBA(200, 40, 40))
+                perItem(item, .success(Representation(type: type, image: image, source: "memory", contentType: ContentType("image/png"))))
+            }
         }
         completion(nil)
         return progress
+    }
+
+    /// Every file under the roots, each "generated" here: the walk and the pictures are the place's.
+    func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event> {
+        batchesAsked.withLock { $0.append(roots) }
+        let (stream, continuation) = AsyncStream<ThumbnailBatch.Event>.makeStream()
+        var files: [String] = []
+        var pending = roots
+        while let folder = pending.popLast() {
+            for entry in folders.withLock({ $0[folder] }) ?? [] {
+                let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
+                if entry.isFolder { pending.append(path) } else { files.append(path) }
+            }
+        }
+        continuation.yield(.found(total: files.count))
+        for path in files.sorted() {
+            let image = PixelImage(width: options.box.width, height: options.box.height, filledWith: RGBA(0, 0, 0))
+            continuation.yield(.file(path: path, outcome: .generated(Representation(type: .thumbnail, image: image, source: "memory", contentType: ContentType("image/png")))))
+        }
+        continuation.finish()
+        return stream
+    }
+
+    private func itemNow(_ path: String) throws(FileSystemError) -> PlaceItem {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash]), name = String(path[path.index(after: slash)...])
+        if folders.withLock({ $0[path] }) != nil { return PlaceItem(path: path, isDirectory: true, size: 0, modified: 0) }
+        guard let entry = folders.withLock({ $0[folder] })?.first(where: { $0.name == name }) else { throw FileSystemError(code: .notFound, path: path) }
+        return PlaceItem(path: path, isDirectory: entry.isFolder, size: entry.size, modified: 0)
     }
 
     private static let unsupported = FileSystemError(code: .unsupported, context: "not in memory")

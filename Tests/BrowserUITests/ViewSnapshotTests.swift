@@ -128,6 +128,21 @@ import ThumbnailKit
         try check("volumes", state)
     }
 
+    @Test func theVolumesViewWithADriveNotMountedAndThePasswordPrompt() throws {
+        var state = state(columns: 100)
+        state.apply(.volumes(.toggle))
+        state.apply(.drives(.found([Drive(device: "/dev/sdb1", fsType: "vfat", label: "STICK", uuid: "", size: 16 << 30, isRemovable: true)],
+                                   recentServers: ["smb://ann@nas/photos"])))
+        state.apply(.key(.special(.end), .move(.bottom)))
+        try check("volumes-drive", state)
+        state.apply(.volumes(.connect))
+        try check("connect-prompt", state)
+        state.apply(.prompt(.accept))
+        state.apply(.drives(.failed(MountFailure(.wrongPassword, "nas refused the user name or password for photos"), url: "smb://ann@nas/photos")))
+        state.apply(.prompt(.input("secret")))
+        try check("password-prompt", state)
+    }
+
     @Test func theJobsPanel() throws {
         var state = state(columns: 100)
         var thumbnails = JobStatus(id: 1, folder: "/home/me/photos/2024")

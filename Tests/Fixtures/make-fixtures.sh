@@ -173,10 +173,19 @@ row image.svg image 200 100 ok "hand-written SVG with a gradient and shapes"
 # HEIC and AVIF only when this ImageMagick has a libheif that can encode them.
 for fmt in heic avif; do
     if convert -list format 2>/dev/null | grep -qiE "^ *${fmt}\*? +[a-z0-9]+ +rw"; then
-        if convert "${SCENE[@]}" -quality 60 "$S/image.$fmt" 2>/dev/null && [[ -s $S/image.$fmt ]]; then
-            mv "$S/image.$fmt" "$OUT/image.$fmt"
-            row "image.$fmt" image 400 300 ok "${fmt^^} written by ImageMagick/libheif"
+        # This ImageMagick says it writes the format: a failure is tried again, then is an error,
+        # never a set marked complete without the file (a loaded machine once lost image.heic so,
+        # and the suites that use it failed later with a missing file).
+        for attempt in 1 2 3; do
+            convert "${SCENE[@]}" -quality 60 "$S/image.$fmt" 2>"$S/convert-$fmt.log" && [[ -s $S/image.$fmt ]] && break
+            rm -f "$S/image.$fmt"
+        done
+        if [[ ! -s $S/image.$fmt ]]; then
+            echo "make-fixtures: ImageMagick lists $fmt as writable but could not write it: $(tail -n 3 "$S/convert-$fmt.log")" >&2
+            exit 1
         fi
+        mv "$S/image.$fmt" "$OUT/image.$fmt"
+        row "image.$fmt" image 400 300 ok "${fmt^^} written by ImageMagick/libheif"
     fi
 done
 

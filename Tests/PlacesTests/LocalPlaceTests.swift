@@ -22,7 +22,9 @@ import Glibc
     init() {
         root = NSTemporaryDirectory() + "qlbrowse-place-\(UUID().uuidString.prefix(8))"
         _ = mkdir(root, 0o755)
-        place = LocalPlace(volumes: { [] }, dataHome: root + "/data")
+        // Its own threads: a call of another suite that overran its deadline on "/" (a loaded
+        // machine) must not make this one's calls refused.
+        place = LocalPlace(io: VolumeIO(), volumes: { [] }, dataHome: root + "/data")
     }
 
     private func make(_ name: String, _ bytes: [UInt8]) {
@@ -180,6 +182,59 @@ import Glibc
         #expect((try? all[odd.path + "\(odd.size)"]?.get())?.type == .icon)
         guard case .failure(let error)? = all[stale.path + "\(stale.size)"] else { Issue.record("a changed item got a picture"); return }
         #expect(error.reason.contains("changed"))
+    }
+
+    @Test func theBrowsersFetchIsProgressiveAndTakesTheFileAsItIsNow() async throws {
+        defer { cleanUp() }
+        make("c.txt", Array("now".utf8))
+        let current = try await place.item(at: root + "/c.txt")
+        // As the browser listed it before it changed: without the version check it is made as it is now.
+        let listed = PlaceItem(path: current.path, isDirectory: false, size: current.size + 5, modified: current.modified - 60)
+        var options = ThumbnailOptions(types: [.icon], concurrency: 1)
+        options.progressive = true
+        options.checksVersion = false
+        options.maximumIconSide = 32
+        let asked = options
+        let made = try await Self.within(seconds: 10) { () async -> [Representation] in
+            var all: [Representation] = []
+            do {
+                for try await representation in place.thumbnails(of: listed, options: asked) { all.append(representation) }
+            } catch {
+                Issue.record("the fetch failed: \(error)")
+            }
+            return all
+        }
+        #expect(made.map(\.type) == [.icon])
+        #expect(made.first.map { max($0.image.width, $0.image.height) <= 32 } == true, "the icon is capped")
+        // The same item with the check (a batch's way) fails as changed.
+        options.checksVersion = true
+        await #expect(throws: ThumbnailError.self) {
+            for try await _ in place.thumbnails(of: listed, options: options) {}
+        }
+    }
+
+    @Test func aBatchWalksThePlacesFoldersAndReportsEachFile() async throws {
+        defer { cleanUp() }
+        _ = mkdir(root + "/inner", 0o755)
+        make("one.zip", [0x50, 0x4B])
+        make("inner/" + Self.oddName + ".zip", [0x50, 0x4B])
+        // Archives are skipped before any decoding: the walk and the outcomes are the place's, no worker is started.
+        let events = try await Self.within(seconds: 20) { () async -> (total: Int?, files: [String: String]) in
+            var total: Int?
+            var files: [String: String] = [:]
+            for await event in place.thumbnailFolders([root], options: BatchOptions()) {
+                switch event {
+                case .found(let count): total = count
+                case .file(let path, .skipped(let why)): files[path] = why
+                case .file(let path, _): files[path] = "not skipped"
+                case .unlisted: break
+                }
+            }
+            return (total, files)
+        }
+        #expect(events.total == 2)
+        #expect(events.files.keys.sorted() == [root + "/inner/" + Self.oddName + ".zip", root + "/one.zip"].sorted())
+        #expect(events.files.values.allSatisfy { $0.hasPrefix("no thumbnailer") })
     }
 
     @Test func cancellingAFetchEndsTheRestAsCancelled() async throws {

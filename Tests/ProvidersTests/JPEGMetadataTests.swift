@@ -1,4 +1,5 @@
 import Testing
+import ThumbnailKit
 @testable import Providers
 
 @Suite struct JPEGMetadataTests {
@@ -37,6 +38,16 @@ import Testing
         bytes.removeLast(8)  // cut into the thumbnail
         let metadata = try #require(JPEGMetadata.parse(header: bytes, fileSize: bytes.count))
         #expect(metadata.exifThumbnail == nil)
+    }
+
+    @Test func readsTheStoredSizeFromTheFrameHeader() throws {
+        // SOF0 after the EXIF segment: precision 8, height 3000, width 4000, one component.
+        var bytes = jpeg(orientation: 6, thumbnail: [1, 2, 3])
+        bytes.removeLast(4)
+        bytes += [0xFF, 0xC4, 0, 3, 0] + [0xFF, 0xC0, 0, 11, 8, 0x0B, 0xB8, 0x0F, 0xA0, 1, 1, 0x11, 0] + [0xFF, 0xDA, 0, 2]
+        let metadata = try #require(JPEGMetadata.parse(header: bytes, fileSize: bytes.count))
+        #expect(metadata.storedSize == PixelSize(width: 4000, height: 3000))
+        #expect(metadata.orientation == 6)
     }
 
     @Test func notAJPEGGivesNothing() {

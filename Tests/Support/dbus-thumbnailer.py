@@ -174,6 +174,18 @@ def check(qlbrowse, fixtures, work, started):
         fail('another program on the bus heard the signals: %s' % heard)
     ok('the reply with the handle came before its signals; another program on the bus heard none of them')
 
+    # The same files again behind one not made yet: those in the cache are announced at once, in
+    # one Ready, before the new one is decoded (nothing cached waits behind a decode).
+    fresh = os.path.join(files, 'fresh.jpg')
+    shutil.copy(os.path.join(fixtures, 'landscape.jpg'), fresh)
+    handle = thumbnailer.queue([uri(fresh)] + uris, 'large')
+    if not thumbnailer.finished(handle):
+        fail('no Finished for the cached files')
+    readies = [p[1] for _, p in thumbnailer.of(handle, 'Ready')]
+    if len(readies) != 2 or sorted(readies[0]) != sorted(uris) or readies[1] != [uri(fresh)]:
+        fail('cached files not announced first, together: %s' % readies)
+    ok('the %d cached files in one Ready, before the file still to be made' % len(uris))
+
     # Failures, with tumbler's codes.
     thumb = os.path.join(cache, 'thumbnails', 'large', hashlib.md5(uris[0].encode()).hexdigest() + '.png')
     cases = {'sftp://example.org/x.jpg': 0, uri(os.path.join(files, 'empty.jpg')): 6, uri(thumb): 3,

@@ -236,6 +236,7 @@ def main(argv):
     parser.add_argument('source')
     parser.add_argument('mountpoint')
     parser.add_argument('--control')
+    parser.add_argument('--name', default='faultfs', help="fsname and subtype (mountinfo's source and fuse.NAME)")
     args = parser.parse_args(argv)
     source, mountpoint = os.path.realpath(args.source), outside_path(args.mountpoint)
     faults = Faults(os.path.abspath(args.control or mountpoint + '.control'), mountpoint)
@@ -254,7 +255,7 @@ def main(argv):
             allow_other = any(line.strip() == 'user_allow_other' for line in f)
     # attr/entry timeouts of 0: a fault must show on the very next call, not after the cache ages.
     OffsetFUSE(FaultFS(source, faults), mountpoint, foreground=True, nothreads=False,
-               fsname='faultfs', subtype='faultfs', allow_other=allow_other,
+               fsname=args.name, subtype=args.name, allow_other=allow_other,
                attr_timeout=0, entry_timeout=0, negative_timeout=0)
     # Threads still stuck in a hang would keep the interpreter alive after the loop ends.
     os._exit(0)

@@ -22,7 +22,7 @@ import Glibc
         func release() { open.store(true, ordering: .relaxed) }
     }
 
-    private func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    private func waitUntil(_ seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if condition() { return true }

@@ -11,6 +11,7 @@ public enum JobText {
             ? DisplayFormat.pad(job.kind.name + " → " + TerminalText.escaped(job.folder), to: 30)
             : DisplayFormat.pad(TerminalText.escaped(job.folder), to: 28)
         switch job.phase {
+        case .queued: return title + " queued"
         case .walking, .running: return title + " " + (job.kind.isFileOperation ? fileProgress(job) : thumbnailProgress(job))
         case .finished: return "\(title) done: \(job.report)"
         case .cancelled: return "\(title) cancelled: \(job.report)"
@@ -38,7 +39,9 @@ public enum JobText {
         let active = jobs.filter(\.phase.isActive)
         guard let job = active.last else { return nil }
         var note: String
-        if job.kind.isFileOperation {
+        if job.phase == .queued {
+            note = (job.kind.isFileOperation ? job.kind.name : "T") + " queued"
+        } else if job.kind.isFileOperation {
             note = "\(job.kind.name) " + (job.fraction.map { "\(Int($0 * 100))%" } ?? "…") + (job.isPaused ? " paused" : "")
         } else {
             note = "T " + (job.fraction.map { "\(Int($0 * 100))% " } ?? "") + "\(job.processed)/\(job.total.map(String.init) ?? "?")"
@@ -55,7 +58,7 @@ public enum JobText {
         case .finished: return "\(verbs[kind] ?? kind.rawValue): \(job.report)" + (kind == .trash ? " · U restores" : "")
         case .cancelled: return "cancelled: \(job.report)"
         case .interrupted(let reason): return "\(TerminalText.escaped(reason)) — \(job.report)"
-        case .walking, .running: return ""
+        case .queued, .walking, .running: return ""
         }
     }
 
@@ -67,7 +70,7 @@ public enum JobText {
         case .interrupted(let reason):
             let notDone = job.total.map { $0 - job.processed } ?? 0
             return "\(reason): \(name) stopped with \(job.generated + job.alreadyCached) done, \(notDone) not done (J)"
-        case .walking, .running: return ""
+        case .queued, .walking, .running: return ""
         }
     }
 }

@@ -1,4 +1,5 @@
 import FileSystemKit
+import Places
 import SystemKit
 import ThumbnailKit
 
@@ -23,10 +24,22 @@ struct PictureKey: Hashable, Sendable {
     var part: Part = .whole
     /// For a page or a frame: the box in pixels it is made to fit (the cells it is drawn in).
     var box: PixelSize?
+    /// The file's version as listed (mtime and size), handed to the place as the item's
+    /// version. Not part of the key's identity: a file that changed under its name has its
+    /// pictures forgotten by path (`.forgetPictures`), as before.
+    var listed: FileStamp?
+    /// Whether the entry is a folder (with `listed`, what the place is told of the item).
+    var isFolder = false
 
     /// The one way a key is made for an entry, so that every screen asks for and finds the same picture.
     static func of(_ entry: Entry, in folder: String, side: Int, part: Part = .whole) -> PictureKey {
-        PictureKey(path: entry.path(in: folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive, part: part)
+        PictureKey(path: entry.path(in: folder), side: side, iconOnly: entry.isDirectory || entry.kind == .archive, part: part,
+                   listed: FileStamp(modified: entry.modified, size: entry.size), isFolder: entry.isDirectory)
+    }
+
+    /// The file as the place is asked for its thumbnails.
+    var item: PlaceItem {
+        PlaceItem(path: path, isDirectory: isFolder, size: listed?.size ?? 0, modified: listed?.modified ?? 0)
     }
 
     /// Keys compare their paths as bytes: String equality takes the NFC and NFD spellings of a
@@ -57,5 +70,5 @@ struct PictureKey: Hashable, Sendable {
     }
 
     /// The same file's thumbnail at the same size (its type and facts stand for every part).
-    var whole: PictureKey { PictureKey(path: path, side: side, iconOnly: iconOnly) }
+    var whole: PictureKey { PictureKey(path: path, side: side, iconOnly: iconOnly, listed: listed, isFolder: isFolder) }
 }

@@ -1,23 +1,32 @@
 import BrowserCore
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 import ThumbnailKit
 
 /// Fetches pictures for the UI in the background, progressively (icon, low quality, full), and
-/// cancels the ones that scrolled out of view. Results arrive in the inbox.
+/// cancels the ones that scrolled out of view. Results arrive in the inbox. Every picture and
+/// Quick Look view comes from the browser's place (`fetchThumbnails`, `previews`): made where
+/// the files are, with the place's cache, so a remote place needs nothing here.
 final class PictureService: Sendable {
-    private let generator: ThumbnailGenerator
-    private let previews: PreviewGenerator
+    private let place: any Place
     private let inbox: Inbox
     private let running = Mutex<[PictureKey: Task<Void, Never>]>([:])
     /// The line indexes of the text files read lately.
     private let textWindows = Mutex<[String: TextFileWindow]>([:])
 
-    init(generator: ThumbnailGenerator, previews: PreviewGenerator, inbox: Inbox) {
-        self.generator = generator
-        self.previews = previews
+    init(place: any Place, inbox: Inbox) {
+        self.place = place
         self.inbox = inbox
+    }
+
+    /// The place's Quick Look previews, or why there are none.
+    private var previews: PreviewGenerator {
+        get throws(ThumbnailError) {
+            guard let previews = place.previews else { throw ThumbnailError(.unsupported, "\(place.name) makes no previews") }
+            return previews
+        }
     }
 
     /// Makes sure exactly these pictures are being fetched (or done): new ones start, the rest stop.
@@ -40,19 +49,24 @@ final class PictureService: Sendable {
 
     private func start(_ key: PictureKey) -> Task<Void, Never> {
         if key.part != .whole { return startPart(key) }
-        var request = ThumbnailRequest(path: key.path, size: Double(key.side), types: key.iconOnly ? [.icon] : [.icon, .lowQuality, .thumbnail])
-        request.maximumIconSide = 256
-        let generator = self.generator, inbox = self.inbox
+        var options = ThumbnailOptions(size: Double(key.side), types: key.iconOnly ? [.icon] : [.icon, .lowQuality, .thumbnail], concurrency: 1)
+        options.progressive = true
+        options.maximumIconSide = 256
+        // The picture of the file as it is now: a changed file's pictures are forgotten and asked again.
+        options.checksVersion = false
+        options.priority = .userInitiated
+        let place = self.place, inbox = self.inbox, item = key.item
         return Task.detached(priority: .userInitiated) { [weak self] in
             do {
-                for try await representation in generator.representations(for: request) {
+                for try await representation in place.thumbnails(of: item, options: options) {
                     inbox.post(.picture(key, representation))
                 }
-            } catch is CancellationError {
-                return
             } catch {
-                if !Task.isCancelled { inbox.post(.pictureFailed(key, (error as? ThumbnailError)?.reason ?? "\(error)")) }
+                if Task.isCancelled { return }
+                inbox.post(.pictureFailed(key, (error as? ThumbnailError)?.reason ?? "\(error)"))
             }
+            // Cancelled (scrolled away): the key is no longer this task's.
+            if Task.isCancelled { return }
             self?.finished(key)
         }
     }
@@ -60,10 +74,11 @@ final class PictureService: Sendable {
     /// A page or a frame for Quick Look, sharp at its box; what it tells of the file's length
     /// (pages, duration) goes to the state.
     private func startPart(_ key: PictureKey) -> Task<Void, Never> {
-        let previews = self.previews, inbox = self.inbox
+        let place = self.place, inbox = self.inbox
         let box = key.box ?? PixelSize(width: key.side, height: key.side)
         return Task.detached(priority: .userInitiated) { [weak self] in
             do {
+                guard let previews = place.previews else { throw ThumbnailError(.unsupported, "\(place.name) makes no previews") }
                 let image: PixelImage, source: String, facts: QuickLookFacts
                 switch key.part {
                 case .page(let index):

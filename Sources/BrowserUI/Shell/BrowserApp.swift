@@ -1,6 +1,7 @@
 import BrowserCore
 import Dispatch
 import FileSystemKit
+import Places
 import SystemKit
 import TerminalGraphics
 import ThumbnailKit
@@ -47,16 +48,22 @@ public final class BrowserApp {
         self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
         self.screen = screen
         let inbox = self.inbox
-        let generator = ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache)
-        self.pictures = PictureService(generator: generator, previews: PreviewGenerator(workers: parts.previews), inbox: inbox)
+        // Where the files are: the local file system made of the parts' backends unless the parts name a place.
+        let knownVolumes = KnownVolumes()
+        let place = parts.place ?? LocalPlace(volumes: knownVolumes.current, thumbnails: ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache),
+                                              previews: PreviewGenerator(workers: parts.previews), batchWorkers: parts.jobs)
+        self.pictures = PictureService(place: place, inbox: inbox)
         // One scheduler for every background task; a job's progress is its status in the jobs panel.
-        let tasks = BackgroundTasks(limit: 32, perVolume: { _ in 8 }, perGroup: { $0 == UndoRunner.group ? 1 : .max }, observer: { event in
-            if case .progress(_, let status) = event { inbox.post(.result(.jobChanged(status))) }
-        })
+        // The jobs panel reads the scheduler's list: a job waiting for a slot shows as queued.
+        let feed = JobsFeed(inbox: inbox)
+        let tasks = BackgroundTasks(limit: 32, perVolume: { _ in 8 }, perGroup: { $0 == UndoRunner.group ? 1 : .max }, observer: feed.heard)
+        feed.follow(tasks)
         self.demand = DemandRunner(tasks: tasks, pictures: pictures, inbox: inbox)
-        let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal)
-        self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, workers: parts.jobs),
-                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits))
+        let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal,
+                                     place: place)
+        self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, place: place, workers: parts.jobs),
+                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits),
+                                    place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand)
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme
@@ -138,6 +145,7 @@ public final class BrowserApp {
         // Quitting (q, Ctrl-C) cancels file jobs and an edit being saved, and gives them a moment
         // to remove their temporaries before the process goes: nothing partial is left behind.
         effects.fileJobs.cancelAll()
+        effects.finishDrives()
         edits.cancel()
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)

@@ -23,6 +23,8 @@ public struct BrowserOptions: Sendable {
     public var startInVolumes = false
     /// config.toml's `verify_copies`: read copies back and compare before putting them in place.
     public var verifiesCopies = false
+    /// The ssh SFTP connections use (QLBROWSE_SSH_COMMAND, else `ssh_command` in config.toml).
+    public var sshCommand: String?
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder

@@ -1,4 +1,5 @@
 import FileSystemKit
+import Places
 import SystemKit
 import ThumbnailKit
 
@@ -18,6 +19,10 @@ public struct BrowserParts: Sendable {
     public var cache: ThumbnailCache
     /// Where each finished file operation is written down, for `z`.
     public var journal: UndoJournal
+    /// Where the files are: nil, the local file system (a `LocalPlace` made of these parts'
+    /// backends and cache, on the volumes the state knows); a test gives another (`MemoryPlace`).
+    /// The listing, the pictures, Quick Look's previews, `T` and the file jobs all go through it.
+    package var place: (any Place)?
     /// The clock the state is told on every turn of the loop.
     public var time: any TimeSource
     /// Lets the previews' and thumbnails' workers go when the browser quits (the jobs' and the
@@ -25,7 +30,8 @@ public struct BrowserParts: Sendable {
     public var shutdown: @Sendable () async -> Void
 
     package init(previews: any WorkerBackend, thumbnails: any WorkerBackend, jobs: any WorkerBackend, edits: any WorkerBackend,
-                 cache: ThumbnailCache, journal: UndoJournal, time: any TimeSource, shutdown: @escaping @Sendable () async -> Void) {
+                 cache: ThumbnailCache, journal: UndoJournal, time: any TimeSource, place: (any Place)? = nil,
+                 shutdown: @escaping @Sendable () async -> Void) {
         self.previews = previews
         self.thumbnails = thumbnails
         self.jobs = jobs
@@ -33,6 +39,7 @@ public struct BrowserParts: Sendable {
         self.cache = cache
         self.journal = journal
         self.time = time
+        self.place = place
         self.shutdown = shutdown
     }
 

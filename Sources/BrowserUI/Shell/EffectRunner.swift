@@ -15,10 +15,7 @@ final class EffectRunner {
     private let inbox: Inbox
     let tasks: BackgroundTasks
     /// The volumes as the state last gave them, for the local place (which volume a path is on).
-    private final class KnownVolumes: Sendable {
-        let list = Mutex<[Volume]>([])
-    }
-    private let knownVolumes = KnownVolumes()
+    private let knownVolumes: KnownVolumes
     let place: any Place
     private let listing: FolderListing
     let jobs: JobRunner
@@ -27,19 +24,21 @@ final class EffectRunner {
     let bookmarks: BookmarkFile
     private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks)
     private let undoing: UndoRunner
+    private let drives: DriveRunner
 
     init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
-         place: (any Place)? = nil) {
+         place: any Place, knownVolumes: KnownVolumes, sshCommand: String? = nil) {
         self.inbox = inbox
         self.tasks = tasks
-        let knownVolumes = self.knownVolumes
-        self.place = place ?? LocalPlace(volumes: { knownVolumes.list.withLock { $0 } })
+        self.knownVolumes = knownVolumes
+        self.place = place
         self.listing = FolderListing(place: self.place, inbox: inbox)
         self.jobs = jobs
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
         self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal)
+        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand)
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
@@ -75,9 +74,13 @@ final class EffectRunner {
         case .addBookmarks(let list): bookmarks.save(list, keepingTheFiles: true, inbox: inbox)
         case .checkBookmark(let bookmark): bookmarks.check(bookmark, volumes: volumes, place: place, inbox: inbox)
         case .checkBookmarks(let folders): bookmarks.check(folders, volumes: volumes, place: place, inbox: inbox)
+        case .drives(let work): drives.perform(work)
         case .openFile, .readText, .redraw, .quit, .playSound, .stopSound, .forgetPictures, .editNames: break  // the app's own
         }
     }
+
+    /// Quitting: a connection under way is given up and cleaned up first.
+    func finishDrives() { drives.finish(seconds: 5) }
 
     /// The mount point of the volume `path` is on ("/" when none is known).
     static func mountPoint(of path: String, in volumes: [Volume]) -> String {

@@ -14,7 +14,7 @@ struct OverlayView {
         case .help: HelpView(context: context).draw(layout, page: state.helpPage)
         case .volumes:
             let (lines, selected) = Self.volumeLines(state)
-            box.draw(title: " Volumes   Enter opens · Esc closes", lines: lines, selected: selected, layout: layout)
+            box.draw(title: " Volumes   Enter opens or mounts · E ejects · C connects to a server · Esc closes", lines: lines, selected: selected, layout: layout)
         case .jobs:
             let lines = state.jobs.isEmpty ? ["No jobs yet: T on a folder thumbnails it in the background."] : state.jobs.map(JobText.line)
             box.draw(title: " Jobs   c cancels · space pauses a copy · Enter resumes stopped thumbnailing · Esc closes", lines: lines,
@@ -67,6 +67,14 @@ struct OverlayView {
             return DisplayFormat.pad(volume.kind.rawValue, to: 10) + DisplayFormat.pad(TerminalText.escaped(volume.label), to: 18) + " "
                 + DisplayFormat.pad(TerminalText.escaped(volume.mountPoint), to: 30) + " " + DisplayFormat.pad(volume.fsType, to: 13)
                 + (volume.isReadOnly ? " ro" : "") + " " + size + (status.isResponding ? "" : "  not responding")
+        }
+        lines += state.volumeState.drives.map { drive in
+            DisplayFormat.pad("removable", to: 10) + DisplayFormat.pad(TerminalText.escaped(drive.name), to: 18) + " "
+                + DisplayFormat.pad("not mounted (" + drive.device + ")", to: 30) + " " + DisplayFormat.pad(drive.fsType.isEmpty ? "unknown" : drive.fsType, to: 13)
+                + " " + DisplayFormat.bytes(Int64(clamping: drive.size))
+        }
+        if let drive = state.selectedDrive {
+            return (lines + ["", "\(TerminalText.escaped(drive.name)): not mounted · Enter mounts it"], state.volumeCursor)
         }
         guard state.volumes.indices.contains(state.volumeCursor) else {
             return (lines.isEmpty ? ["(no volumes found in /proc/self/mountinfo)"] : lines, nil)

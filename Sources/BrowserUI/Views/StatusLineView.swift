@@ -1,4 +1,5 @@
 import BrowserCore
+import FileSystemKit
 import SystemKit
 import ThumbnailKit
 
@@ -17,7 +18,7 @@ struct StatusLineView {
     }
 
     func draw(_ state: BrowserState) {
-        if let prompt = state.prompt { return drawPrompt(prompt, layout: state.layout) }
+        if let prompt = state.prompt { return drawPrompt(prompt, state: state) }
         let layout = state.layout, screen = context.screen, row = layout.rows - 1
         let left = Self.summary(state, graphics: graphics)
         screen.text(left, row: row, column: 0, width: layout.columns, style: context.style(.status), fill: true)
@@ -42,20 +43,27 @@ struct StatusLineView {
     }
 
     /// The name being typed, with the cursor; the selection (what typing replaces) reversed.
-    private func drawPrompt(_ prompt: TextPrompt, layout: ScreenLayout) {
+    private func drawPrompt(_ prompt: TextPrompt, state: BrowserState) {
+        let layout = state.layout
         let screen = context.screen, row = layout.rows - 1, style = context.style(.filter)
         let label: String
         switch prompt.purpose {
         case .rename(let name): label = " rename \(TerminalText.escaped(name)) to: "
         case .create: label = " new file (end with / for a folder): "
+        case .connect: label = " server (smb://… or sftp://…, ↑↓ recent): "
+        case .password(let url):
+            let note = state.volumeState.passwordNote
+            let server = (try? ServerAddress(parsing: url)).map { ($0.user.map { $0 + "@" } ?? "") + $0.host } ?? url
+            label = (note.isEmpty ? "" : " " + note + " ·") + " password for \(TerminalText.escaped(server)): "
         }
+        let masked = { if case .password = prompt.purpose { true } else { false } }()
         screen.text(label, row: row, column: 0, width: layout.columns, style: style, fill: true)
         var column = label.count
         if prompt.cursor == 0 { screen.text("▏", row: row, column: column, width: 1, style: style) }
         for (index, character) in prompt.characters.enumerated() {
             var characterStyle = style
             if prompt.selection?.contains(index) == true { characterStyle.reverse = true }
-            let shown = TerminalText.escaped(String(character))
+            let shown = masked ? "•" : TerminalText.escaped(String(character))
             screen.text(shown, row: row, column: column, width: 4, style: characterStyle)
             column += shown.count
             if index + 1 == prompt.cursor { screen.text("▏", row: row, column: column, width: 1, style: style) }

@@ -43,6 +43,11 @@ package actor ServiceClient: WorkerBackend {
         return stream
     }
 
+    /// Connects now, starting the service when none answers (it starts its first worker at once).
+    package func prepare() async {
+        _ = await connection(replacing: nil)
+    }
+
     package func shutdown(waitSeconds: Double) async {
         givenUp = true
         connection?.close()
