@@ -47,7 +47,8 @@ struct BrowseCommand: ParsableCommand {
         let mode = try GraphicsOption.mode(graphics ?? config.values["graphics"] ?? "auto")
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
-        let folder = try Self.folder(path ?? ".")
+        let remote = try RemoteEntry.open(path, config: config)
+        let folder = try remote?.folder ?? Self.folder(path ?? ".")
         if let choosedir { try Self.checkWritable(choosedir, what: "--choosedir") }
         guard isatty(0) == 1 && isatty(1) == 1 else {
             throw RuntimeError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
@@ -70,6 +71,7 @@ struct BrowseCommand: ParsableCommand {
         var options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         options.startInVolumes = volumes
+        options.placeLabel = remote.map { "remote:" + TerminalText.escaped($0.place.address.host) }
         options.sshCommand = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"]
         // No theme named: the light one when the terminal says its background is light (OSC 11).
         if theme == nil && config.values["theme"] == nil { options.lightTheme = try? ThemeLoader.load("light") }
@@ -79,19 +81,23 @@ struct BrowseCommand: ParsableCommand {
         let pool = WorkerPool(stderrPath: log)
         let thumbnails: any WorkerBackend = WorkerChoice.usesService(noService: noService, config: config)
             ? WorkerChoice.serviceClient(idleSeconds: WorkerChoice.idleSeconds(config)) { pool } : pool
-        let parts = BrowserParts(previews: pool, thumbnails: thumbnails, jobs: WorkerPool(size: 1, stderrPath: log),
+        var parts = BrowserParts(previews: pool, thumbnails: thumbnails, jobs: WorkerPool(size: 1, stderrPath: log),
                                  edits: WorkerPool(size: 1, limits: EditSaver.workerLimits, stderrPath: log),
                                  cache: ThumbnailCache(), journal: BrowserParts.userJournal(), time: SystemTime()) {
             if !(thumbnails is WorkerPool) { await thumbnails.shutdown(waitSeconds: 1) }
             await pool.shutdown()
         }
+        // A remote folder: listings, pictures and file calls go to the remote's qlbrowse.
+        if let remote { parts.place = remote.place }
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if logFD >= 0 { dup2(logFD, 2); close(logFD) }
         let finalFolder = BrowserApp(options: options, parts: parts).run()
+        remote?.place.disconnect()
         if savedError >= 0 { dup2(savedError, 2); close(savedError) }
-        if let choosedir {
+        // A remote folder is nowhere to cd to here.
+        if let choosedir, remote == nil {
             // The shell function waiting for it would cd nowhere without a word: say so, and fail.
             do {
                 try AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)

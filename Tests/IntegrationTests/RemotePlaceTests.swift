@@ -201,4 +201,29 @@ struct RemotePlaceTests {
         for pid in servers { kill(pid, SIGCONT) }
         #expect(try await place.item(at: files.path).isDirectory, "the same connection answers again")
     }
+
+    /// `qlbrowse ssh://host:port/path` in a terminal: the listing (a name that is not UTF-8 shown
+    /// escaped), the filter, the status line saying it is remote, and the preview pane's picture
+    /// made on the remote (its cache gets it), then a clean quit.
+    @Test func theBrowserOpensOnARemoteFolder() throws {
+        defer { ssh.stop() }
+        write(Self.oddName, Array("bonjour".utf8))
+        try FileManager.default.createDirectory(at: files.appendingPathComponent("album"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg"), to: files.appendingPathComponent("landscape.jpg"))
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(ssh.url(files.path))'",
+                                      environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand])
+        #expect(session.waitFor(20) { $0.contains("caf\\xE9.txt") && $0.contains("landscape.jpg") && $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        session.type("/land")
+        session.send("Enter")
+        #expect(session.waitFor(10) { !$0.contains("caf\\xE9.txt") && $0.contains("landscape.jpg") }, "\(session.screen())")
+        // The picture the pane shows was made where the file is.
+        let made = (0..<100).contains { _ in
+            let found = (try? FileManager.default.subpathsOfDirectory(atPath: ssh.remoteCache.path))?.contains { $0.hasSuffix(".png") } ?? false
+            if !found { usleep(100_000) }
+            return found
+        }
+        #expect(made, "the remote's cache has the preview's picture")
+        session.send("q")
+        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
 }

@@ -28,7 +28,7 @@ import Glibc
             .rename(.init(from: Self.oddPath, to: "/srv/b")), .make(.init(path: "/srv/new", folder: true)), .trash(path: Self.oddPath),
             .restore(Self.trashItem(Self.oddPath, "/t/files/x", "/t/info/x.trashinfo")),
             .capabilities(.init(folder: "/srv", trial: true)),
-            .thumbnail(.init(path: Self.oddPath, modified: 1_700_000_000, size: 123_456, box: 128, scale: 2, types: [.lowQuality, .thumbnail])),
+            .thumbnail(.init(path: Self.oddPath, modified: 1_700_000_000, size: 123_456, box: 128, scale: 2, types: [.lowQuality, .thumbnail], checksVersion: true)),
         ]
         for (index, request) in requests.enumerated() {
             let frame = RemoteCodec.frame(request, id: UInt64(index) << 40, payload: index == 7 ? [1, 2, 3] : [])

@@ -67,7 +67,7 @@ public final class BrowserApp {
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme
-        self.view = BrowserView(screen: screen, theme: theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer)
+        self.view = BrowserView(screen: screen, theme: theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer, placeLabel: options.placeLabel)
     }
 
     /// Runs until the user quits; returns the folder the user was in.

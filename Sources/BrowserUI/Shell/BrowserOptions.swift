@@ -25,6 +25,8 @@ public struct BrowserOptions: Sendable {
     public var verifiesCopies = false
     /// The ssh SFTP connections use (QLBROWSE_SSH_COMMAND, else `ssh_command` in config.toml).
     public var sshCommand: String?
+    /// Where the files are when not on this computer ("remote:nas"), shown on the status line.
+    public var placeLabel: String?
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder

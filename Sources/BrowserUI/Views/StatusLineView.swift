@@ -9,6 +9,8 @@ struct StatusLineView {
     let context: ViewContext
     /// The graphics mode's name, shown in brackets.
     let graphics: String
+    /// Where the files are when not on this computer ("remote:nas"), shown after the counts.
+    var place: String? = nil
 
     /// The key hints, longest first: the longest that fits is shown. `v` names the view it
     /// switches to.
@@ -20,7 +22,7 @@ struct StatusLineView {
     func draw(_ state: BrowserState) {
         if let prompt = state.prompt { return drawPrompt(prompt, state: state) }
         let layout = state.layout, screen = context.screen, row = layout.rows - 1
-        let left = Self.summary(state, graphics: graphics)
+        let left = Self.summary(state, graphics: graphics, place: place)
         screen.text(left, row: row, column: 0, width: layout.columns, style: context.style(.status), fill: true)
         let room = layout.columns - left.count - 2
         // A message may cover the right part of the counts (the position stays readable).
@@ -31,9 +33,10 @@ struct StatusLineView {
     }
 
     /// The left part: " 3/120  4 folders, 116 files  sort:name  [kitty]  2 marked  T 45% 120/260".
-    static func summary(_ state: BrowserState, graphics: String) -> String {
+    static func summary(_ state: BrowserState, graphics: String, place: String? = nil) -> String {
         let folders = state.entries.folderCount, count = state.entries.count
         var text = " \(state.entries.isEmpty ? 0 : state.cursor + 1)/\(count)  \(folders) folders, \(count - folders) files"
+        if let place { text += "  " + place }
         if !state.listingComplete { text += "  reading…" }
         text += "  sort:\(state.sort.rawValue)" + (state.showHidden ? "  hidden:shown" : "") + "  [\(graphics)]"
         if !state.marked.isEmpty { text += "  \(state.marked.count) marked" }

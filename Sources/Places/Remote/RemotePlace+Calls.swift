@@ -68,4 +68,18 @@ extension RemotePlace {
     public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
         throw FileSystemError(code: .unsupported, path: name, context: "copies, moves and deletes on \(TerminalText.escaped(name)) are not done yet; nothing was done")
     }
+
+    /// Not yet over the link (#26): the batch would run on the remote with only its events
+    /// crossing; until then each root is reported not listed, with why.
+    public func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event> {
+        let reason = "thumbnailing a folder on \(TerminalText.escaped(name)) is not done yet"
+        return AsyncStream { continuation in
+            continuation.yield(.unlisted(roots.map { (folder: $0, reason: reason) }))
+            continuation.yield(.found(total: 0))
+            continuation.finish()
+        }
+    }
+
+    /// Quick Look's pages, frames and members are not relayed yet (#26): Quick Look says so.
+    public var previews: PreviewGenerator? { nil }
 }

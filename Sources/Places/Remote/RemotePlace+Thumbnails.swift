@@ -47,7 +47,7 @@ extension RemotePlace {
     /// One item's picture from the remote, decoded here from its PNG.
     func thumbnail(of item: PlaceItem, options: ThumbnailOptions) async -> Result<Representation, ThumbnailError> {
         let request = RemoteRequest.Thumbnail(path: item.path, modified: item.modified, size: item.size, box: options.size,
-                                              scale: options.scale, types: options.types.sorted())
+                                              scale: options.scale, types: options.types.sorted(), checksVersion: options.checksVersion)
         let answer: (RemoteAnswer, [UInt8])
         do throws(FileSystemError) {
             answer = try await call(.thumbnail(request), deadline: thumbnailDeadline, keepsFailure: true)

@@ -69,6 +69,8 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
         package var box: Double
         package var scale: Double
         package var types: [RepresentationType]
+        /// Whether a file changed since it was listed fails (a batch) or is made as it is now.
+        package var checksVersion: Bool
     }
 }
 

@@ -92,7 +92,8 @@ package final class RemoteServer: Sendable {
             handle.set { task.cancel() }
         case .thumbnail(let asked):
             let item = PlaceItem(path: asked.path, isDirectory: false, size: asked.size, modified: asked.modified)
-            let options = ThumbnailOptions(size: asked.box, scale: asked.scale, types: Set(asked.types), concurrency: 1)
+            var options = ThumbnailOptions(size: asked.box, scale: asked.scale, types: Set(asked.types), concurrency: 1)
+            options.checksVersion = asked.checksVersion
             let progress = place.fetchThumbnails(for: [item], options: options, perItem: { [self] _, result in
                 finish(id)
                 switch result {
