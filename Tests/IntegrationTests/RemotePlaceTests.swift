@@ -226,4 +226,49 @@ struct RemotePlaceTests {
         session.send("q")
         #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
     }
+
+    /// A grid of 24 camera photos (the corpus's JPEGs) at 128-pixel cells: what crosses the link
+    /// (thumbnails as PNG, frames and all) against the files' own bytes, which a local qlbrowse
+    /// over sshfs reads whole. Prints the ratio.
+    @Test func aGridOf24PhotosMovesLessThanTheirFiles() async throws {
+        defer { ssh.stop() }
+        let corpus = URL(fileURLWithPath: "/work/shared/corpus/images")
+        let photos = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
+            .filter { $0.lowercased().hasSuffix(".jpg") }.sorted().prefix(24)
+        try #require(photos.count == 24, "needs 24 JPEGs in /work/shared/corpus/images")
+        var fileBytes = 0
+        for name in photos {
+            try FileManager.default.copyItem(at: corpus.appendingPathComponent(name), to: files.appendingPathComponent(name))
+            fileBytes += (try FileManager.default.attributesOfItem(atPath: files.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+        }
+        let place = try await connect(ssh.url(files.path))
+        defer { place.disconnect() }
+        let listed = try await place.entries(of: files.path)
+        let before = place.traffic
+        let items = listed.handles.map { handle -> PlaceItem in
+            let entry = listed.entry(handle)
+            return PlaceItem(path: files.path + "/" + entry.name, isDirectory: false, size: entry.size, modified: entry.modified)
+        }
+        let made = Counter()
+        var options = ThumbnailOptions(size: 128, types: [.lowQuality, .thumbnail], concurrency: 4)
+        options.checksVersion = false
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            place.fetchThumbnails(for: items, options: options, perItem: { _, result in if case .success = result { made.add() } },
+                                  completion: { _ in continuation.resume() })
+        }
+        let after = place.traffic
+        let linkBytes = after.received - before.received + after.sent - before.sent
+        let ratio = Double(fileBytes) / Double(max(linkBytes, 1))
+        print("remote grid of 24 photos at 128 px: \(made.value) pictures, \(linkBytes) bytes over the link, files \(fileBytes) bytes: 1/\(String(format: "%.1f", ratio)) of reading them whole")
+        #expect(made.value >= 20, "most photos get a picture")
+        #expect(linkBytes * 2 < fileBytes, "the link carries less than half of what reading the files would")
+    }
+}
+
+/// A count shared with callbacks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

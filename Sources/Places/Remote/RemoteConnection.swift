@@ -34,6 +34,9 @@ final class RemoteConnection: Sendable {
     private let echoesErrors: Atomic<Bool>
     /// The process's exit status, once reaped.
     private let exitStatus = Mutex<Int32?>(nil)
+    /// Bytes read from the link and written to it (frames, heads included): what crossed.
+    let bytesIn = Atomic<Int>(0)
+    let bytesOut = Atomic<Int>(0)
     /// Whether the remote answered the hello (a link lost before that never connected).
     private let isOpen = Atomic<Bool>(false)
     /// Signalled when standard error ends, so the last words are read before they are quoted.
@@ -81,6 +84,7 @@ final class RemoteConnection: Sendable {
             return id
         }
         let frame = RemoteCodec.frame(request, id: id, payload: payload)
+        bytesOut.add(frame.head.count + frame.payload.count, ordering: .relaxed)
         let sent = requests.withLock { fd in (try? FrameCodec.write(frame, to: fd)) != nil }
         if !sent { end(because: lost()) }
         return id
@@ -144,6 +148,7 @@ final class RemoteConnection: Sendable {
                 let frame: WorkerFrame?
                 do { frame = try FrameCodec.read(from: fd) } catch { frame = nil }
                 guard let frame else { break }
+                bytesIn.add(frame.head.count + frame.payload.count, ordering: .relaxed)
                 deliver(frame)
             }
             Glibc.close(fd)

@@ -85,6 +85,12 @@ public final class RemotePlace: Place {
         return try result.get()
     }
 
+    /// The protocol's bytes that crossed the open connection so far, each way (for measurements).
+    public var traffic: (received: Int, sent: Int) {
+        guard let open = current.withLock({ $0 }) else { return (0, 0) }
+        return (open.bytesIn.load(ordering: .relaxed), open.bytesOut.load(ordering: .relaxed))
+    }
+
     /// Ends the connection: the remote side exits with the link.
     public func disconnect() {
         current.withLock { $0 }?.close()
