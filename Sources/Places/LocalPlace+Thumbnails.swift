@@ -11,39 +11,9 @@ extension LocalPlace {
         // Without a generator of the caller's, only icons are made: drawn here, never by a worker.
         let generator = thumbnails ?? ThumbnailGenerator(pool: WorkerPool(size: 1))
         let types = thumbnails == nil ? options.types.intersection([.icon]) : options.types
-        let shared = Shared()
-        let progress = PlaceProgress(totalCount: items.count) { shared.task.withLock { $0 }?.cancel() }
-        let task = Task.detached(priority: options.priority) { [self] in
-            if items.count == 1 {
-                // One item (the browser's pictures, one fetch each): no lanes to share.
-                await make(items[0], types: types, options: options, generator: generator, progress: progress, perItem: perItem)
-            } else {
-                // `concurrency` lanes, each taking the next item until none is left or the caller cancels.
-                await withTaskGroup(of: Void.self) { group in
-                    for _ in 0..<min(options.concurrency, max(items.count, 1)) {
-                        group.addTask {
-                            while let index = shared.next.withLock({ index -> Int? in
-                                guard index < items.count else { return nil }
-                                index += 1
-                                return index - 1
-                            }) {
-                                await self.make(items[index], types: types, options: options, generator: generator, progress: progress, perItem: perItem)
-                            }
-                        }
-                    }
-                }
-            }
-            completion(progress.isCancelled ? ThumbnailError(.cancelled, "cancelled") : nil)
-        }
-        shared.task.withLock { $0 = task }
-        if progress.isCancelled { task.cancel() }
-        return progress
-    }
-
-    /// What the lanes of one fetch share: the next item to take, and the task to cancel.
-    private final class Shared: Sendable {
-        let next = Mutex(0)
-        let task = Mutex<Task<Void, Never>?>(nil)
+        return FetchLanes.run(count: items.count, lanes: options.concurrency, priority: options.priority, item: { [self] index, progress in
+            await make(items[index], types: types, options: options, generator: generator, progress: progress, perItem: perItem)
+        }, completion: completion)
     }
 
     /// One item's pictures to `perItem`: its best, or with `progressive` each as it is made.

@@ -11,37 +11,13 @@ extension RemotePlace {
     public func fetchThumbnails(for items: [PlaceItem], options: ThumbnailOptions,
                                 perItem: @escaping @Sendable (PlaceItem, Result<Representation, ThumbnailError>) -> Void,
                                 completion: @escaping @Sendable (ThumbnailError?) -> Void) -> PlaceProgress {
-        let shared = Lanes()
-        let progress = PlaceProgress(totalCount: items.count) { shared.task.withLock { $0 }?.cancel() }
-        let task = Task.detached(priority: .utility) { [self] in
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<min(options.concurrency, max(items.count, 1)) {
-                    group.addTask {
-                        while let index = shared.next.withLock({ index -> Int? in
-                            guard index < items.count else { return nil }
-                            index += 1
-                            return index - 1
-                        }) {
-                            let item = items[index]
-                            let result = progress.isCancelled ? .failure(ThumbnailError(.cancelled, "cancelled"))
-                                : await self.thumbnail(of: item, options: options)
-                            progress.completeOne()
-                            perItem(item, result)
-                        }
-                    }
-                }
-            }
-            completion(progress.isCancelled ? ThumbnailError(.cancelled, "cancelled") : nil)
-        }
-        shared.task.withLock { $0 = task }
-        if progress.isCancelled { task.cancel() }
-        return progress
-    }
-
-    /// What the lanes of one fetch share: the next item to take, and the task to cancel.
-    private final class Lanes: Sendable {
-        let next = Mutex(0)
-        let task = Mutex<Task<Void, Never>?>(nil)
+        FetchLanes.run(count: items.count, lanes: options.concurrency, priority: .utility, item: { [self] index, progress in
+            let item = items[index]
+            let result = progress.isCancelled ? .failure(ThumbnailError(.cancelled, "cancelled"))
+                : await thumbnail(of: item, options: options)
+            progress.completeOne()
+            perItem(item, result)
+        }, completion: completion)
     }
 
     /// One item's picture from the remote, decoded here from its PNG.
