@@ -17,7 +17,7 @@ import json, os, shutil, socket, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from ptybrowser import Browser, summarize  # noqa: E402
+from ptybrowser import Browser, PtyCommand, summarize  # noqa: E402
 
 
 def row_of(browser, text):
@@ -105,31 +105,14 @@ def listen(port):
 
 def terminal(qlbrowse, env, url, answer):
     """qlbrowse connect on a terminal: the password typed, then the keyring question answered."""
-    import pty, select
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(qlbrowse, [qlbrowse, 'connect', url], env)
-    seen = b''
-
-    def until(text, seconds=15):
-        nonlocal seen
-        deadline = time.monotonic() + seconds
-        while text not in seen and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(fd, 4096)
-                except OSError:
-                    break
-        return text in seen
-
-    asked = until(b'Password for root@127.0.0.1: ')
-    os.write(fd, PASSWORD.encode() + b'\n')
-    question = until(b'keep the password in the keyring? (y/N) ')
-    os.write(fd, answer + b'\n')
-    until(b'\n', 2)
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return asked and question and status == 0, seen.decode(errors='replace').replace('\r', '').strip().replace('\n', ' | ')
+    command = PtyCommand([qlbrowse, 'connect', url], env)
+    asked = command.until(b'Password for root@127.0.0.1: ')
+    command.type(PASSWORD.encode() + b'\n')
+    question = command.until(b'keep the password in the keyring? (y/N) ')
+    command.type(answer + b'\n')
+    command.until(b'\n', 2)
+    status = command.finish()
+    return asked and question and status == 0, command.transcript()
 
 
 def main():

@@ -84,6 +84,40 @@ class Browser:
         return os.waitpid(self.pid, 0)[1]
 
 
+class PtyCommand:
+    """A command line program on a terminal of its own (a pty), read as raw bytes: for prompts a
+    person answers (a password asked without echo), where the screen is not what is checked."""
+    def __init__(self, argv, env):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(argv[0], argv, env)
+        self.seen = b''
+
+    def until(self, text, seconds=15):
+        """Reads until `text` has been seen (or `seconds` pass); whether it was."""
+        deadline = time.monotonic() + seconds
+        while text not in self.seen and time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.2)[0]:
+                try:
+                    self.seen += os.read(self.fd, 4096)
+                except OSError:
+                    break
+        return text in self.seen
+
+    def type(self, data):
+        os.write(self.fd, data)
+
+    def finish(self):
+        """Waits for the exit; its wait status."""
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return status
+
+    def transcript(self):
+        """What the terminal showed, on one line."""
+        return self.seen.decode(errors='replace').replace('\r', '').strip().replace('\n', ' | ')
+
+
 def cache_damage(root):
     """Cache files that are not whole PNGs (or temporaries), and failure entries."""
     partial, remembered = [], []

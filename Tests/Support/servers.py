@@ -14,7 +14,7 @@ Needs root. Exit 0 when all pass, 77 when samba, smbnetfs, sshd or sshfs is miss
 import os, shutil, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptybrowser import summarize  # noqa: E402
+from ptybrowser import PtyCommand, summarize  # noqa: E402
 from testvolumes import kill, processes, wait, write  # noqa: E402
 
 SMB_HOST = '127.0.0.1'
@@ -95,41 +95,25 @@ def start_sshd(root, port):
 
 def terminal_prompt(qlbrowse, env, url):
     """qlbrowse connect on a terminal: asks the password without echo, again after a wrong one."""
-    import pty, select
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(qlbrowse, [qlbrowse, 'connect', url], env)
-    seen = b''
-
-    def until(text, seconds=15):
-        nonlocal seen
-        deadline = time.monotonic() + seconds
-        while text not in seen and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(fd, 4096)
-                except OSError:
-                    break
-        return text in seen
-
-    asked = until(b'Password for alice@127.0.0.1: ')
-    os.write(fd, b'wrong one\n')
+    command = PtyCommand([qlbrowse, 'connect', url], env)
+    prompt = b'Password for alice@127.0.0.1: '
+    asked = command.until(prompt)
+    command.type(b'wrong one\n')
     # The second prompt, not the first one already seen (typing before it shows is echoed, as on any terminal).
-    refused = until(b'refused the user name or password')
+    refused = command.until(b'refused the user name or password')
     deadline = time.monotonic() + 5
-    while seen.count(b'Password for alice@127.0.0.1: ') < 2 and time.monotonic() < deadline:
-        until(b'\x00', 0.2)
-    again = refused and seen.count(b'Password for alice@127.0.0.1: ') == 2
-    os.write(fd, PASSWORD.encode() + b'\n')
-    until(b'/priv')
+    while command.seen.count(prompt) < 2 and time.monotonic() < deadline:
+        command.until(b'\x00', 0.2)
+    again = refused and command.seen.count(prompt) == 2
+    command.type(PASSWORD.encode() + b'\n')
+    command.until(b'/priv')
     # Where secret-tool is installed it then asks whether the keyring keeps the password: no.
-    if until(b'(y/N) ', 3):
-        os.write(fd, b'\n')
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    echoed = b'wrong one' in seen or PASSWORD.encode() in seen
+    if command.until(b'(y/N) ', 3):
+        command.type(b'\n')
+    status = command.finish()
+    echoed = b'wrong one' in command.seen or PASSWORD.encode() in command.seen
     return ('on a terminal, connect asks the password unechoed, again after a wrong one', asked and again and status == 0 and not echoed,
-            'status %d: ' % status + seen.decode(errors='replace').replace('\r', '').strip().replace('\n', ' | '))
+            'status %d: ' % status + command.transcript())
 
 
 def main():
