@@ -1,6 +1,7 @@
 @testable import BrowserCore
 @testable import BrowserUI
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 import TerminalGraphics
@@ -37,21 +38,30 @@ import Glibc
         init(files: [String: String]) {
             folder = TemporaryFolder.make()
             for (name, text) in files { try? AtomicFileWriter.write(Array(text.utf8), to: folder + "/" + name, permissions: 0o644) }
-            let options = BrowserOptions(folder: folder, graphics: .off, theme: .builtIn, lsColors: LSColors(nil), useColor: false,
-                                         chooseDirFile: nil, logFile: nil)
-            let journalPath = folder + "/journal.json"
-            let parts = BrowserParts(previews: workers, thumbnails: workers, jobs: workers, edits: workers, cache: ThumbnailCache(root: folder + "/.cache", readsShared: false),
-                                     journal: UndoJournal(path: journalPath) { bytes, path in try? AtomicFileWriter.write(bytes, to: path, permissions: 0o600) },
-                                     time: SystemTime()) {}
-            app = BrowserApp(options: options, screen: screen, graphics: GraphicsSession(requested: .off, environment: [:]), parts: parts)
-            _ = app.begin()
-            app.open(volumes: [], note: nil)
+            app = Self.openApp(folder: folder, screen: screen, workers: workers, cacheRoot: folder,
+                               writeJournal: { bytes, path in try? AtomicFileWriter.write(bytes, to: path, permissions: 0o600) })
         }
 
-        /// Turns the loop until `done` holds; false if it never did within a generous number of
-        /// turns. Between turns the test awaits rather than blocks: the background's tasks need
+        /// A browser on `folder` drawing on `screen`, its workers `workers`, its cache and journal
+        /// under `cacheRoot`, on `place` when one is given (else the local disk), opened and drawn.
+        static func openApp(folder: String, screen: RecordingScreen, workers: RecordingWorkers, cacheRoot: String, place: (any Place)? = nil,
+                            writeJournal: @escaping @Sendable ([UInt8], String) -> Void) -> BrowserApp {
+            let options = BrowserOptions(folder: folder, graphics: .off, theme: .builtIn, lsColors: LSColors(nil), useColor: false,
+                                         chooseDirFile: nil, logFile: nil)
+            let parts = BrowserParts(previews: workers, thumbnails: workers, jobs: workers, edits: workers,
+                                     cache: ThumbnailCache(root: cacheRoot + "/.cache", readsShared: false),
+                                     journal: UndoJournal(path: cacheRoot + "/journal.json", write: writeJournal),
+                                     time: SystemTime(), place: place) {}
+            let app = BrowserApp(options: options, screen: screen, graphics: GraphicsSession(requested: .off, environment: [:]), parts: parts)
+            _ = app.begin()
+            app.open(volumes: [], note: nil)
+            return app
+        }
+
+        /// Turns `app`'s loop until `done` holds; false if it never did within a generous number
+        /// of turns. Between turns the test awaits rather than blocks: the background's tasks need
         /// the cooperative threads that the whole test process shares.
-        func turn(until done: () -> Bool) async -> Bool {
+        static func turn(_ app: BrowserApp, until done: () -> Bool) async -> Bool {
             for _ in 0..<1000 {
                 app.turn()
                 if done() { return true }
@@ -59,6 +69,9 @@ import Glibc
             }
             return done()
         }
+
+        /// Turns the loop until `done` holds (`turn(_:until:)`).
+        func turn(until done: () -> Bool) async -> Bool { await Self.turn(app, until: done) }
 
         func press(_ keys: KeyInput...) { screen.keys += keys }
 

@@ -19,27 +19,12 @@ import ThumbnailKit
 
         init(_ folders: [String: [(name: String, size: Int, isFolder: Bool)]], start: String) {
             place = MemoryPlace(folders)
-            let cacheRoot = TemporaryFolder.make()
-            let options = BrowserOptions(folder: start, graphics: .off, theme: .builtIn, lsColors: LSColors(nil), useColor: false,
-                                         chooseDirFile: nil, logFile: nil)
-            let parts = BrowserParts(previews: workers, thumbnails: workers, jobs: workers, edits: workers,
-                                     cache: ThumbnailCache(root: cacheRoot + "/.cache", readsShared: false),
-                                     journal: UndoJournal(path: cacheRoot + "/journal.json") { _, _ in },
-                                     time: SystemTime(), place: place) {}
-            app = BrowserApp(options: options, screen: screen, graphics: GraphicsSession(requested: .off, environment: [:]), parts: parts)
-            _ = app.begin()
-            app.open(volumes: [], note: nil)
+            app = BrowserAppTests.Rig.openApp(folder: start, screen: screen, workers: workers, cacheRoot: TemporaryFolder.make(),
+                                               place: place, writeJournal: { _, _ in })
         }
 
-        /// Turns the loop until `done` holds (awaiting between turns, as BrowserAppTests does).
-        func turn(until done: () -> Bool) async -> Bool {
-            for _ in 0..<1000 {
-                app.turn()
-                if done() { return true }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return done()
-        }
+        /// Turns the loop until `done` holds (as BrowserAppTests does).
+        func turn(until done: () -> Bool) async -> Bool { await BrowserAppTests.Rig.turn(app, until: done) }
 
         /// The workers were asked for no thumbnail (Quick Look's previews aside).
         var workersMadeNoThumbnail: Bool {
