@@ -87,6 +87,9 @@ static inline int CSystem_mkostemps(char *template, int suffixlen, int flags) { 
 /// A Unix stream socket, close-on-exec from the start.
 static inline int CSystem_unix_socket(void) { return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0); }
 
+/// Two connected Unix stream sockets, close-on-exec from the start.
+static inline int CSystem_unix_socket_pair(int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
+
 /// Fills `address` with `path`; -1 with ENAMETOOLONG when the path does not fit (107 bytes).
 static inline int CSystem_unix_address(struct sockaddr_un *address, const char *path) {
     size_t length = strlen(path);

@@ -34,6 +34,11 @@ package enum FrameCodec {
               frame.payload.isEmpty || FileDescriptorWriter.writeAll(frame.payload, to: fd) else { throw .closed }
     }
 
+    /// Writes `frame` to a socket, never raising SIGPIPE when the other end is gone.
+    package static func write(_ frame: WorkerFrame, to socket: LocalSocket) throws(FrameError) {
+        guard socket.send(frame.head), frame.payload.isEmpty || socket.send(frame.payload) else { throw .closed }
+    }
+
     /// Writes bytes as they are (a test's truncated or forged frame).
     package static func write(_ bytes: [UInt8], to fd: Int32) throws(FrameError) {
         guard FileDescriptorWriter.writeAll(bytes, to: fd) else { throw .closed }

@@ -19,7 +19,9 @@ final class WorkerProcess: Sendable {
     }
 
     let pid: pid_t
-    private let requestFD: Int32
+    /// The requests' end of the worker's standard input: a socket, so that a request sent to a
+    /// worker that just died fails instead of raising SIGPIPE in the browser.
+    private let requests: LocalSocket
     let events: AsyncStream<Event>
     /// Opens once the process has been reaped.
     private let reaping = ExitLatch()
@@ -27,13 +29,13 @@ final class WorkerProcess: Sendable {
     /// Starts `executable` with `arguments`; its standard error goes to `stderrPath` (nil: shared with ours).
     init(executable: String, arguments: [String], stderrPath: String?) throws(ThumbnailError) {
         // Close-on-exec: only the two ends dup2'ed below reach the worker, not every worker's pipes.
-        let toWorker: SystemPipe, fromWorker: SystemPipe
+        let toWorker: (requests: LocalSocket, workerInput: LocalSocket), fromWorker: SystemPipe
         do throws(FileSystemError) {
-            toWorker = try SystemPipe.make()
+            toWorker = try LocalSocket.pair()
             do throws(FileSystemError) {
                 fromWorker = try SystemPipe.make()
             } catch {
-                toWorker.close()
+                toWorker.requests.close(); toWorker.workerInput.close()
                 throw error
             }
         } catch {
@@ -42,7 +44,7 @@ final class WorkerProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toWorker.readEnd, 0)
+        posix_spawn_file_actions_adddup2(&actions, toWorker.workerInput.fd, 0)
         posix_spawn_file_actions_adddup2(&actions, fromWorker.writeEnd, 1)
         // Inherited on purpose: the worker's standard error (the child opens it, so no CLOEXEC).
         if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_APPEND | O_CREAT, 0o600) }
@@ -51,15 +53,15 @@ final class WorkerProcess: Sendable {
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let status = posix_spawnp(&child, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
-        close(toWorker.readEnd)
+        toWorker.workerInput.close()
         close(fromWorker.writeEnd)
         guard status == 0 else {
-            close(toWorker.writeEnd); close(fromWorker.readEnd)
+            toWorker.requests.close(); close(fromWorker.readEnd)
             throw Self.spawnError(executable, status)
         }
         let spawned = child
         pid = spawned
-        requestFD = toWorker.writeEnd
+        requests = toWorker.requests
         let replyFD = fromWorker.readEnd
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         events = stream
@@ -87,7 +89,7 @@ final class WorkerProcess: Sendable {
     @discardableResult
     func send(_ frame: WorkerFrame) -> Bool {
         do {
-            try FrameCodec.write(frame, to: requestFD)
+            try FrameCodec.write(frame, to: requests)
             return true
         } catch {
             return false
@@ -99,8 +101,8 @@ final class WorkerProcess: Sendable {
     /// Returns once the process has ended and been reaped (at once if it already was).
     func waitForExit() async { await reaping.wait() }
 
-    /// Closes the request pipe: the worker finishes what it is doing and exits.
-    func closeRequests() { close(requestFD) }
+    /// Closes the requests' channel: the worker finishes what it is doing and exits.
+    func closeRequests() { requests.close() }
 
     private static func spawnError(_ executable: String, _ code: Int32) -> ThumbnailError {
         ThumbnailError(.workerUnavailable, "cannot start the thumbnail worker \(executable): \(String(cString: strerror(code)))")

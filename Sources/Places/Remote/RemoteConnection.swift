@@ -27,7 +27,9 @@ final class RemoteConnection: Sendable {
     /// What the place is called in messages ("nas:/photos" → "nas").
     private let host: String
     private let state = Mutex(State())
-    private let requests: Mutex<Int32>
+    /// The requests' end of the channel to the process's standard input: a socket, not a pipe,
+    /// so that a request written after the process ended fails instead of raising SIGPIPE.
+    private let requests: Mutex<LocalSocket?>
     /// The last lines of the process's standard error.
     private let errors = Mutex<[UInt8]>([])
     /// Whether standard error is shown as it comes (while connecting).
@@ -47,24 +49,25 @@ final class RemoteConnection: Sendable {
     init(command: [String], host: String, echoErrors: Bool) throws(FileSystemError) {
         self.host = host
         echoesErrors = Atomic(echoErrors)
-        let toRemote = try SystemPipe.make(), fromRemote = try SystemPipe.make(), errorPipe = try SystemPipe.make()
+        let (requestEnd, remoteInput) = try LocalSocket.pair()
+        let fromRemote = try SystemPipe.make(), errorPipe = try SystemPipe.make()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toRemote.readEnd, 0)
+        posix_spawn_file_actions_adddup2(&actions, remoteInput.fd, 0)
         posix_spawn_file_actions_adddup2(&actions, fromRemote.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe.writeEnd, 2)
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let status = posix_spawnp(&child, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
-        Glibc.close(toRemote.readEnd); Glibc.close(fromRemote.writeEnd); Glibc.close(errorPipe.writeEnd)
+        remoteInput.close(); Glibc.close(fromRemote.writeEnd); Glibc.close(errorPipe.writeEnd)
         guard status == 0 else {
-            Glibc.close(toRemote.writeEnd); Glibc.close(fromRemote.readEnd); Glibc.close(errorPipe.readEnd)
+            requestEnd.close(); Glibc.close(fromRemote.readEnd); Glibc.close(errorPipe.readEnd)
             throw FileSystemError(errno: status, call: "posix_spawn", path: command.first ?? "", context: "cannot start \(TerminalText.escaped(command.first ?? ""))")
         }
         pid = child
-        requests = Mutex(toRemote.writeEnd)
+        requests = Mutex(requestEnd)
         startReadingErrors(errorPipe.readEnd)
         startReadingAnswers(fromRemote.readEnd)
     }
@@ -85,7 +88,7 @@ final class RemoteConnection: Sendable {
         }
         let frame = RemoteCodec.frame(request, id: id, payload: payload)
         bytesOut.add(frame.head.count + frame.payload.count, ordering: .relaxed)
-        let sent = requests.withLock { fd in (try? FrameCodec.write(frame, to: fd)) != nil }
+        let sent = requests.withLock { socket in socket.map { (try? FrameCodec.write(frame, to: $0)) != nil } ?? false }
         if !sent { end(because: lost()) }
         return id
     }
@@ -102,7 +105,7 @@ final class RemoteConnection: Sendable {
             done.signal()
         } }
         let frame = RemoteCodec.frame(RemoteRequest.hello(version: mine.version, software: mine.software), id: 0)
-        if !requests.withLock({ fd in (try? FrameCodec.write(frame, to: fd)) != nil }) { end(because: lost()) }
+        if !requests.withLock({ socket in socket.map { (try? FrameCodec.write(frame, to: $0)) != nil } ?? false }) { end(because: lost()) }
         if done.wait(timeout: .now() + seconds) == .timedOut {
             close()
             throw FileSystemError(code: .notResponding, path: host, context: "\(host) did not answer within \(Int(seconds)) s" + lastError())
@@ -118,7 +121,7 @@ final class RemoteConnection: Sendable {
         let known = state.withLock { $0.handlers.removeValue(forKey: id) != nil }
         guard known else { return }
         let frame = RemoteCodec.frame(.cancel, id: id)
-        _ = requests.withLock { fd in try? FrameCodec.write(frame, to: fd) }
+        requests.withLock { socket in if let socket { _ = try? FrameCodec.write(frame, to: socket) } }
     }
 
     /// Ends request `id` with `failure` (its deadline passed) and tells the remote to stop it.
@@ -131,11 +134,11 @@ final class RemoteConnection: Sendable {
     /// Why the link is gone, nil while it is up.
     var gone: FileSystemError? { state.withLock { $0.gone } }
 
-    /// Closes the requests' pipe: the remote ends, and so does `ssh`.
+    /// Closes the requests' channel: the remote ends, and so does `ssh`.
     func close() {
-        requests.withLock { fd in
-            if fd >= 0 { _ = Glibc.close(fd) }
-            fd = -1
+        requests.withLock { socket in
+            socket?.close()
+            socket = nil
         }
     }
 

@@ -46,15 +46,17 @@ public struct CommandRun: Sendable {
     /// process's own, `input` on standard input, for at most `seconds`.
     public static func run(_ command: [String], environment: [String: String] = [:], input: [UInt8] = [], seconds: Double = 30,
                            cancel: CancelSignal? = nil) -> CommandRun {
-        guard let stdinPipe = try? SystemPipe.make() else { return CommandRun(ending: .notStarted, output: "", errors: "") }
-        guard let outPipe = try? SystemPipe.make(nonBlocking: true) else { stdinPipe.close(); return CommandRun(ending: .notStarted, output: "", errors: "") }
+        // A socket, not a pipe, for standard input: writing to a tool that already ended fails
+        // instead of raising SIGPIPE in the caller.
+        guard let (stdinWriter, stdinReader) = try? LocalSocket.pair() else { return CommandRun(ending: .notStarted, output: "", errors: "") }
+        guard let outPipe = try? SystemPipe.make(nonBlocking: true) else { stdinWriter.close(); stdinReader.close(); return CommandRun(ending: .notStarted, output: "", errors: "") }
         guard let errPipe = try? SystemPipe.make(nonBlocking: true) else {
-            stdinPipe.close(); outPipe.close(); return CommandRun(ending: .notStarted, output: "", errors: "")
+            stdinWriter.close(); stdinReader.close(); outPipe.close(); return CommandRun(ending: .notStarted, output: "", errors: "")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe.readEnd, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdinReader.fd, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe.writeEnd, 2)
         var attributes = posix_spawnattr_t()
@@ -70,13 +72,13 @@ public struct CommandRun: Sendable {
         defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = !command.isEmpty && posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, envp) == 0
-        close(stdinPipe.readEnd)
+        stdinReader.close()
         close(outPipe.writeEnd)
         close(errPipe.writeEnd)
         defer { close(outPipe.readEnd); close(errPipe.readEnd) }
-        // The input is small (a password and a newline): it fits in the pipe's buffer at once.
-        if spawned && !input.isEmpty { _ = input.withUnsafeBytes { write(stdinPipe.writeEnd, $0.baseAddress, $0.count) } }
-        close(stdinPipe.writeEnd)
+        // The input is small (a password and a newline): it fits in the socket's buffer at once.
+        if spawned && !input.isEmpty { stdinWriter.send(input) }
+        stdinWriter.close()
         guard spawned else { return CommandRun(ending: .notStarted, output: "", errors: "") }
         var output: [UInt8] = [], errors: [UInt8] = []
         let deadline = now() + seconds

@@ -38,6 +38,15 @@ public struct LocalSocket: Sendable, Equatable {
         return socket
     }
 
+    /// Two sockets connected to each other: a channel to a child process (one end becomes its
+    /// standard input) that the parent writes with `send`, which never raises SIGPIPE when the
+    /// child is gone, as a pipe's write would.
+    public static func pair() throws(FileSystemError) -> (LocalSocket, LocalSocket) {
+        var fds: [Int32] = [-1, -1]
+        _ = try SystemCall.run("socketpair") { CSystem_unix_socket_pair(&fds) }
+        return (LocalSocket(fd: fds[0]), LocalSocket(fd: fds[1]))
+    }
+
     private static func make(path: String) throws(FileSystemError) -> LocalSocket {
         LocalSocket(fd: try SystemCall.run("socket", path: path) { CSystem_unix_socket() })
     }
