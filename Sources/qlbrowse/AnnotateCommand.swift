@@ -9,19 +9,19 @@ extension EditCommand {
             commandName: "annotate",
             abstract: "Mark up a PDF page (real annotations) or a picture (drawn in): shapes, arrows, highlights, notes, freehand.",
             discussion: """
-            The box is X,Y,WIDTH,HEIGHT from the top-left corner of the page or picture as it is shown: on a PDF
-            in points (1/72 inch) inside the page's crop box, after its rotation; on a picture in pixels, after its
-            EXIF orientation. A PDF gets a real annotation (Square, Circle, Line with an arrowhead, Highlight,
-            FreeText, Ink) that any reader shows and can edit or delete; its text and drawings are not touched,
-            annotations already there stay. A PDF that needs a password, or whose owner forbids annotations, is
-            refused. A picture gets the mark drawn in at full size; PNG, TIFF, WebP, HEIC and AVIF lose nothing,
+            The box is X,Y,WIDTH,HEIGHT from the top-left corner of the page or picture as it is shown: on a PDF \
+            in points (1/72 inch) inside the page's crop box, after its rotation; on a picture in pixels, after its \
+            EXIF orientation. A PDF gets a real annotation (Square, Circle, Line with an arrowhead, Highlight, \
+            FreeText, Ink) that any reader shows and can edit or delete; its text and drawings are not touched, \
+            annotations already there stay. A PDF that needs a password, or whose owner forbids annotations, is \
+            refused. A picture gets the mark drawn in at full size; PNG, TIFF, WebP, HEIC and AVIF lose nothing, \
             a JPEG is encoded again at its own quality (not lossless).
             """)
 
         @Option(help: "The page, counted from 1 (PDF).") var page = 1
         @Option(help: "X,Y,WIDTH,HEIGHT from the top-left as shown: PDF points, or picture pixels.") var box: String?
-        @Option(help: "rectangle, ellipse, arrow, highlight, note or freehand.") var kind: Mark.Kind = .rectangle
-        @Option(help: "red, yellow, green, blue or black (highlights are yellow unless told).") var colour: Mark.Colour?
+        @Option(help: "What to draw.") var kind: Mark.Kind = .rectangle
+        @Option(help: "The colour (red; highlights yellow).") var colour: Mark.Colour?
         @Option(help: "The note's text; on other kinds, the comment a PDF reader shows with the mark.") var note: String?
         @Option(help: "x1,y1,x2,y2,…: a freehand stroke's points, or an arrow's start and end (else the box's diagonal).") var points: String?
         @OptionGroup var saving: Saving
