@@ -45,6 +45,7 @@ FORWARD_VOID(qpdf_set_object_stream_mode, (qpdf_data qpdf, enum qpdf_object_stre
 FORWARD_VOID(qpdf_set_stream_data_mode, (qpdf_data qpdf, enum qpdf_stream_data_e mode), (qpdf, mode))
 FORWARD(QPDF_ERROR_CODE, qpdf_write, (qpdf_data qpdf), (qpdf))
 
+FORWARD(qpdf_oh, qpdf_get_root, (qpdf_data qpdf), (qpdf))
 FORWARD(QPDF_BOOL, qpdf_is_encrypted, (qpdf_data qpdf), (qpdf))
 FORWARD(QPDF_BOOL, qpdf_allow_modify_annotation, (qpdf_data qpdf), (qpdf))
 FORWARD(qpdf_oh, qpdf_oh_parse, (qpdf_data qpdf, char const *text), (qpdf, text))

@@ -21,6 +21,9 @@ enum PDFAnnotator {
         if qpdf_is_encrypted(qpdf) == QPDF_TRUE, qpdf_allow_modify_annotation(qpdf) != QPDF_TRUE {
             throw ThumbnailError(.encrypted, "the PDF is encrypted and its owner does not allow adding annotations")
         }
+        if isSigned(qpdf) {
+            throw ThumbnailError(.unsupported, "the PDF is signed: writing it again would break its signature")
+        }
         let count = Int(qpdf_get_num_pages(qpdf))
         guard count > 0 else { throw failure(qpdf, "the PDF has no pages") }
         if let outside = marks.first(where: { $0.page < 0 || $0.page >= count }) {
@@ -67,6 +70,17 @@ enum PDFAnnotator {
             qpdf_oh_replace_key(qpdf, page, "/Annots", annots)
         }
         guard qpdf_has_error(qpdf) != QPDF_TRUE else { throw failure(qpdf, "cannot add the annotation to the page") }
+    }
+
+    /// Whether the form says signatures exist (/AcroForm /SigFlags bit 1): qpdf rewrites the whole
+    /// file, which no signature over the old bytes survives.
+    private static func isSigned(_ qpdf: qpdf_data) -> Bool {
+        let root = qpdf_get_root(qpdf)
+        guard qpdf_oh_has_key(qpdf, root, "/AcroForm") == QPDF_TRUE else { return false }
+        let form = qpdf_oh_get_key(qpdf, root, "/AcroForm")
+        guard qpdf_oh_has_key(qpdf, form, "/SigFlags") == QPDF_TRUE else { return false }
+        let flags = qpdf_oh_get_key(qpdf, form, "/SigFlags")
+        return qpdf_oh_is_integer(qpdf, flags) == QPDF_TRUE && qpdf_oh_get_int_value_as_int(qpdf, flags) & 1 != 0
     }
 
     /// The page's crop box, else its media box (either inherited from the page tree), as numbers.

@@ -85,6 +85,18 @@ import Testing
         #expect(folder.annotations(open, page: 0).last?["/Contents"] as? String == "u:inside")
     }
 
+    /// A rewrite breaks a signature over the old bytes: a PDF whose form says it is signed is refused.
+    @Test func aSignedPDFIsRefusedUntouched() throws {
+        defer { folder.remove() }
+        let plain = try folder.copy("doc.pdf", as: "plain.pdf"), signed = folder.path("signed.pdf")
+        try folder.rewrite(plain, to: signed, replacing: "/Type /Catalog", with: "/Type /Catalog /AcroForm << /Fields [] /SigFlags 3 >>")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: signed))
+        let refused = folder.edit(["annotate", "--box", "10,10,50,50", signed])
+        #expect(refused.status != 0 && refused.stderr.contains("the PDF is signed"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: signed)) == bytes && folder.names == ["plain.pdf", "signed.pdf"], "\(folder.names)")
+        #expect(folder.edit(["annotate", "--box", "10,10,50,50", plain]).status == 0, "the same PDF unsigned is annotated")
+    }
+
     @Test func aPNGChangesOnlyInsideItsShapesAndAJPEGKeepsItsQualityAndOrientationAsShown() throws {
         defer { folder.remove() }
         let png = try folder.copy("interlaced.png", as: "picture.png")
