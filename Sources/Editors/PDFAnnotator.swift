@@ -32,6 +32,9 @@ enum PDFAnnotator {
         for mark in marks {
             let page = qpdf_get_page_n(qpdf, mark.page)
             let frame = PDFPageFrame(box: box(of: page, in: qpdf), rotation: rotation(of: page, in: qpdf))
+            guard mark.overlaps(width: frame.shownWidth, height: frame.shownHeight) else {
+                throw ThumbnailError(.unsupported, "the mark is off page \(mark.page + 1), which is \(PDFNumber.text(frame.shownWidth))×\(PDFNumber.text(frame.shownHeight)) points as shown")
+            }
             let annotation = PDFAnnotationBuilder(frame: frame).annotation(mark)
             try add(annotation, to: page, in: qpdf)
         }

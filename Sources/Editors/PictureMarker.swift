@@ -24,6 +24,9 @@ enum PictureMarker {
         guard CVips_autorot(source, &upright) == 0, let upright else { throw VipsDecoder.failure("cannot read the picture") }
         defer { CVips_unref(upright) }
         let width = Int(CVips_width(upright)), height = Int(CVips_height(upright))
+        if !marks.allSatisfy({ $0.overlaps(width: Double(width), height: Double(height)) }) {
+            throw ThumbnailError(.unsupported, "a mark is off the picture, which is \(width)×\(height) pixels as shown")
+        }
         guard width * height <= maximumPixels else { throw ThumbnailError(.tooLarge, "the picture is larger than \(maximumPixels / 1_000_000) megapixels") }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { throw ThumbnailError(.tooLarge, "out of memory") }
         defer { cairo_surface_destroy(surface) }

@@ -100,6 +100,12 @@ public struct Mark: Codable, Sendable, Equatable {
         return (Point(x: box.x, y: box.y), Point(x: box.maxX, y: box.maxY))
     }
 
+    /// Whether any of the mark falls on a page or picture of this size as shown.
+    public func overlaps(width: Double, height: Double) -> Bool {
+        let area = points.isEmpty ? box : Box.around(points + [Point(x: box.x, y: box.y), Point(x: box.maxX, y: box.maxY)]) ?? box
+        return area.maxX >= 0 && area.maxY >= 0 && area.x <= width && area.y <= height
+    }
+
     /// Why the mark cannot be drawn, or nil: a box with no area, a freehand mark without points,
     /// a note without text.
     public var problem: String? {

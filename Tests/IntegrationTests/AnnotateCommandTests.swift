@@ -17,6 +17,8 @@ import Testing
         let first = folder.edit(["annotate", "--page", "1", "--box", "100,100,200,50", "--colour", "green", "--note", "Look here ✓", "--json", pdf])
         #expect(first.status == 0 && first.stdout.contains("\"marks\":1"), "\(first.stdout) \(first.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.dataHome + "/Trash/files/doc.pdf"), "the original is in the Trash")
+        let offPage = folder.edit(["annotate", "--page", "2", "--box", "700,100,20,20", pdf])
+        #expect(offPage.status != 0 && offPage.stderr.contains("off page 2, which is 612×792 points"), "\(offPage.stderr)")
         let others = [["--kind", "ellipse", "--box", "300,300,100,60"], ["--kind", "arrow", "--points", "320,400,450,520"],
                       ["--kind", "highlight", "--box", "70,150,300,20"], ["--kind", "note", "--box", "60,650,300,60", "--note", "A note, é€"],
                       ["--kind", "freehand", "--points", "400,600,450,650,500,600"]]
@@ -105,6 +107,8 @@ import Testing
             let result = folder.edit(["annotate"] + options + [png])
             #expect(result.status == 0 && !result.stdout.contains("not lossless"), "\(result.stdout) \(result.stderr)")
         }
+        let off = folder.edit(["annotate", "--box", "400,10,20,20", png])
+        #expect(off.status != 0 && off.stderr.contains("off the picture, which is 300×200 pixels"), "\(off.stderr)")
         // Every changed pixel lies inside the two boxes, and both boxes changed.
         let changed = folder.path("changed.png")
         _ = folder.tool(["convert", original, png, "-compose", "difference", "-composite", "-threshold", "0", changed])
