@@ -11,6 +11,9 @@ public enum FileEdit: Codable, Sendable, Equatable {
     case trim(start: Double, end: Double)
     /// Turns a video by quarter turns clockwise in its display matrix (no re-encoding).
     case rotateVideo(quarterTurns: Int)
+    /// Markup: real annotations added to a PDF's pages (nothing rendered), or the marks drawn
+    /// into a picture at its full size (re-encoded: a JPEG at its own quality, so not lossless).
+    case annotate(marks: [Mark])
 
     /// The command-line and JSON name of the edit.
     public var name: String {
@@ -19,6 +22,7 @@ public enum FileEdit: Codable, Sendable, Equatable {
         case .rotatePages: "rotate-pages"
         case .trim: "trim"
         case .rotateVideo: "rotate-video"
+        case .annotate: "annotate"
         }
     }
 }
@@ -36,6 +40,8 @@ public struct FileEditResult: Codable, Sendable, Equatable {
     public var height: Int?
     /// Pages turned.
     public var pages: Int?
+    /// Marks written (annotations added to a PDF, shapes drawn into a picture).
+    public var marks: Int?
 
     /// How edit results write a time: minutes, seconds and tenths ("0:08.3"), as a trim point
     /// is precise to a frame, not to a second.
@@ -45,12 +51,13 @@ public struct FileEditResult: Codable, Sendable, Equatable {
         return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
     }
 
-    public init(notes: [String] = [], start: Double? = nil, end: Double? = nil, width: Int? = nil, height: Int? = nil, pages: Int? = nil) {
+    public init(notes: [String] = [], start: Double? = nil, end: Double? = nil, width: Int? = nil, height: Int? = nil, pages: Int? = nil, marks: Int? = nil) {
         self.notes = notes
         self.start = start
         self.end = end
         self.width = width
         self.height = height
         self.pages = pages
+        self.marks = marks
     }
 }
