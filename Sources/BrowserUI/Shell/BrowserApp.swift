@@ -183,7 +183,10 @@ public final class BrowserApp {
             apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
         case .focusIn: apply(.screen(.redraw))
         case .wheel(let delta): apply(.navigation(.scroll(delta)))
-        case .click(let row, let column): apply(.navigation(.click(row: row, column: column)))
+        case .click, .drag, .release:
+            // On a rectangle over a picture (a crop), the mouse moves it; elsewhere a click selects.
+            if let action = PicturePointer.action(for: input, state: state, placed: view.drawer.placed) { apply(action) }
+            else if case .click(let row, let column) = input { apply(.navigation(.click(row: row, column: column))) }
         case .key(let press): apply(.key(press, options.keys.command(for: press)))
         }
     }
@@ -196,6 +199,7 @@ public final class BrowserApp {
         case .picture(let key, let representation):
             if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.receive(representation, for: key)
+            if let size = FileFact.dimensions(in: representation.facts) { apply(.quickLookFacts(path: key.path, QuickLookFacts(pictureSize: size))) }
         case .pictureFailed(let key, let reason):
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.store.storeFailure(reason, for: key)
