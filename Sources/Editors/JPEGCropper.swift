@@ -6,9 +6,10 @@ import ThumbnailKit
 /// (what `jpegtran -crop` does), so not one pixel changes value; EXIF, XMP and ICC segments are
 /// copied and the EXIF orientation stays.
 ///
-/// Blocks cannot be cut, so the rectangle's left and top edges move left and up to the block
-/// grid (8 or 16 pixels, by the chroma subsampling) and its right and bottom edges stay: the
-/// result says which rectangle was kept. The rectangle is given in the picture as shown (EXIF
+/// Blocks cannot be cut, so the rectangle's left and top edges in the stored pixels move left and
+/// up to the block grid (8 or 16 pixels, by the chroma subsampling) and its right and bottom
+/// edges stay (on screen, through the EXIF orientation, other edges may be the ones that move):
+/// the result says which rectangle was kept. The rectangle is given in the picture as shown (EXIF
 /// orientation applied) and carried over to the stored pixels.
 enum JPEGCropper {
     static func crop(_ asked: PixelRect, input: String, output: String) throws(ThumbnailError) -> FileEditResult {
@@ -41,7 +42,7 @@ enum JPEGCropper {
         let used = orientation.map(snapped, width: stored.width, height: stored.height)
         var notes = ["cropped in the DCT domain, not encoded again"]
         if used != asked {
-            notes.append("kept \(used.geometry), not \(asked.geometry): a JPEG is cut on its \(stored.blockWidth)×\(stored.blockHeight) block grid, so the left and top edges moved out to it")
+            notes.append("kept \(used.geometry), not \(asked.geometry): a JPEG is cut on its \(stored.blockWidth)×\(stored.blockHeight) block grid without encoding it again, so the rectangle grew out to the grid")
         }
         return FileEditResult(notes: notes, width: used.width, height: used.height, rect: used)
     }

@@ -68,6 +68,19 @@ import Testing
         let difference = TestEnvironment.run("/usr/bin/compare", ["-metric", "AE", folder.path("ours.png"), folder.path("reference.png"), "null:"]).stderr
         #expect(difference.hasPrefix("0"), "\(difference) pixels differ")
         #expect(TestEnvironment.run("/usr/bin/identify", ["-format", "%[EXIF:Orientation]", output]).stdout == "6", "the orientation stays")
+
+        // Off the grid: the stored picture's left and top edges snap, which on screen (turned
+        // right) are the top and the right; the rectangle kept holds the one asked, and is
+        // exactly that part of the picture as shown.
+        let snapped = crop(folder, ["--copy", "--json", "--rect", "20x30+5+7", photo])
+        let line = try #require(TestEnvironment.jsonLines(snapped.stdout).first, "\(snapped.stderr)")
+        let kept = try #require((line["result"] as? [String: Any])?["rect"] as? [String: Int])
+        #expect(kept == ["x": 5, "y": 0, "width": 27, "height": 37], "\(line)")
+        let second = try #require(line["output"] as? String)
+        _ = TestEnvironment.run("/usr/bin/env", ["convert", second, "-auto-orient", folder.path("snapped.png")])
+        _ = TestEnvironment.run("/usr/bin/env", ["convert", photo, "-auto-orient", "-crop", "27x37+5+0", "+repage", folder.path("kept.png")])
+        let apart = TestEnvironment.run("/usr/bin/compare", ["-metric", "AE", folder.path("snapped.png"), folder.path("kept.png"), "null:"]).stderr
+        #expect(apart.hasPrefix("0"), "\(apart) pixels differ")
     }
 
     @Test func aPNGCropIsExactAndARectangleOutsideThePictureTouchesNothing() throws {
