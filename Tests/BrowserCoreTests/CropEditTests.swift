@@ -100,3 +100,15 @@ import ThumbnailKit
         }
     }
 }
+
+extension CropEditTests {
+    @Test func theWheelAndClicksDoNotTakeQuickLookToAnotherFileMidEdit() {
+        var state = quickLook("photo.jpg")
+        state.press("e")
+        state.press("c")
+        state.apply(.navigation(.scroll(1)))
+        state.apply(.navigation(.click(row: 3, column: 3)))
+        #expect(state.selected?.name == "photo.jpg" && state.quickEdit?.crop != nil, "the edit stays on its file")
+        #expect(state.message == "Enter saves the edit, Esc leaves it")
+    }
+}
