@@ -16,8 +16,8 @@ struct EditCommand: AsyncParsableCommand {
         commandName: "edit",
         abstract: "Turn and crop pictures, turn PDF pages, trim and turn videos and songs, without loss.",
         discussion: """
-        Each edit writes a new file in the same folder, flushed to the disk, then renames it into place:
-        the original goes to the freedesktop Trash, or stays untouched with --copy (the result is then
+        Each edit writes a new file in the same folder, flushed to the disk, then renames it into place: \
+        the original goes to the freedesktop Trash, or stays untouched with --copy (the result is then \
         "NAME (edited).EXT"). A file changed by someone else meanwhile is not replaced.
         """,
         subcommands: [Rotate.self, Crop.self, RotatePages.self, Trim.self, RotateVideo.self])
@@ -57,9 +57,9 @@ struct EditCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "crop", abstract: "Keep a rectangle of a picture (JPEG in the DCT domain; PNG, WebP, TIFF re-encoded without loss).",
             discussion: """
-            The rectangle is in pixels of the picture as shown (EXIF orientation applied). A JPEG is cut on its
-            8 or 16 pixel block grid without being encoded again: the left and top edges move out to the grid
-            and the output says which rectangle was kept. HEIC and AVIF can only be written again with loss:
+            The rectangle is in pixels of the picture as shown (EXIF orientation applied). A JPEG is cut on its \
+            8 or 16 pixel block grid without being encoded again: the rectangle grows out to the grid \
+            and the output says which rectangle was kept. HEIC and AVIF can only be written again with loss: \
             they are refused unless --allow-lossy.
             """)
         @Option(help: "The rectangle to keep: WIDTHxHEIGHT+LEFT+TOP, e.g. 1200x800+100+50.") var rect: String
