@@ -14,13 +14,13 @@ import Foundation
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Turn and crop pictures, turn PDF pages, trim and turn videos and songs, without loss.",
+        abstract: "Turn and crop pictures, turn PDF pages, trim and turn videos and songs, without loss; mark up PDFs and pictures.",
         discussion: """
         Each edit writes a new file in the same folder, flushed to the disk, then renames it into place: \
         the original goes to the freedesktop Trash, or stays untouched with --copy (the result is then \
         "NAME (edited).EXT"). A file changed by someone else meanwhile is not replaced.
         """,
-        subcommands: [Rotate.self, Crop.self, RotatePages.self, Trim.self, RotateVideo.self])
+        subcommands: [Rotate.self, Crop.self, RotatePages.self, Trim.self, RotateVideo.self, Annotate.self])
 
     struct Saving: ParsableArguments {
         @Flag(help: "Keep the original; write the result as \"NAME (edited).EXT\" beside it.") var copy = false

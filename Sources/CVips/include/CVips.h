@@ -53,3 +53,8 @@ int CVips_height(VipsImage *image);
 
 /// The picture's pixels, in memory allocated with g_malloc; NULL on failure.
 void *CVips_write_to_memory(VipsImage *image, size_t *size);
+
+/// Markup drawn by cairo (an ARGB32 surface's rows, `stride` bytes apart) laid over `base`, of
+/// the same size: transparent parts change nothing. Keeps base's alpha only if it had one.
+/// -2 when base is not 8 bits a sample.
+int CVips_composite_overlay(VipsImage *base, const unsigned char *bgra, int width, int height, int stride, VipsImage **out);
