@@ -41,7 +41,8 @@ public actor WorkerPool: WorkerBackend {
     /// `preloads`: each worker opens its decoder libraries as it starts, not at its first picture
     /// (for the resident service, whose workers start ahead of the requests). `cheapSlots`: workers
     /// beyond `size` that take only cheap requests (embedded previews), started when such requests
-    /// wait: reading a preview on a share is mostly waiting for it, not work for a core.
+    /// wait (without preloading: an embedded preview needs none of the big decoders): reading a
+    /// preview on a share is mostly waiting for it, not work for a core.
     public init(size: Int = WorkerPool.coreCount, cheapSlots: Int = 0, executable: String = WorkerPool.defaultExecutable(),
                 limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null", preloads: Bool = false) {
         self.preloads = preloads
@@ -179,7 +180,7 @@ public actor WorkerPool: WorkerBackend {
     private func spawn(slot index: Int) throws(ThumbnailError) -> WorkerProcess {
         let process = try WorkerProcess(
             executable: executable,
-            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)] + (preloads ? ["--preload"] : []),
+            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)] + (preloads && index < cheapOnlyFrom ? ["--preload"] : []),
             stderrPath: stderrPath)
         slots[index].process = process
         Task { [weak self] in
