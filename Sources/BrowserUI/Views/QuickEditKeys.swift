@@ -36,7 +36,8 @@ enum QuickEditKeys {
         let kinds = zip(BrowserState.markKeys, Mark.Kind.allCases).map { key, kind in
             kind == markup.kind ? "[\(key) \(kind.rawValue)]" : "\(key) \(kind.rawValue)"
         }
-        let box = markup.placing != nil ? "Enter add box  Esc drop box" : "hjkl/HJKL box"
-        return kinds.joined(separator: " ") + "   c \(markup.colour.rawValue)   drag draws   \(box)   u/^R undo/redo   Enter save…  Esc leave"
+        // What Enter and Esc do now comes first: the end of a narrow footer is cut.
+        let keys = markup.placing != nil ? "Enter add the box  Esc drop it" : "Enter save…  Esc leave"
+        return keys + "   " + kinds.joined(separator: " ") + "   c \(markup.colour.rawValue)   drag draws, hjkl/HJKL place a box   u/^R undo/redo"
     }
 }
