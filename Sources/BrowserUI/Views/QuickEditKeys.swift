@@ -20,7 +20,7 @@ enum QuickEditKeys {
             }
             switch edit.target {
             case .picture: return "r/l turn right/left   f mirror   c crop   m markup   " + save
-            case .document: return "r/l turn this page   R/L every page   m markup   PgDn/PgUp page   " + save
+            case .document: return "r/l turn this page   R/L every page   ↓/↑ page   m markup   " + save
             case .video: return "i/o start/end here   x clear   r/l turn   p play   ↓/↑ 5 s   " + save
             case .song: return "i/o start/end here   x clear   p play   ↓/↑ 5 s   " + save
             }
