@@ -30,6 +30,8 @@ public actor WorkerPool: WorkerBackend {
     private let preloads: Bool
     private var slots: [Slot]
     private var queue: [Job] = []
+    /// How many of `queue` are cheap (`WorkerRequest.isCheap`): none, and the queue is not searched.
+    private var cheapWaiting = 0
     private var shutDown = false
     /// Killed workers not yet reaped: shutdown waits for them too.
     private var retired: [WorkerProcess] = []
@@ -103,6 +105,7 @@ public actor WorkerPool: WorkerBackend {
         shutDown = true
         for job in queue { job.sink.finish(throwing: CancellationError()) }
         queue.removeAll()
+        cheapWaiting = 0
         for index in slots.indices {
             slots[index].job?.sink.finish(throwing: CancellationError())
             slots[index].job = nil
@@ -129,12 +132,16 @@ public actor WorkerPool: WorkerBackend {
             return
         }
         queue.append(job)
+        if job.request.isCheap { cheapWaiting += 1 }
         dispatch()
     }
 
     private func dispatch() {
         for index in slots.indices where slots[index].isFree && !queue.isEmpty {
-            let job = queue.removeFirst()
+            // First come, first served, but a cheap request (an embedded preview) before any other.
+            let cheap = cheapWaiting > 0 ? queue.firstIndex { $0.request.isCheap } : nil
+            let job = queue.remove(at: cheap ?? 0)
+            if job.request.isCheap { cheapWaiting -= 1 }
             guard let process = processForSlot(index, failing: job) else { continue }
             slots[index].job = job
             // The worker learns when the pool gives up, so it can stop an external command just before.
@@ -238,7 +245,9 @@ public actor WorkerPool: WorkerBackend {
 
     private func cancel(_ id: UInt64) {
         if let position = queue.firstIndex(where: { $0.id == id }) {
-            queue.remove(at: position).sink.finish(throwing: CancellationError())
+            let job = queue.remove(at: position)
+            if job.request.isCheap { cheapWaiting -= 1 }
+            job.sink.finish(throwing: CancellationError())
             return
         }
         guard let index = slots.firstIndex(where: { $0.job?.id == id }), let process = slots[index].process else { return }

@@ -241,6 +241,12 @@ def check(qlbrowse, fixtures, work, started):
 
     # The next start answers GetSupported from the list the last one kept (no worker started first),
     # and only when that list was made by this worker.
+    def released():
+        """The bus has seen the owner go (its exit and the bus dropping its name are not one step)."""
+        return not bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'NameHasOwner',
+                                 GLib.Variant('(s)', (NAME,)), GLib.VariantType('(b)'), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    if not thumbnailer.wait(released, 20):
+        fail('the name is still owned 20 s after pid %d exited' % owner)
     memo = os.path.join(cache, 'qlbrowse', 'dbus-types')
     lines = open(memo).read().split('\n')
     if lines[1:-1] != types:
@@ -254,8 +260,8 @@ def check(qlbrowse, fixtures, work, started):
         fail('a new start did not answer from the kept list: %d types, last %s' % (len(again), again[-1:]))
     ok('a new start answers GetSupported from the list its worker made before (%d types)' % len(again))
     owner = started[-1]
-    if not thumbnailer.wait(gone, 20):
-        fail('pid %d still running 20 s after its last work' % owner)
+    if not thumbnailer.wait(gone, 20) or not thumbnailer.wait(released, 20):
+        fail('pid %d still running or owning the name 20 s after its last work' % owner)
     with open(memo, 'w') as out:
         out.write('\n'.join(['another worker\t1\t2\t3'] + types + ['x-test/stale', '']))
     fresh = thumbnailer.call('GetSupported', None, '(asas)')[1]
