@@ -165,8 +165,16 @@ def run_once(peer, qlbrowse, files, keep=()):
         deadline = time.time() + 10
         while not os.path.exists(os.path.join(work, 'bus')) and time.time() < deadline:
             time.sleep(0.005)
-        bus = Gio.DBusConnection.new_for_address_sync('unix:path=%s/bus' % work, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
-                                                      Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        # The socket file appears when it is bound, a moment before the daemon listens on it.
+        while True:
+            try:
+                bus = Gio.DBusConnection.new_for_address_sync('unix:path=%s/bus' % work, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
+                                                              Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+                break
+            except GLib.GError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.01)
         uris = [Gio.File.new_for_path(f).get_uri() for f in files]
         types = [Gio.File.new_for_path(f).query_info('standard::content-type', 0, None).get_content_type() for f in files]
         answered, ready, first = set(), [0], [None]
