@@ -1,5 +1,4 @@
 import CJPEG
-import ThumbnailKit
 
 #if canImport(Glibc)
 import Glibc
@@ -9,32 +8,33 @@ import Glibc
 /// scaling, then averaged down to the box: the same shrink-on-load libvips does, without its
 /// pipeline around it (about a third less CPU per camera JPEG, measured by
 /// Benchmarks/thumbnails.sh). Progressive, arithmetic-coded and CMYK JPEGs are left to libvips.
-enum JPEGDecoder {
-    enum Outcome {
+/// `cancel` (a C int set to non-zero to stop, as `CancellationFlag.cFlag`) is polled between rows.
+package enum JPEGDecoder {
+    package enum Outcome {
         case image(PixelImage)
         /// A JPEG this decoder leaves to libvips (or not a JPEG it could read at all).
         case unsuited
     }
 
     /// A thumbnail fitting `box`, the EXIF `orientation` (1…8) applied; never larger than the image.
-    static func thumbnail(path: String, box: PixelSize, orientation: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
-        try decode(box: box, orientation: orientation, cancellation: cancellation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
-            CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
+    package static func thumbnail(path: String, box: PixelSize, orientation: Int, cancel: UnsafeMutablePointer<Int32>?) throws(ThumbnailError) -> Outcome {
+        try decode(box: box, orientation: orientation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
+            CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancel,
                                 &pixels, &width, &height, &sourceWidth, &sourceHeight)
         }
     }
 
     /// The same from a JPEG in memory (a preview the file embeds), without loading libvips.
-    static func thumbnail(bytes: [UInt8], box: PixelSize, orientation: Int, cancellation: CancellationFlag) throws(ThumbnailError) -> Outcome {
-        try decode(box: box, orientation: orientation, cancellation: cancellation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
+    package static func thumbnail(bytes: [UInt8], box: PixelSize, orientation: Int, cancel: UnsafeMutablePointer<Int32>?) throws(ThumbnailError) -> Outcome {
+        try decode(box: box, orientation: orientation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
             bytes.withUnsafeBufferPointer { buffer in
-                CJPEG_decode_scaled_bytes(buffer.baseAddress, UInt(buffer.count), Int32(storedBox.width), Int32(storedBox.height), cancellation.cFlag,
+                CJPEG_decode_scaled_bytes(buffer.baseAddress, UInt(buffer.count), Int32(storedBox.width), Int32(storedBox.height), cancel,
                                           &pixels, &width, &height, &sourceWidth, &sourceHeight)
             }
         }
     }
 
-    private static func decode(box: PixelSize, orientation: Int, cancellation: CancellationFlag,
+    private static func decode(box: PixelSize, orientation: Int,
                                _ call: (PixelSize, inout UnsafeMutablePointer<UInt8>?, inout Int32, inout Int32, inout Int32, inout Int32) -> Int32)
         throws(ThumbnailError) -> Outcome {
         // The box as the stored (unrotated) image sees it.
