@@ -34,7 +34,13 @@ struct RemoteCalls: Sendable {
             return (.restored(path: try await place.restore(item)), [])
         case .capabilities(let asked):
             return (.capabilities(RemoteCapabilities(try await place.capabilities(of: asked.folder, trial: asked.trial))), [])
-        case .hello, .cancel, .list, .thumbnail:
+        case .text(let asked):
+            let read = try await place.textLines(asked.path, from: asked.first, count: asked.count)
+            return (.text(first: read.first, count: read.lines.count, total: read.total), read.lines.flatMap { $0 + [0x0A] })
+        case .append(let asked):
+            try await place.writeChunk(payload, to: asked.path, at: asked.offset, last: asked.last)
+            return (.done, [])
+        case .hello, .cancel, .list, .thumbnail, .preview, .perform, .choose, .pause, .batch:
             throw FileSystemError(code: .invalid, context: "not a single call")
         }
     }

@@ -1,0 +1,96 @@
+import FileSystemKit
+import Synchronization
+import SystemKit
+
+extension PlaceTransfer {
+    /// How one chosen item ended.
+    enum Outcome: Sendable {
+        case placed(String)
+        case skipped
+        case cancelled
+        /// With the temporary that could not be removed (the destination went away), if any.
+        case failed(FileSystemError, leftover: String?)
+    }
+
+    /// Copies one chosen item (`items`, the top first) under a temporary name in `folder`, then
+    /// renames it into place; removes the temporary when anything fails or is cancelled.
+    func place(_ path: String, _ items: [Item], into folder: String, operation: FileOperation, events: FileOperationEvents,
+               progress: Tally) async -> Outcome {
+        let top = items[0]
+        let name = FileOperation.name(path)
+        var target = join(folder, name)
+        var replaces = false
+        if (try? await destination.item(at: target)) != nil {
+            let (choice, _) = events.resolve(FileOperation.Conflict(source: path, destination: target, destinationIsFolder: top.isDirectory))
+            switch choice {
+            case .skip: return .skipped
+            case .overwrite: replaces = true
+            case .keepBoth:
+                var index = 2
+                while (try? await destination.item(at: target)) != nil, index < 10_000 {
+                    target = join(folder, ConflictNames.numbered(name, index, isFolder: top.isDirectory))
+                    index += 1
+                }
+            }
+        }
+        let temporary = join(folder, FileCopier.temporaryName(for: name))
+        do throws(FileSystemError) {
+            for item in items {
+                let at = item.relative == top.relative ? temporary : temporary + item.relative.dropFirst(top.relative.count)
+                if item.isDirectory {
+                    _ = try await destination.make(at, folder: true)
+                } else {
+                    try await copyFile(item, to: at, operation: operation, events: events, progress: progress)
+                }
+                if operation.isCancelled { throw .cancelled }
+            }
+            // The old item goes to the trash, never lost, right before the new one takes its name.
+            if replaces { _ = try await destination.trash(target) }
+            _ = try await destination.rename(temporary, to: target)
+            return .placed(target)
+        } catch {
+            let leftover = await discard(temporary)
+            if error.code == .cancelled { return leftover == nil ? .cancelled : .failed(error, leftover: leftover) }
+            return .failed(error, leftover: leftover)
+        }
+    }
+
+    /// One file in pieces; fails `.sourceChanged` when the source is not as it was listed.
+    private func copyFile(_ item: Item, to temporary: String, operation: FileOperation, events: FileOperationEvents,
+                          progress: Tally) async throws(FileSystemError) {
+        var offset = 0
+        repeat {
+            while operation.isPaused && !operation.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+            if operation.isCancelled { throw .cancelled }
+            let bytes = try await source.read(item.path, offset: offset, length: piece)
+            let last = offset + bytes.count >= item.size || bytes.isEmpty
+            try await destination.writeChunk(bytes, to: temporary, at: offset, last: last)
+            offset += bytes.count
+            let now = progress.state.withLock { state in
+                state.bytesDone += Int64(bytes.count)
+                state.current = item.path
+                return state
+            }
+            events.progress(now)
+            if last { break }
+        } while true
+        let after = try await source.item(at: item.path)
+        guard after.size == item.size, after.modified == item.modified, offset == item.size else {
+            throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
+        }
+    }
+
+    /// Removes a temporary (a file or a folder) from the destination; its path when that fails.
+    private func discard(_ temporary: String) async -> String? {
+        guard (try? await destination.item(at: temporary)) != nil else { return nil }
+        let removal = FileOperation(kind: .delete, sources: [temporary], destination: nil)
+        guard let report = try? await destination.perform(removal, events: FileOperationEvents()), report.notDone.isEmpty else {
+            return temporary
+        }
+        return nil
+    }
+
+    private func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import FileSystemKit
+import Synchronization
+import SystemKit
+import ThumbnailKit
+
+extension RemoteServer {
+    /// A Quick Look preview made by this side's workers; the picture goes back as PNG.
+    /// Returns the request's cancel.
+    func preview(_ request: WorkerRequest, id: UInt64) -> @Sendable () -> Void {
+        let relayable: Bool
+        switch request {
+        case .page, .frame, .mediaFacts, .members, .previewer, .custom, .region: relayable = true
+        case .hello, .cancel, .thumbnails, .edit: relayable = false
+        }
+        guard relayable, let workers = previews else {
+            finish(id)
+            send(.failure(RemoteFailure(ThumbnailError(.unsupported, "this preview is not made on a remote"))), id: id)
+            return {}
+        }
+        let task = Task { [self] in
+            do {
+                for try await event in workers.submit(request) {
+                    guard case .preview(let reply) = event else { continue }
+                    let (payload, png) = RemotePreviewPicture.pack(reply.answer, reply.payload)
+                    finish(id)
+                    send(.preview(answer: reply.answer, png: png), id: id, payload: payload)
+                    return
+                }
+                throw ThumbnailError(.crashed, "the worker ended the request without an answer")
+            } catch {
+                finish(id)
+                // A cancelled request's answer is not awaited; one more frame costs nothing.
+                send(.failure(RemoteFailure(error as? ThumbnailError ?? ThumbnailError(.cancelled, "cancelled"))), id: id)
+            }
+        }
+        return { task.cancel() }
+    }
+
+    /// A copy, move, trash or delete by this side's `FileOperation`: progress (ten a second) and
+    /// questions go back as they come, then the report. Thumbnails here follow their files.
+    func perform(_ asked: RemoteRequest.Perform, id: UInt64) -> @Sendable () -> Void {
+        let operation = FileOperation(kind: asked.kind, sources: asked.sources, destination: asked.destination, verifiesContent: asked.verifiesContent)
+        let control = RemoteOperationControl(operation)
+        operations.withLock { $0[id] = control }
+        let cache = self.cache
+        let lastProgress = Mutex<Int64>(0)
+        let task = Task { [self] in
+            let report: FileOperation.Report
+            do throws(FileSystemError) {
+                if let destination = asked.destination, asked.kind == .copy || asked.kind == .move {
+                    let capabilities = try await place.capabilities(of: destination, trial: true)
+                    if let problem = operation.problem(destinationCapabilities: capabilities) {
+                        throw FileSystemError(code: .unsupported, path: destination, context: problem + "; nothing was written")
+                    }
+                }
+                report = try await place.perform(operation, events: FileOperationEvents(resolve: { [self] conflict in
+                    send(.conflict(conflict), id: id)
+                    return control.waitForAnswer()
+                }, progress: { [self] progress in
+                    let now = SystemTime.now()
+                    let due = lastProgress.withLock { last in
+                        guard now - last >= 100_000_000 else { return false }
+                        last = now
+                        return true
+                    }
+                    if due { send(.progress(progress), id: id) }
+                }, moved: { cache?.moveThumbnails(from: $0, to: $1) }, removed: { cache?.removeThumbnails(for: $0) }))
+            } catch {
+                operations.withLock { _ = $0.removeValue(forKey: id) }
+                finish(id)
+                send(.failure(RemoteFailure(error)), id: id)
+                return
+            }
+            operations.withLock { _ = $0.removeValue(forKey: id) }
+            finish(id)
+            send(.report(report), id: id)
+        }
+        return {
+            operation.cancel()
+            control.answer(.skip, applyToAll: false)
+            _ = task
+        }
+    }
+
+    /// `T` on this side: the batch walks, looks up and decodes here; its events go back in
+    /// groups (at most ten groups a second), the last saying it ended.
+    func batch(_ asked: RemoteRequest.Batch, id: UInt64) -> @Sendable () -> Void {
+        let shard = asked.shard.flatMap { $0.count == 2 ? ThumbnailBatch.Shard(index: $0[0], count: $0[1]) : nil }
+        let options = BatchOptions(box: asked.box, jobs: asked.jobs, shard: shard, writesShared: asked.writesShared, ignoresStored: asked.ignoresStored)
+        let task = Task { [self] in
+            var pending: [RemoteBatchEvent] = []
+            var lastSent = SystemTime.now()
+            for await event in place.thumbnailFolders(asked.roots, options: options) {
+                pending += RemoteBatchEvent.of(event)
+                if SystemTime.now() - lastSent >= 100_000_000 {
+                    send(.batch(events: pending, ended: false), id: id)
+                    pending = []
+                    lastSent = SystemTime.now()
+                }
+            }
+            finish(id)
+            send(.batch(events: pending, ended: true), id: id)
+        }
+        return { task.cancel() }
+    }
+}
+
+/// A file operation running for the other side: the operation (to pause) and the answer to
+/// its question, which its thread waits for.
+final class RemoteOperationControl: Sendable {
+    let operation: FileOperation
+    private let answered = DispatchSemaphore(value: 0)
+    private let choice = Mutex<(FileOperation.ConflictChoice, Bool)?>(nil)
+
+    init(_ operation: FileOperation) { self.operation = operation }
+
+    func answer(_ choice: FileOperation.ConflictChoice, applyToAll: Bool) {
+        self.choice.withLock { $0 = (choice, applyToAll) }
+        answered.signal()
+    }
+
+    /// Waits for the other side's answer (a cancelled operation's is "skip").
+    func waitForAnswer() -> (FileOperation.ConflictChoice, applyToAll: Bool) {
+        answered.wait()
+        let answer = choice.withLock { answer in
+            defer { answer = nil }
+            return answer
+        }
+        return answer.map { ($0.0, $0.1) } ?? (.skip, false)
+    }
+}
