@@ -14,20 +14,21 @@ extension RemotePlace {
         let request = RemoteRequest.perform(.init(kind: operation.kind, sources: operation.sources, destination: operation.destination,
                                                   verifiesContent: operation.verifiesContent))
         let link = Mutex<(id: UInt64, connection: RemoteConnection)?>(nil)
-        // The operation's pause and cancel are flags on this side: looked at ten times a second.
-        let watcher = OperationWatcher(operation) { request in
-            if let (id, connection) = link.withLock({ $0 }) { connection.signal(request, to: id) }
-        }
-        defer { watcher.stop() }
-        let (answer, _) = try await call(request, deadline: 30, sent: { id, connection in link.withLock { $0 = (id, connection) } },
-                                         during: { answer, _ in
+        let watcher = Mutex<OperationWatcher?>(nil)
+        defer { watcher.withLock { $0 }?.stop() }
+        let (answer, _) = try await call(request, deadline: 30, sent: { id, connection in
+            link.withLock { $0 = (id, connection) }
+            // The operation's pause and cancel are flags on this side (the jobs panel's): looked
+            // at ten times a second from now on; paused before it started, it starts paused there.
+            watcher.withLock { $0 = OperationWatcher(operation) { connection.signal($0, to: id) } }
+        }, during: { answer, _ in
             switch answer {
             case .progress(let progress): events.progress(progress)
             case .conflict(let conflict):
                 // Asked on a thread of its own: the asker may wait for the user.
                 DispatchQueue.global().async {
                     let (choice, all) = events.resolve(conflict)
-                    watcher.send(.choose(choice: choice, applyToAll: all))
+                    if let (id, connection) = link.withLock({ $0 }) { connection.signal(.choose(choice: choice, applyToAll: all), to: id) }
                 }
             default: break
             }
@@ -77,24 +78,24 @@ private final class OperationWatcher: Sendable {
     init(_ operation: FileOperation, signal: @escaping @Sendable (RemoteRequest) -> Void) {
         self.operation = operation
         self.signal = signal
-        tick()
+        check()
     }
-
-    func send(_ request: RemoteRequest) { signal(request) }
 
     func stop() { state.withLock { $0.stopped = true } }
 
     private func tick() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [self] in
-            let paused = operation.isPaused, cancelled = operation.isCancelled
-            let (stopped, pauseChanged, cancelNow) = state.withLock { state in
-                defer { state.paused = paused; state.cancelled = state.cancelled || cancelled }
-                return (state.stopped, state.paused != paused, cancelled && !state.cancelled)
-            }
-            guard !stopped else { return }
-            if pauseChanged { signal(.pause(paused)) }
-            if cancelNow { signal(.cancel) }
-            tick()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [self] in check() }
+    }
+
+    private func check() {
+        let paused = operation.isPaused, cancelled = operation.isCancelled
+        let (stopped, pauseChanged, cancelNow) = state.withLock { state in
+            defer { state.paused = paused; state.cancelled = state.cancelled || cancelled }
+            return (state.stopped, state.paused != paused, cancelled && !state.cancelled)
         }
+        guard !stopped else { return }
+        if pauseChanged { signal(.pause(paused)) }
+        if cancelNow { signal(.cancel) }
+        tick()
     }
 }

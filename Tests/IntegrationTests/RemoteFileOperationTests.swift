@@ -1,0 +1,108 @@
+import FileSystemKit
+import Foundation
+import Places
+import Synchronization
+import SystemKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// File operations on a remote place over a real sshd on loopback (#26): copy, move, trash and
+/// delete done by the remote qlbrowse with its own checks (names as bytes, its own trash), the
+/// question of a taken name asked here, progress, pause and cancel crossing the link.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"), "needs openssh-server (scripts/install-deps test)"))
+struct RemoteFileOperationTests {
+    /// `caf\xE9.txt`: Latin-1, not UTF-8.
+    static let oddName = String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(".txt".utf8))
+
+    let ssh: LoopbackSSH
+    let files: String
+
+    init() throws {
+        ssh = try #require(LoopbackSSH(), "sshd did not start")
+        files = ssh.folder.appendingPathComponent("files").path
+        try FileManager.default.createDirectory(atPath: files + "/album", withIntermediateDirectories: true)
+    }
+
+    private func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The file's bytes, opened by the name's own bytes (SystemKit's `open`).
+    private func contents(_ path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var all: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { return all }
+            all += buffer[..<count]
+        }
+    }
+
+    @Test func copyMoveAndTrashAreDoneByTheRemote() async throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(files + "/" + Self.oddName, Array("bonjour".utf8))
+        LoopbackSSH.write(files + "/photo.jpg", [UInt8](repeating: 7, count: 3 << 20))
+        LoopbackSSH.write(files + "/album/old.txt", Array("old".utf8))
+        let place = try await ssh.place(files)
+        defer { place.disconnect() }
+        // A copy by the name's own bytes, with progress.
+        let progressed = Mutex<Int64>(0)
+        let copy = FileOperation(kind: .copy, sources: [files + "/" + Self.oddName, files + "/photo.jpg"], destination: files + "/album")
+        let report = try await place.perform(copy, events: FileOperationEvents(progress: { state in progressed.withLock { $0 = max($0, state.bytesTotal) } }))
+        #expect(report.done.count == 2 && report.notDone.isEmpty, "\(report.summary)")
+        #expect(contents(files + "/album/" + Self.oddName) == Array("bonjour".utf8))
+        #expect(contents(files + "/album/photo.jpg").count == 3 << 20)
+        #expect(progressed.withLock { $0 } == 7 + 3 << 20, "the remote's progress crossed")
+        // A name taken: asked here, answered "keep both", done there.
+        let asked = Mutex<[FileOperation.Conflict]>([])
+        let again = FileOperation(kind: .copy, sources: [files + "/" + Self.oddName], destination: files + "/album")
+        let both = try await place.perform(again, events: FileOperationEvents(resolve: { conflict in
+            asked.withLock { $0.append(conflict) }
+            return (.keepBoth, false)
+        }))
+        #expect(asked.withLock { $0 }.map(\.destination) == [files + "/album/" + Self.oddName])
+        #expect(both.done.count == 1 && exists(files + "/album/" + String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(" (2).txt".utf8))))
+        // A move, then the trash: the remote's own trash, which can put it back.
+        let move = try await place.perform(FileOperation(kind: .move, sources: [files + "/photo.jpg"], destination: files + "/album"),
+                                           events: FileOperationEvents(resolve: { _ in (.overwrite, true) }))
+        #expect(move.done.count == 1 && !exists(files + "/photo.jpg"), "\(move.summary)")
+        let trash = try await place.perform(FileOperation(kind: .trash, sources: [files + "/album/old.txt"], destination: nil), events: FileOperationEvents())
+        let trashed = try #require(trash.trashed.first, "\(trash.summary)")
+        #expect(!exists(files + "/album/old.txt") && trashed.trashedPath.hasPrefix(ssh.folder.path + "/remote-data/Trash/"))
+        #expect(try await place.restore(trashed) == files + "/album/old.txt")
+        #expect(contents(files + "/album/old.txt") == Array("old".utf8))
+        // A destination that is not there: nothing is done, and the report or the failure says so.
+        let refused = FileOperation(kind: .copy, sources: [files + "/album/old.txt"], destination: files + "/none")
+        do {
+            let report = try await place.perform(refused, events: FileOperationEvents())
+            #expect(report.done.isEmpty && !report.failures.isEmpty, "\(report.summary)")
+        } catch {
+            #expect(error.code == .notFound || error.code == .unsupported, "\(error.message)")
+        }
+        #expect(!exists(files + "/none"))
+    }
+
+    @Test func aPausedCopyIsCancelledFromHereAndLeavesNothing() async throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(files + "/big.bin", [UInt8](repeating: 1, count: 8 << 20))
+        let place = try await ssh.place(files)
+        defer { place.disconnect() }
+        let copy = FileOperation(kind: .copy, sources: [files + "/big.bin"], destination: files + "/album")
+        copy.setPaused(true)
+        let started = Date()
+        let running = Task { try await place.perform(copy, events: FileOperationEvents()) }
+        try await Task.sleep(for: .milliseconds(600))
+        copy.cancel()
+        let report = try await running.value
+        #expect(report.cancelled && report.done.isEmpty, "\(report.summary)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(!exists(files + "/album/big.bin"), "nothing under the final name")
+        let left = try FileManager.default.contentsOfDirectory(atPath: files + "/album")
+        #expect(left.isEmpty, "no temporary left: \(left)")
+    }
+}
