@@ -62,9 +62,21 @@ extension PlaceTransfer {
         repeat {
             while operation.isPaused && !operation.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
             if operation.isCancelled { throw .cancelled }
-            let bytes = try await source.read(item.path, offset: offset, length: piece)
+            // A piece whose link dropped is asked once more (the place connects again): reading
+            // a range and writing the same bytes at the same offset can be done twice.
+            let at = offset
+            let bytes: [UInt8]
+            do throws(FileSystemError) {
+                bytes = try await source.read(item.path, offset: at, length: piece)
+            } catch where error.code == .volumeGone {
+                bytes = try await source.read(item.path, offset: at, length: piece)
+            }
             let last = offset + bytes.count >= item.size || bytes.isEmpty
-            try await destination.writeChunk(bytes, to: temporary, at: offset, last: last)
+            do throws(FileSystemError) {
+                try await destination.writeChunk(bytes, to: temporary, at: at, last: last)
+            } catch where error.code == .volumeGone {
+                try await destination.writeChunk(bytes, to: temporary, at: at, last: last)
+            }
             offset += bytes.count
             let now = progress.state.withLock { state in
                 state.bytesDone += Int64(bytes.count)
@@ -82,7 +94,12 @@ extension PlaceTransfer {
 
     /// Removes a temporary (a file or a folder) from the destination; its path when that fails.
     private func discard(_ temporary: String) async -> String? {
-        guard (try? await destination.item(at: temporary)) != nil else { return nil }
+        do throws(FileSystemError) {
+            _ = try await destination.item(at: temporary)
+        } catch {
+            // Not there (never made): nothing to remove; the place unreachable: it is left.
+            return error.code == .notFound ? nil : temporary
+        }
         let removal = FileOperation(kind: .delete, sources: [temporary], destination: nil)
         guard let report = try? await destination.perform(removal, events: FileOperationEvents()), report.notDone.isEmpty else {
             return temporary

@@ -10,6 +10,10 @@ import SystemKit
 /// mid-copy leaves no half file or half folder under the final name, and the report says what
 /// was copied, what was not (with why) and which temporary the cut left behind.
 ///
+/// A link that drops is connected again and the piece asked once more, so the copy goes on
+/// where it stopped; when the place cannot be reached again, the item is not copied, its
+/// temporary is named (`leftovers`) and the items after it are reported not copied.
+///
 /// Progress, pause and cancel are `FileOperation`'s (the jobs panel's); a taken name is asked
 /// through `events.resolve` (overwrite moves the old item to the destination's trash first, so
 /// nothing is lost). A source changed while it was copied is not put in place.

@@ -1,0 +1,123 @@
+import FileSystemKit
+import Foundation
+import Places
+import Synchronization
+import SystemKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Copies between a local folder and a remote one over a real sshd on loopback (#26): a folder
+/// with a Latin-1 name and a file of several pieces both ways, a taken name asked, and the link
+/// cut mid-copy (the ssh process killed): nothing half-copied under its final name, and the
+/// report says what was not copied.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"), "needs openssh-server (scripts/install-deps test)"))
+struct RemoteTransferTests {
+    static let oddName = String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(".txt".utf8))
+
+    let ssh: LoopbackSSH
+    /// The "remote" folder and a local one.
+    let remote: String
+    let local: String
+
+    init() throws {
+        ssh = try #require(LoopbackSSH(), "sshd did not start")
+        remote = ssh.folder.appendingPathComponent("remote").path
+        local = ssh.folder.appendingPathComponent("local").path
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: local + "/album/inner", withIntermediateDirectories: true)
+    }
+
+    private func names(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    private func size(_ path: String) -> Int? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    @Test func aFolderGoesToTheRemoteAndAFileComesBack() async throws {
+        defer { ssh.stop() }
+        let pattern = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        LoopbackSSH.write(local + "/album/big.bin", pattern)
+        LoopbackSSH.write(local + "/album/inner/" + Self.oddName, Array("bonjour".utf8))
+        LoopbackSSH.write(local + "/album/empty", [])
+        let place = try await ssh.place(remote)
+        defer { place.disconnect() }
+        let up = PlaceTransfer(from: LocalPlace(), to: place, piece: 1 << 20)
+        let progressed = Mutex<[Int64]>([])
+        let report = await up.copy(FileOperation(kind: .copy, sources: [local + "/album"], destination: remote),
+                                   events: FileOperationEvents(progress: { state in progressed.withLock { $0.append(state.bytesDone) } }))
+        #expect(report.done == [local + "/album"] && report.failures.isEmpty, "\(report.summary) \(report.failures)")
+        #expect(report.placed.first?.target == remote + "/album")
+        #expect(try await place.read(remote + "/album/big.bin", offset: 0, length: 8 << 20) == pattern)
+        #expect(try await place.read(remote + "/album/inner/" + Self.oddName, offset: 0, length: 100) == Array("bonjour".utf8))
+        #expect(size(remote + "/album/empty") == 0)
+        #expect(names(remote) == ["album"], "no temporary left")
+        #expect(progressed.withLock { $0 }.count >= 4 && progressed.withLock { $0 }.last == Int64(pattern.count + 7))
+        // Back from the remote, into a folder where the name is taken: asked, kept both.
+        LoopbackSSH.write(local + "/big.bin", [1])
+        let asked = Mutex(0)
+        let down = PlaceTransfer(from: place, to: LocalPlace())
+        let back = await down.copy(FileOperation(kind: .copy, sources: [remote + "/album/big.bin"], destination: local),
+                                   events: FileOperationEvents(resolve: { _ in asked.withLock { $0 += 1 }; return (.keepBoth, false) }))
+        #expect(back.done.count == 1 && asked.withLock { $0 } == 1, "\(back.summary)")
+        #expect(size(local + "/big (2).bin") == pattern.count && size(local + "/big.bin") == 1)
+        // Overwrite: the old one goes to the trash first, nothing lost.
+        let over = await down.copy(FileOperation(kind: .copy, sources: [remote + "/album/big.bin"], destination: local),
+                                   events: FileOperationEvents(resolve: { _ in (.overwrite, false) }))
+        #expect(over.done.count == 1 && size(local + "/big.bin") == pattern.count, "\(over.summary)")
+    }
+
+    /// The ssh process killed mid-copy while sshd lives (a dropped connection): the place
+    /// connects again and the copy goes on where it stopped, whole and in place.
+    @Test func aDroppedLinkIsConnectedAgainAndTheCopyGoesOn() async throws {
+        defer { ssh.stop() }
+        let pattern = (0..<(24 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 16) }
+        LoopbackSSH.write(local + "/first.bin", pattern)
+        let place = try await ssh.place(remote)
+        defer { place.disconnect() }
+        let transfer = PlaceTransfer(from: LocalPlace(), to: place, piece: 256 << 10)
+        let cut = Mutex(false)
+        let report = await transfer.copy(FileOperation(kind: .copy, sources: [local + "/first.bin"], destination: remote),
+                                         events: FileOperationEvents(progress: { state in
+            guard state.bytesDone >= 4 << 20, !cut.withLock({ $0 }) else { return }
+            cut.withLock { $0 = true }
+            // From another thread, a moment later: likely while a piece is on its way.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { for pid in LoopbackSSH.sshClients() { kill(pid, SIGKILL) } }
+        }))
+        #expect(cut.withLock { $0 }, "the link was cut mid-copy")
+        #expect(report.done == [local + "/first.bin"] && report.failures.isEmpty, "\(report.summary) \(report.failures)")
+        #expect(try await place.read(remote + "/first.bin", offset: 0, length: 32 << 20) == pattern)
+        #expect(names(remote) == ["first.bin"], "no temporary left")
+    }
+
+    /// sshd killed mid-copy (the remote gone for good): nothing under a final name, the
+    /// temporary named, and what was not copied said, with why.
+    @Test func aRemoteGoneMidCopyLeavesNoHalfFileAndSaysWhatWasNotCopied() async throws {
+        LoopbackSSH.write(local + "/first.bin", [UInt8](repeating: 3, count: 24 << 20))
+        LoopbackSSH.write(local + "/second.txt", Array("second".utf8))
+        let place = try await ssh.place(remote)
+        defer { place.disconnect() }
+        let transfer = PlaceTransfer(from: LocalPlace(), to: place, piece: 256 << 10)
+        let cut = Mutex(false), ssh = self.ssh
+        let report = await transfer.copy(FileOperation(kind: .copy, sources: [local + "/first.bin", local + "/second.txt"], destination: remote),
+                                         events: FileOperationEvents(progress: { state in
+            guard state.bytesDone >= 4 << 20, !cut.withLock({ $0 }) else { return }
+            cut.withLock { $0 = true }
+            ssh.stop()
+        }))
+        #expect(cut.withLock { $0 }, "the link was cut mid-copy")
+        #expect(report.done.isEmpty && report.notDone == [local + "/first.bin", local + "/second.txt"], "\(report.summary)")
+        #expect(report.failures.first?.contains("127.0.0.1") == true, "\(report.failures)")
+        #expect(report.failures.last?.contains("second.txt: not copied") == true, "\(report.failures)")
+        #expect(size(remote + "/first.bin") == nil && size(remote + "/second.txt") == nil, "nothing under a final name")
+        // The remote could not be reached to remove its temporary: the report names it.
+        let left = names(remote)
+        #expect(left.count == 1 && left.first?.hasPrefix(".first.bin.qlbrowse-") == true, "\(left)")
+        #expect(report.leftovers == left.map { remote + "/" + $0 }, "\(report.leftovers)")
+        #expect(report.summary.contains("temporary file left"), "\(report.summary)")
+    }
+}
