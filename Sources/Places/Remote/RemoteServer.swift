@@ -2,6 +2,9 @@ import FileSystemKit
 import Synchronization
 import SystemKit
 import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The remote side of a `RemotePlace`: `qlbrowse serve --stdio` reads `RemoteRequest` frames from
 /// one descriptor and writes `RemoteAnswer` frames to another, serving a `LocalPlace` (listings,
@@ -82,6 +85,9 @@ package final class RemoteServer: Sendable {
             return Array(running.values)
         }
         for cancel in all { cancel() }
+        // A file operation cancelled removes its temporary: the process waits for that (a
+        // while), or the link's end would leave half a copy behind.
+        for _ in 0..<200 where !operations.withLock({ $0.isEmpty }) { usleep(50_000) }
         return .closed
     }
 
