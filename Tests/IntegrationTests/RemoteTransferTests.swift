@@ -120,4 +120,31 @@ struct RemoteTransferTests {
         #expect(report.leftovers == left.map { remote + "/" + $0 }, "\(report.leftovers)")
         #expect(report.summary.contains("temporary file left"), "\(report.summary)")
     }
+
+    /// `qlbrowse files copy` with a remote operand, the ssh and remote commands read from
+    /// config.toml (`ssh_command`, `remote_command`): a file up to the remote, a folder back,
+    /// and a copy within the remote done there.
+    @Test func theFilesCommandCopiesToAndFromARemote() throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(local + "/album/" + Self.oddName, Array("bonjour".utf8))
+        let config = ssh.folder.appendingPathComponent("config").path
+        try FileManager.default.createDirectory(atPath: config + "/qlbrowse", withIntermediateDirectories: true)
+        try "ssh_command = \"\(ssh.sshCommand)\"\nremote_command = \"\(ssh.remoteCommand)\"\n"
+            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": config]
+        let up = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", local + "/album", ssh.url(remote)], environment: environment)
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(size(remote + "/album/" + Self.oddName) == 7, "\(names(remote))")
+        try FileManager.default.createDirectory(atPath: local + "/back", withIntermediateDirectories: true)
+        let down = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", ssh.url(remote + "/album"), local + "/back"], environment: environment)
+        #expect(down.status == 0 && size(local + "/back/album/" + Self.oddName) == 7, "\(down.stderr)")
+        try FileManager.default.createDirectory(atPath: remote + "/other", withIntermediateDirectories: true)
+        let within = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", ssh.url(remote + "/album"), ssh.url(remote + "/other")],
+                                         environment: environment)
+        #expect(within.status == 0 && size(remote + "/other/album/" + Self.oddName) == 7, "\(within.stderr)")
+        // A move between machines is refused before anything is done.
+        let move = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", local + "/back/album", ssh.url(remote + "/other")], environment: environment)
+        #expect(move.status != 0 && move.stderr.contains("moving between machines is not done yet"), "\(move.stderr)")
+        #expect(size(local + "/back/album") != nil)
+    }
 }
