@@ -105,4 +105,45 @@ struct RemoteFileOperationTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: files + "/album")
         #expect(left.isEmpty, "no temporary left: \(left)")
     }
+
+    /// The browser on `ssh://…`: `y` a photo, into the folder, `p` pastes it there (the remote's
+    /// copy), `z` is refused (the journal acts on this computer's files), `d` moves it to the
+    /// remote's trash; the files change on the remote.
+    @Test func theBrowsersPasteAndTrashWorkOnARemoteFolder() throws {
+        defer { ssh.stop() }
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, toPath: files + "/photo.jpg")
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(ssh.url(files))'",
+                                      environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand])
+        #expect(session.waitFor(20) { $0.contains("album") && $0.contains("photo.jpg") }, "\(session.screen())")
+        session.send("j")
+        session.send("y")
+        session.send("k")
+        session.send("l")
+        #expect(session.waitFor(10) { $0.contains("/album") }, "\(session.screen())")
+        session.send("p")
+        let pasted = (0..<100).contains { _ in
+            if exists(files + "/album/photo.jpg") { return true }
+            usleep(100_000)
+            return false
+        }
+        #expect(pasted, "the paste was done on the remote:\n\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("photo.jpg") }, "\(session.screen())")
+        #expect(contents(files + "/album/photo.jpg") == contents(files + "/photo.jpg"))
+        // `z` would act on this computer's files by the remote's paths: refused, nothing undone.
+        session.send("z")
+        #expect(session.waitFor(10) { $0.contains("undo on a remote folder is not done yet") }, "\(session.screen())")
+        usleep(300_000)
+        #expect(exists(files + "/album/photo.jpg"), "the paste was not undone through the local journal")
+        session.send("d")
+        let trashed = (0..<100).contains { _ in
+            if !exists(files + "/album/photo.jpg") { return true }
+            usleep(100_000)
+            return false
+        }
+        #expect(trashed, "the trash was done on the remote:\n\(session.screen())")
+        let inTrash = (try? FileManager.default.contentsOfDirectory(atPath: ssh.folder.path + "/remote-data/Trash/files")) ?? []
+        #expect(inTrash == ["photo.jpg"], "the remote's trash has it: \(inTrash)")
+        session.send("q")
+        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
 }
