@@ -4,6 +4,7 @@ import Places
 import Synchronization
 import SystemKit
 import Testing
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -145,5 +146,26 @@ struct RemoteFileOperationTests {
         #expect(inTrash == ["photo.jpg"], "the remote's trash has it: \(inTrash)")
         session.send("q")
         #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
+
+    /// A rename on the remote takes the remote's cached thumbnail along; the trash removes it.
+    @Test func aRenameOnTheRemoteTakesItsThumbnailAlong() async throws {
+        defer { ssh.stop() }
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, toPath: files + "/photo.jpg")
+        let place = try await ssh.place(files)
+        defer { place.disconnect() }
+        let item = try await place.item(at: files + "/photo.jpg")
+        let made = await withCheckedContinuation { continuation in
+            place.fetchThumbnails(for: [item], options: ThumbnailOptions(size: 128, types: [.thumbnail]),
+                                  perItem: { _, result in continuation.resume(returning: result) }, completion: { _ in })
+        }
+        _ = try made.get()
+        let cache = ThumbnailCache(root: ssh.remoteCache.path + "/thumbnails")
+        let cached = { (file: String) in ThumbnailCache.Flavor.allCases.contains { self.exists(cache.path(forFile: file, flavor: $0)) } }
+        #expect(cached(files + "/photo.jpg"), "made in the remote's cache")
+        _ = try await place.rename(files + "/photo.jpg", to: files + "/renamed.jpg")
+        #expect(cached(files + "/renamed.jpg") && !cached(files + "/photo.jpg"), "the thumbnail followed the rename")
+        _ = try await place.trash(files + "/renamed.jpg")
+        #expect(!cached(files + "/renamed.jpg"), "and went with the trash")
     }
 }

@@ -135,7 +135,7 @@ package final class RemoteServer: Sendable {
         case .batch(let asked):
             handle.set(batch(asked, id: id))
         default:
-            let calls = RemoteCalls(place: place)
+            let calls = RemoteCalls(place: place, cache: cache)
             let task = Task { [self] in
                 let answer: (RemoteAnswer, [UInt8])
                 do throws(FileSystemError) {
