@@ -56,8 +56,9 @@ let package = Package(
         // Built-in providers: every decoder library lives here, used only by the worker.
         .target(name: "Providers", dependencies: ["ThumbnailKit", "SystemKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem"]),
         // Quick edits, lossless: JPEG turns (libjpeg-turbo), other pictures (libvips), PDF page
-        // rotation (qpdf), trims and video turns by stream copy (libav). Used only by the worker.
-        .target(name: "Editors", dependencies: ["ThumbnailKit", "Providers", "SystemKit", "CTurboJPEG", "CQPDF", "CVips", "CAV"]),
+        // rotation and annotations (qpdf), trims and video turns by stream copy (libav); Markup
+        // drawn on pictures (cairo). Used only by the worker.
+        .target(name: "Editors", dependencies: ["ThumbnailKit", "Providers", "SystemKit", "CTurboJPEG", "CQPDF", "CVips", "CAV", "CCairo"]),
         // The worker loop: framing over pipes, limits, cancellation.
         .target(name: "ThumbnailWorker", dependencies: ["ThumbnailKit", "Providers", "Editors", "SystemKit"]),
 
@@ -88,7 +89,7 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
         ]),
 
-        .testTarget(name: "EditorsTests", dependencies: ["Editors"]),
+        .testTarget(name: "EditorsTests", dependencies: ["Editors", "ThumbnailKit"]),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "ThumbnailKitTests", dependencies: ["ThumbnailKit", "SystemKit"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "SystemKit", "ThumbnailKit"]),

@@ -14,6 +14,9 @@ extension BrowserState {
         switch edit.step {
         case .saving:
             return key == .escape ? .edit(.leave) : nil
+        case .askingLossy:
+            if key == .escape || text == "n" || text == "q" { return .edit(.leave) }
+            return text == "y" ? .edit(.allowLossy) : nil
         case .askingHowToSave:
             if key == .escape || text == "n" || text == "q" { return .edit(.leave) }
             if key.isEnter || text == "c" { return .edit(.save(copy: true)) }
@@ -22,7 +25,9 @@ extension BrowserState {
         case .choosing:
             if key == .escape || command == .screen(.quickLook) || command == .screen(.quit) { return .edit(.leave) }
             if key.isEnter, quickLook.jump.isEmpty { return .edit(.askSave) }
+            if edit.crop != nil { return cropIntention(for: key) }
             switch (text, edit.target) {
+            case ("c", .picture): return .edit(.startCrop)
             case ("r", .picture), ("r", .document), ("r", .video), ("R", .picture), ("R", .video): return .edit(.turn(1, everyPage: false))
             case ("l", .picture), ("l", .document), ("l", .video), ("L", .picture), ("L", .video): return .edit(.turn(-1, everyPage: false))
             case ("R", .document): return .edit(.turn(1, everyPage: true))
@@ -61,6 +66,7 @@ extension BrowserState {
                 message = "starts at \(FileEditResult.clock(quickLook.seconds)), or at the keyframe just before it: streams are copied, not encoded again"
             }
         case .clearTrim: quickLook.edit?.clearTrim()
+        case .startCrop, .rectangle, .allowLossy: return reduceCrop(action)
         case .askSave:
             guard let edit = quickLook.edit else { return [] }
             if edit.trimStart != nil || edit.trimEnd != nil, edit.trimmed(duration: quickLook.duration) == nil {
@@ -68,10 +74,10 @@ extension BrowserState {
                 return []
             }
             guard !edit.edits(duration: quickLook.duration).isEmpty else {
-                message = "nothing to save yet"
+                message = edit.crop != nil ? "the rectangle is the whole picture: nothing to crop yet" : "nothing to save yet"
                 return []
             }
-            quickLook.edit?.moveTo(.askingHowToSave)
+            quickLook.edit?.moveTo(edit.croppedRect != nil && edit.cropLosesQuality ? .askingLossy : .askingHowToSave)
         case .save(let copy):
             guard let edit = quickLook.edit, edit.step == .askingHowToSave, let path = selectedPath else { return [] }
             quickLook.edit?.moveTo(.saving)
@@ -80,7 +86,7 @@ extension BrowserState {
         case .leave:
             switch quickLook.edit?.step {
             case .saving?: return [.cancelEdit]
-            case .askingHowToSave?: quickLook.edit?.moveTo(.choosing)
+            case .askingHowToSave?, .askingLossy?: quickLook.edit?.moveTo(.choosing)
             case .choosing?: quickLook.edit = nil
             case nil: break
             }

@@ -96,6 +96,7 @@ extension BrowserState {
             quickLook = .members(members)
         case .timeline(var timeline): timeline.duration = facts.duration ?? timeline.duration; quickLook = .timeline(timeline)
         case .picture(var picture):
+            if let size = facts.pictureSize, picture.size != size { picture.size = size; quickLook = .picture(picture) }
             guard let duration = facts.duration, let entry = selected, entry.kind == .image, !picture.custom else { break }
             if QuickLookContent.mayAnimate(entry.name) {
                 // A PNG or WebP with a length has frames: it plays, looping, like a GIF.
@@ -208,9 +209,13 @@ public struct QuickLookFacts: Sendable, Equatable {
     public var firstLine: Int?
     /// A custom previewer takes over: its output is text or a picture.
     public var custom: QuickLookContent?
+    /// A picture's size as shown (its "dimensions" fact), which a crop works in.
+    public var pictureSize: PixelSize?
 
-    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil, custom: QuickLookContent? = nil) {
+    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil, custom: QuickLookContent? = nil,
+                pictureSize: PixelSize? = nil) {
         self.custom = custom
+        self.pictureSize = pictureSize
         self.pageCount = pageCount
         self.lineCount = lineCount
         self.duration = duration

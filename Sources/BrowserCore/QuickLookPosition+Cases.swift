@@ -1,3 +1,5 @@
+import ThumbnailKit
+
 /// The per-content states of `QuickLookPosition`, each with only the fields its content has.
 extension QuickLookPosition {
     /// A photo, a folder's or a document's picture: enlarged (1 fits the screen; 2, 4, 8, 16
@@ -12,6 +14,8 @@ extension QuickLookPosition {
         public var custom = false
         /// The edit under way (`e`), shown on the picture until it is saved or left.
         public var edit: QuickEdit?
+        /// The picture's size as shown (EXIF orientation applied), once its facts came.
+        public var size: PixelSize?
         public init() {}
     }
 

@@ -45,4 +45,22 @@ FORWARD_VOID(qpdf_set_object_stream_mode, (qpdf_data qpdf, enum qpdf_object_stre
 FORWARD_VOID(qpdf_set_stream_data_mode, (qpdf_data qpdf, enum qpdf_stream_data_e mode), (qpdf, mode))
 FORWARD(QPDF_ERROR_CODE, qpdf_write, (qpdf_data qpdf), (qpdf))
 
+FORWARD(qpdf_oh, qpdf_get_root, (qpdf_data qpdf), (qpdf))
+FORWARD(QPDF_BOOL, qpdf_is_encrypted, (qpdf_data qpdf), (qpdf))
+FORWARD(QPDF_BOOL, qpdf_allow_modify_annotation, (qpdf_data qpdf), (qpdf))
+FORWARD(qpdf_oh, qpdf_oh_parse, (qpdf_data qpdf, char const *text), (qpdf, text))
+FORWARD(qpdf_oh, qpdf_make_indirect_object, (qpdf_data qpdf, qpdf_oh object), (qpdf, object))
+FORWARD(qpdf_oh, qpdf_oh_new_stream, (qpdf_data qpdf), (qpdf))
+FORWARD(qpdf_oh, qpdf_oh_new_null, (qpdf_data qpdf), (qpdf))
+FORWARD(qpdf_oh, qpdf_oh_new_array, (qpdf_data qpdf), (qpdf))
+FORWARD(qpdf_oh, qpdf_oh_get_dict, (qpdf_data qpdf, qpdf_oh object), (qpdf, object))
+FORWARD_VOID(qpdf_oh_replace_stream_data, (qpdf_data qpdf, qpdf_oh stream, unsigned char const *buf, size_t len, qpdf_oh filter, qpdf_oh parms),
+             (qpdf, stream, buf, len, filter, parms))
+FORWARD_VOID(qpdf_oh_append_item, (qpdf_data qpdf, qpdf_oh array, qpdf_oh item), (qpdf, array, item))
+FORWARD(QPDF_BOOL, qpdf_oh_is_array, (qpdf_data qpdf, qpdf_oh object), (qpdf, object))
+FORWARD(int, qpdf_oh_get_array_n_items, (qpdf_data qpdf, qpdf_oh array), (qpdf, array))
+FORWARD(qpdf_oh, qpdf_oh_get_array_item, (qpdf_data qpdf, qpdf_oh array, int index), (qpdf, array, index))
+FORWARD(QPDF_BOOL, qpdf_oh_is_number, (qpdf_data qpdf, qpdf_oh object), (qpdf, object))
+FORWARD(double, qpdf_oh_get_numeric_value, (qpdf_data qpdf, qpdf_oh object), (qpdf, object))
+
 #pragma GCC visibility pop

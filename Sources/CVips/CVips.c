@@ -3,6 +3,7 @@
 // decode (PDFs, videos, baseline JPEGs) never loads libvips and its ~100 dependencies.
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "CVips.h"
 #include "LazyLibrary.h"
 
@@ -119,8 +120,48 @@ VipsImage *CVips_open(const char *filename) {
 
 int CVips_autorot(VipsImage *in, VipsImage **out) { return VIPS(vips_autorot)(in, out, NULL); }
 
+int CVips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return VIPS(vips_extract_area)(in, out, left, top, width, height, NULL);
+}
+
 int CVips_write(VipsImage *image, const char *filename) { return VIPS(vips_image_write_to_file)(image, filename, NULL); }
 
 int CVips_width(VipsImage *image) { return VIPS(vips_image_get_width)(image); }
 int CVips_height(VipsImage *image) { return VIPS(vips_image_get_height)(image); }
 void *CVips_write_to_memory(VipsImage *image, size_t *size) { return VIPS(vips_image_write_to_memory)(image, size); }
+
+// Markup on a picture: cairo's premultiplied BGRA (little-endian ARGB32) as straight RGBA over
+// `base`. Pixels where the overlay is transparent keep their values; the result keeps base's
+// bands (its alpha only if it had one), 8 bits, and base's metadata. -2: base is not 8-bit.
+int CVips_composite_overlay(VipsImage *base, const unsigned char *bgra, int width, int height, int stride, VipsImage **out) {
+    VipsImage *t[8] = {0};
+    int status = -1;
+    if (VIPS(vips_image_get_format)(base) != VIPS_FORMAT_UCHAR) return -2;
+    size_t row = (size_t)width * 4;
+    unsigned char *packed = g_malloc(row * (size_t)height);
+    if (!packed) return -1;
+    for (int y = 0; y < height; y++) memcpy(packed + row * (size_t)y, bgra + (size_t)stride * (size_t)y, row);
+    t[0] = VIPS(vips_image_new_from_memory_copy)(packed, row * (size_t)height, width, height, 4, VIPS_FORMAT_UCHAR);
+    g_free(packed);
+    if (!t[0]) return -1;
+    t[0]->Type = VIPS_INTERPRETATION_sRGB;
+    int alpha = VIPS(vips_image_hasalpha)(base);
+    if (VIPS(vips_extract_band)(t[0], &t[1], 2, NULL) || VIPS(vips_extract_band)(t[0], &t[2], 1, NULL) ||
+        VIPS(vips_extract_band)(t[0], &t[3], 0, NULL) || VIPS(vips_extract_band)(t[0], &t[4], 3, NULL)) goto done;
+    VipsImage *order[4] = {t[1], t[2], t[3], t[4]};
+    if (VIPS(vips_bandjoin)(order, &t[5], 4, NULL)) goto done;
+    t[5]->Type = VIPS_INTERPRETATION_sRGB;
+    if (VIPS(vips_unpremultiply)(t[5], &t[6], NULL)) goto done;
+    if (VIPS(vips_composite2)(base, t[6], &t[7], VIPS_BLEND_MODE_OVER, NULL)) goto done;
+    // Grey pictures come back in colour (marks are coloured); the alpha band goes unless base had one.
+    int composed = VIPS(vips_image_get_bands)(t[7]);
+    int keep = alpha ? 4 : 3;
+    if (keep > composed) keep = composed;
+    VipsImage *banded = NULL;
+    if (VIPS(vips_extract_band)(t[7], &banded, 0, "n", keep, NULL)) goto done;
+    status = VIPS(vips_cast)(banded, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(banded);
+done:
+    for (int i = 0; i < 8; i++) if (t[i]) g_object_unref(t[i]);
+    return status;
+}

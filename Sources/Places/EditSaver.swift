@@ -30,6 +30,7 @@ public struct EditSaver: Sendable {
             var words: [String] = []
             if let width = result.width, let height = result.height { words.append("\(width)×\(height)") }
             if let pages = result.pages { words.append("\(pages) page\(pages == 1 ? "" : "s") turned") }
+            if let marks = result.marks { words.append("\(marks) mark\(marks == 1 ? "" : "s") added") }
             if let start = result.start, let end = result.end {
                 words.append("\(FileEditResult.clock(start))–\(FileEditResult.clock(end)) of the original")
             }
@@ -163,7 +164,9 @@ public struct EditSaver: Sendable {
             combined.end = result.end ?? combined.end
             combined.width = result.width ?? combined.width
             combined.height = result.height ?? combined.height
+            combined.rect = result.rect ?? combined.rect
             if let pages = result.pages { combined.pages = (combined.pages ?? 0) + pages }
+            if let marks = result.marks { combined.marks = (combined.marks ?? 0) + marks }
         }
         return combined
     }

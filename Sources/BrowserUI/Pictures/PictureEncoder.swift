@@ -20,6 +20,8 @@ final class PictureEncoder: Sendable {
         let imageID: UInt32
         /// An edit under way shows the picture turned.
         var turn = QuickEdit.Turn.none
+        /// A rectangle over the picture (a crop under way), drawn after the turn.
+        var overlay: RectangleOverlay?
     }
 
     private let inbox: Inbox
@@ -44,7 +46,8 @@ final class PictureEncoder: Sendable {
                 return state.wanted.contains(job.id)
             }
             guard stillWanted else { return }
-            let image = job.turn.applied(to: job.image)
+            var image = job.turn.applied(to: job.image)
+            if let overlay = job.overlay { image = overlay.applied(to: image) }
             inbox.post(.encoded(id: job.id, job.driver.render(image, columns: job.columns, rows: job.rows, imageID: job.imageID)))
         }
     }

@@ -12,6 +12,8 @@ struct PictureSlots {
         let key: PictureKey
         let rect: CellRect
         var turn = QuickEdit.Turn.none
+        /// A rectangle drawn over the picture: the crop under way.
+        var overlay: RectangleOverlay?
     }
 
     let state: BrowserState
@@ -54,7 +56,10 @@ struct PictureSlots {
         default: part = .whole
         }
         guard var found = slot(index, rect, part: part, playing: position.playing) else { return nil }
-        if let edit = position.edit { found.turn = edit.shownTurn(page: position.page) }
+        if let edit = position.edit {
+            found.turn = edit.shownTurn(page: position.page)
+            found.overlay = edit.crop.map { RectangleOverlay(rect: $0.rect, size: $0.size) }
+        }
         return found
     }
 

@@ -42,6 +42,8 @@ int CVips_thumbnail_any_size(const char *filename, VipsImage **out, int width, i
 VipsImage *CVips_open(const char *filename);
 /// The picture turned upright by its EXIF orientation (the tag is then removed).
 int CVips_autorot(VipsImage *in, VipsImage **out);
+/// The part of the picture `width` x `height` from (`left`, `top`), in its pixels (a crop).
+int CVips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
 /// Writes the picture; the saver and its options come from the name ("x.webp[lossless]").
 int CVips_write(VipsImage *image, const char *filename);
 
@@ -51,3 +53,8 @@ int CVips_height(VipsImage *image);
 
 /// The picture's pixels, in memory allocated with g_malloc; NULL on failure.
 void *CVips_write_to_memory(VipsImage *image, size_t *size);
+
+/// Markup drawn by cairo (an ARGB32 surface's rows, `stride` bytes apart) laid over `base`, of
+/// the same size: transparent parts change nothing. Keeps base's alpha only if it had one.
+/// -2 when base is not 8 bits a sample.
+int CVips_composite_overlay(VipsImage *base, const unsigned char *bgra, int width, int height, int stride, VipsImage **out);
