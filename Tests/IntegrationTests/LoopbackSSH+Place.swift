@@ -25,12 +25,15 @@ extension LoopbackSSH {
         return try result.get()
     }
 
-    /// The `ssh` processes this test process started (the links of its remote places).
-    static func sshClients() -> [pid_t] {
-        descendants(of: getpid()).filter { pid in
+    /// Cuts `place`'s link as a dropped connection would: kills its ssh process (under the
+    /// shell that runs the ssh command), and only that one (other suites run beside).
+    static func cut(_ place: RemotePlace) {
+        guard let root = place.linkProcessID else { return }
+        let ssh = ([root] + descendants(of: root)).filter { pid in
             let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
             return cmdline.split(separator: 0).first.map { String(decoding: $0, as: UTF8.self).hasSuffix("ssh") } ?? false
         }
+        for pid in ssh { kill(pid, SIGKILL) }
     }
 
     /// Writes `bytes` as the file at `path`.

@@ -86,7 +86,7 @@ struct RemoteFaultTests {
         let copy = FileOperation(kind: .copy, sources: [files + "/big.bin"], destination: files + "/into")
         copy.setPaused(true)
         let started = Date()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.6) { for pid in LoopbackSSH.sshClients() { kill(pid, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.6) { LoopbackSSH.cut(place) }
         do {
             let report = try await place.perform(copy, events: FileOperationEvents())
             Issue.record("the copy ended with a report over a cut link: \(report.summary)")

@@ -86,7 +86,7 @@ struct RemoteTransferTests {
             guard state.bytesDone >= 4 << 20, !cut.withLock({ $0 }) else { return }
             cut.withLock { $0 = true }
             // From another thread, a moment later: likely while a piece is on its way.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { for pid in LoopbackSSH.sshClients() { kill(pid, SIGKILL) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { LoopbackSSH.cut(place) }
         }))
         #expect(cut.withLock { $0 }, "the link was cut mid-copy")
         #expect(report.done == [local + "/first.bin"] && report.failures.isEmpty, "\(report.summary) \(report.failures)")

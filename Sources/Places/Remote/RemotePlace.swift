@@ -99,6 +99,10 @@ public final class RemotePlace: Place {
         return (open.bytesIn.load(ordering: .relaxed), open.bytesOut.load(ordering: .relaxed))
     }
 
+    /// The process that carries the open connection (the user's ssh, or the shell that runs
+    /// `QLBROWSE_SSH_COMMAND`), for diagnostics and for tests that cut the link.
+    public var linkProcessID: Int32? { current.withLock { $0 }.map { $0.pid } }
+
     /// Ends the connection: the remote side exits with the link.
     public func disconnect() {
         current.withLock { $0 }?.close()
