@@ -15,7 +15,7 @@ extension PlaceTransfer {
     /// Copies one chosen item (`items`, the top first) under a temporary name in `folder`, then
     /// renames it into place; removes the temporary when anything fails or is cancelled.
     func place(_ path: String, _ items: [Item], into folder: String, operation: FileOperation, events: FileOperationEvents,
-               progress: Tally) async -> Outcome {
+               progress: Tally, journal: TransferJournal?) async -> Outcome {
         let top = items[0]
         let name = FileOperation.name(path)
         var target = join(folder, name)
@@ -34,6 +34,7 @@ extension PlaceTransfer {
             }
         }
         let temporary = join(folder, FileCopier.temporaryName(for: name))
+        journal?.update(path) { $0.state = .copying; $0.temporary = temporary; $0.target = target }
         do throws(FileSystemError) {
             for item in items {
                 let at = item.relative == top.relative ? temporary : temporary + item.relative.dropFirst(top.relative.count)

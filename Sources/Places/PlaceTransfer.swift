@@ -46,9 +46,11 @@ public struct PlaceTransfer: Sendable {
 
     /// Copies `operation.sources` (on `source`) into the folder `operation.destination` (on
     /// `destination`); returns the report, item by item (the items chosen, not every file inside).
-    public func copy(_ operation: FileOperation, events: FileOperationEvents) async -> FileOperation.Report {
+    /// `journal` writes each item's step down as it goes (it stays when the copy did not finish).
+    public func copy(_ operation: FileOperation, events: FileOperationEvents, journal: TransferJournal? = nil) async -> FileOperation.Report {
         var report = FileOperation.Report()
         guard let folder = operation.destination else { return report }
+        defer { journal?.finish() }
         var trees: [(source: String, items: [Item])] = []
         for path in operation.sources {
             do throws(FileSystemError) {
@@ -56,6 +58,7 @@ public struct PlaceTransfer: Sendable {
             } catch {
                 report.notDone.append(path)
                 report.failures.append("\(TerminalText.escaped(FileOperation.name(path))): \(error.message)")
+                journal?.update(path) { $0.state = .notCopied; $0.reason = error.message }
             }
         }
         let progress = Tally(FileOperation.Progress(bytesTotal: Int64(trees.flatMap(\.items).reduce(0) { $0 + $1.size }), itemsTotal: trees.count))
@@ -64,27 +67,34 @@ public struct PlaceTransfer: Sendable {
             if let lost {
                 report.notDone.append(path)
                 report.failures.append("\(TerminalText.escaped(FileOperation.name(path))): not copied, \(lost.message)")
+                journal?.update(path) { $0.state = .notCopied; $0.reason = lost.message }
                 continue
             }
             if operation.isCancelled {
                 report.cancelled = true
                 report.notDone.append(path)
+                journal?.update(path) { $0.state = .notCopied; $0.reason = "cancelled" }
                 continue
             }
-            let outcome = await place(path, items, into: folder, operation: operation, events: events, progress: progress)
+            let outcome = await place(path, items, into: folder, operation: operation, events: events, progress: progress, journal: journal)
             switch outcome {
             case .placed(let target):
                 report.done.append(path)
                 report.placed.append(FileOperation.Placement(source: path, target: target, sameVolume: false))
-            case .skipped: report.skipped.append(path)
+                journal?.update(path) { $0.state = .done; $0.target = target; $0.temporary = nil }
+            case .skipped:
+                report.skipped.append(path)
+                journal?.update(path) { $0.state = .skipped }
             case .cancelled:
                 report.cancelled = true
                 report.notDone.append(path)
+                journal?.update(path) { $0.state = .notCopied; $0.reason = "cancelled"; $0.temporary = nil }
             case .failed(let error, let leftover):
                 report.notDone.append(path)
                 report.failures.append("\(TerminalText.escaped(FileOperation.name(path))): \(error.message)")
                 if let leftover { report.leftovers.append(leftover) }
                 if error.code == .volumeGone || error.code == .notResponding { lost = error }
+                journal?.update(path) { $0.state = .notCopied; $0.reason = error.message; $0.temporary = leftover }
             }
             progress.state.withLock { $0.itemsDone += 1 }
             events.progress(progress.state.withLock { $0 })

@@ -79,6 +79,11 @@ enum RemoteFileCopy {
             return try FileCommand.perform(operation, in: target, events: events)
         }
         let transfer = PlaceTransfer(from: source, to: target)
-        return try PlaceCall.wait { () throws(FileSystemError) in await transfer.copy(operation, events: events) }
+        // Written down as it goes: if this process is killed or the link cut, what was and was
+        // not copied (and the temporary left) stays in the journal.
+        let journal = TransferJournal(from: source.name, to: target.name, destination: into.path, sources: operation.sources)
+        let report = try PlaceCall.wait { () throws(FileSystemError) in await transfer.copy(operation, events: events, journal: journal) }
+        if !report.notDone.isEmpty { StandardStream.write("qlbrowse: what was and was not copied is written in \(TerminalText.escaped(journal.path))\n", to: 2) }
+        return report
     }
 }

@@ -48,8 +48,10 @@ struct RemoteTransferTests {
         defer { place.disconnect() }
         let up = PlaceTransfer(from: LocalPlace(), to: place, piece: 1 << 20)
         let progressed = Mutex<[Int64]>([])
+        let journal = TransferJournal(folder: ssh.folder.path + "/journal", from: "here", to: place.name, destination: remote, sources: [local + "/album"])
         let report = await up.copy(FileOperation(kind: .copy, sources: [local + "/album"], destination: remote),
-                                   events: FileOperationEvents(progress: { state in progressed.withLock { $0.append(state.bytesDone) } }))
+                                   events: FileOperationEvents(progress: { state in progressed.withLock { $0.append(state.bytesDone) } }), journal: journal)
+        #expect(size(journal.path) == nil, "a copy that finished removes its journal")
         #expect(report.done == [local + "/album"] && report.failures.isEmpty, "\(report.summary) \(report.failures)")
         #expect(report.placed.first?.target == remote + "/album")
         #expect(try await place.read(remote + "/album/big.bin", offset: 0, length: 8 << 20) == pattern)
@@ -103,12 +105,14 @@ struct RemoteTransferTests {
         defer { place.disconnect() }
         let transfer = PlaceTransfer(from: LocalPlace(), to: place, piece: 256 << 10)
         let cut = Mutex(false), ssh = self.ssh
+        let journal = TransferJournal(folder: ssh.folder.path + "/journal", from: "here", to: place.name, destination: remote,
+                                      sources: [local + "/first.bin", local + "/second.txt"])
         let report = await transfer.copy(FileOperation(kind: .copy, sources: [local + "/first.bin", local + "/second.txt"], destination: remote),
                                          events: FileOperationEvents(progress: { state in
             guard state.bytesDone >= 4 << 20, !cut.withLock({ $0 }) else { return }
             cut.withLock { $0 = true }
             ssh.stop()
-        }))
+        }), journal: journal)
         #expect(cut.withLock { $0 }, "the link was cut mid-copy")
         #expect(report.done.isEmpty && report.notDone == [local + "/first.bin", local + "/second.txt"], "\(report.summary)")
         #expect(report.failures.first?.contains("127.0.0.1") == true, "\(report.failures)")
@@ -119,6 +123,10 @@ struct RemoteTransferTests {
         #expect(left.count == 1 && left.first?.hasPrefix(".first.bin.qlbrowse-") == true, "\(left)")
         #expect(report.leftovers == left.map { remote + "/" + $0 }, "\(report.leftovers)")
         #expect(report.summary.contains("temporary file left"), "\(report.summary)")
+        // The journal stays on this computer and says the same.
+        let record = try JSONDecoder().decode(TransferJournal.Record.self, from: Data(contentsOf: URL(fileURLWithPath: journal.path)))
+        #expect(record.items.map(\.state) == [.notCopied, .notCopied], "\(record)")
+        #expect(record.items.first?.temporary == report.leftovers.first && record.items.last?.reason?.contains("127.0.0.1") == true, "\(record)")
     }
 
     /// `qlbrowse files copy` with a remote operand, the ssh and remote commands read from
@@ -173,5 +181,44 @@ struct RemoteTransferTests {
         print(String(format: "remote copy of 64 MB over loopback ssh: up %.1f MB/s (%.2f s), down %.1f MB/s (%.2f s); link bytes sent %d, received %d",
                      64 / upSeconds, upSeconds, 64 / downSeconds, downSeconds, after.sent - before.sent, after.received - before.received))
         #expect(upSeconds < 64 && downSeconds < 64, "at least 1 MB/s each way")
+    }
+
+    /// `qlbrowse files copy` killed mid-copy (as a crash or a closed laptop would): nothing under
+    /// the final name on the remote, and the journal on this computer says which item was being
+    /// copied, under which temporary, and that the other was never started.
+    @Test func aCopyKilledMidwayLeavesAJournalThatSaysWhereItStopped() throws {
+        defer { ssh.stop() }
+        let megabyte = [UInt8](repeating: 9, count: 1 << 20)
+        FileManager.default.createFile(atPath: local + "/big.bin", contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: local + "/big.bin"))
+        for _ in 0..<256 { try handle.write(contentsOf: Data(megabyte)) }
+        try handle.close()
+        LoopbackSSH.write(local + "/small.txt", Array("small".utf8))
+        let state = ssh.folder.appendingPathComponent("state").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.qlbrowse)
+        process.arguments = ["files", "copy", local + "/big.bin", local + "/small.txt", ssh.url(remote)]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand, "XDG_STATE_HOME": state,
+             "XDG_CACHE_HOME": ssh.folder.path + "/local-cache", "QLBROWSE_NO_SERVICE": "1"]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed once a temporary is being written on the remote.
+        var temporary: String?
+        for _ in 0..<200 where temporary == nil {
+            temporary = names(remote).first { $0.hasPrefix(".big.bin.qlbrowse-") }
+            if temporary == nil { usleep(50_000) }
+        }
+        try #require(temporary != nil, "the copy started")
+        usleep(300_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(size(remote + "/big.bin") == nil && size(remote + "/small.txt") == nil, "nothing under a final name: \(names(remote))")
+        let journals = names(state + "/qlbrowse/transfers")
+        try #require(journals.count == 1, "\(journals)")
+        let record = try JSONDecoder().decode(TransferJournal.Record.self, from: Data(contentsOf: URL(fileURLWithPath: state + "/qlbrowse/transfers/" + journals[0])))
+        #expect(record.items.map(\.state) == [.copying, .pending], "\(record)")
+        #expect(record.items[0].temporary == remote + "/" + temporary!, "\(record)")
+        #expect(record.items[0].target == remote + "/big.bin" && record.destination == remote)
     }
 }
