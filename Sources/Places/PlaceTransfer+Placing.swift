@@ -59,37 +59,66 @@ extension PlaceTransfer {
     /// One file in pieces; fails `.sourceChanged` when the source is not as it was listed.
     private func copyFile(_ item: Item, to temporary: String, operation: FileOperation, events: FileOperationEvents,
                           progress: Tally) async throws(FileSystemError) {
-        var offset = 0
-        repeat {
-            while operation.isPaused && !operation.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-            if operation.isCancelled { throw .cancelled }
-            // A piece whose link dropped is asked once more (the place connects again): reading
-            // a range and writing the same bytes at the same offset can be done twice.
-            let at = offset
-            let bytes: [UInt8]
-            do throws(FileSystemError) {
-                bytes = try await source.read(item.path, offset: at, length: piece)
-            } catch where error.code == .volumeGone {
-                bytes = try await source.read(item.path, offset: at, length: piece)
+        // The first piece makes the file (never over a name); the others go `inFlight` at a
+        // time, each at its own offset, so a link's round trip is not paid once per piece; then
+        // the file is flushed before it may be renamed into place.
+        let first = min(piece, item.size)
+        try await copyPiece(item, at: 0, length: first, to: temporary, last: item.size <= piece, operation: operation, events: events, progress: progress)
+        if item.size > piece {
+            let offsets = Array(stride(from: piece, to: item.size, by: piece))
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    var next = 0
+                    for _ in 0..<min(inFlight, offsets.count) {
+                        let at = offsets[next]
+                        next += 1
+                        group.addTask { try await copyPiece(item, at: at, length: min(piece, item.size - at), to: temporary, last: false,
+                                                            operation: operation, events: events, progress: progress) }
+                    }
+                    while try await group.next() != nil, next < offsets.count {
+                        let at = offsets[next]
+                        next += 1
+                        group.addTask { try await copyPiece(item, at: at, length: min(piece, item.size - at), to: temporary, last: false,
+                                                            operation: operation, events: events, progress: progress) }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                throw (error as? FileSystemError) ?? .cancelled
             }
-            let last = offset + bytes.count >= item.size || bytes.isEmpty
-            do throws(FileSystemError) {
-                try await destination.writeChunk(bytes, to: temporary, at: at, last: last)
-            } catch where error.code == .volumeGone {
-                try await destination.writeChunk(bytes, to: temporary, at: at, last: last)
-            }
-            offset += bytes.count
-            let now = progress.state.withLock { state in
-                state.bytesDone += Int64(bytes.count)
-                state.current = item.path
-                return state
-            }
-            events.progress(now)
-            if last { break }
-        } while true
+            try await retried { () throws(FileSystemError) in try await destination.writeChunk([], to: temporary, at: item.size, last: true) }
+        }
         let after = try await source.item(at: item.path)
-        guard after.size == item.size, after.modified == item.modified, offset == item.size else {
+        guard after.size == item.size, after.modified == item.modified else {
             throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
+        }
+    }
+
+    /// One piece: `length` bytes read at `offset` and written at the same offset.
+    private func copyPiece(_ item: Item, at offset: Int, length: Int, to temporary: String, last: Bool, operation: FileOperation,
+                           events: FileOperationEvents, progress: Tally) async throws(FileSystemError) {
+        while operation.isPaused && !operation.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+        if operation.isCancelled || Task.isCancelled { throw .cancelled }
+        let bytes = try await retried { () throws(FileSystemError) in try await source.read(item.path, offset: offset, length: length) }
+        guard bytes.count == length else {
+            throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
+        }
+        try await retried { () throws(FileSystemError) in try await destination.writeChunk(bytes, to: temporary, at: offset, last: last) }
+        let now = progress.state.withLock { state in
+            state.bytesDone += Int64(bytes.count)
+            state.current = item.path
+            return state
+        }
+        events.progress(now)
+    }
+
+    /// `call`, asked once more when its link dropped (the place connects again): reading a range
+    /// and writing the same bytes at the same offset can both be done twice.
+    private func retried<Value>(_ call: () async throws(FileSystemError) -> Value) async throws(FileSystemError) -> Value {
+        do {
+            return try await call()
+        } catch where error.code == .volumeGone {
+            return try await call()
         }
     }
 

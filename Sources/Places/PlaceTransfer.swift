@@ -22,11 +22,14 @@ public struct PlaceTransfer: Sendable {
     public let destination: any Place
     /// Bytes per piece (1 MB: a frame each way, progress ten times a second on a slow link).
     public let piece: Int
+    /// Pieces of one file on their way at once (after the first, which makes the file).
+    public let inFlight: Int
 
-    public init(from source: any Place, to destination: any Place, piece: Int = 1 << 20) {
+    public init(from source: any Place, to destination: any Place, piece: Int = 1 << 20, inFlight: Int = 4) {
         self.source = source
         self.destination = destination
         self.piece = max(1, piece)
+        self.inFlight = max(1, inFlight)
     }
 
     /// The progress of a transfer, shared by its steps.
