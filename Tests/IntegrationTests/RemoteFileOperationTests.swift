@@ -168,4 +168,26 @@ struct RemoteFileOperationTests {
         _ = try await place.trash(files + "/renamed.jpg")
         #expect(!cached(files + "/renamed.jpg"), "and went with the trash")
     }
+
+    /// A question the user takes long to answer, or a pause, is not a remote that stopped
+    /// answering: the operation lives past its deadline without a word (here 3 s).
+    @Test func aLongQuestionOrPauseOutlivesTheDeadline() async throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(files + "/a.txt", Array("a".utf8))
+        LoopbackSSH.write(files + "/album/a.txt", Array("old".utf8))
+        LoopbackSSH.write(files + "/b.bin", [UInt8](repeating: 2, count: 4 << 20))
+        let place = try await ssh.place(files, callDeadline: 0.5)
+        defer { place.disconnect() }
+        let asked = try await place.perform(FileOperation(kind: .copy, sources: [files + "/a.txt"], destination: files + "/album"),
+                                            events: FileOperationEvents(resolve: { _ in
+            sleep(5)
+            return (.keepBoth, false)
+        }))
+        #expect(asked.done.count == 1 && exists(files + "/album/a (2).txt"), "\(asked.summary)")
+        let copy = FileOperation(kind: .copy, sources: [files + "/b.bin"], destination: files + "/album")
+        copy.setPaused(true)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { copy.setPaused(false) }
+        let paused = try await place.perform(copy, events: FileOperationEvents())
+        #expect(paused.done.count == 1 && contents(files + "/album/b.bin").count == 4 << 20, "\(paused.summary)")
+    }
 }

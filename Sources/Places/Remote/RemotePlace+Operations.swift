@@ -8,15 +8,18 @@ extension RemotePlace {
     /// A copy, move, trash or delete of the remote's files, done there by its `FileOperation`
     /// with its own checks (free space, names its volume refuses, a file changed meanwhile, the
     /// remote's trash): its progress and questions cross as they come, `events.resolve` is asked
-    /// here, and pausing or cancelling `operation` here reaches it there. Past 30 s without a word
-    /// from the remote: `.notResponding`, the operation cancelled there when it answers again.
+    /// here, and pausing or cancelling `operation` here reaches it there. Past 30 s (six call
+    /// deadlines) without a word from the remote: `.notResponding`, the operation cancelled there
+    /// when it answers again.
     public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
         let request = RemoteRequest.perform(.init(kind: operation.kind, sources: operation.sources, destination: operation.destination,
                                                   verifiesContent: operation.verifiesContent))
         let link = Mutex<(id: UInt64, connection: RemoteConnection)?>(nil)
         let watcher = Mutex<OperationWatcher?>(nil)
         defer { watcher.withLock { $0 }?.stop() }
-        let (answer, _) = try await call(request, deadline: 30, sent: { id, connection in
+        // 30 s without a word (six calls' deadlines): progress comes ten times a second, and once
+        // a second while a question waits for the user.
+        let (answer, _) = try await call(request, deadline: callDeadline * 6, sent: { id, connection in
             link.withLock { $0 = (id, connection) }
             // The operation's pause and cancel are flags on this side (the jobs panel's): looked
             // at ten times a second from now on; paused before it started, it starts paused there.

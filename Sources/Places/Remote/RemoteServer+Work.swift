@@ -44,7 +44,6 @@ extension RemoteServer {
         let control = RemoteOperationControl(operation)
         operations.withLock { $0[id] = control }
         let cache = self.cache
-        let lastProgress = Mutex<Int64>(0)
         let task = Task { [self] in
             let report: FileOperation.Report
             do throws(FileSystemError) {
@@ -54,17 +53,22 @@ extension RemoteServer {
                         throw FileSystemError(code: .unsupported, path: destination, context: problem + "; nothing was written")
                     }
                 }
+                // Paused, or waiting for the user's answer, the operation says nothing: its last
+                // progress is said again after each quiet second, so that the other side's
+                // deadline hears it is alive.
+                let alive = Task { [self] in
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(1))
+                        if !Task.isCancelled, let quiet = control.progressDue(after: 1_000_000_000) { send(.progress(quiet), id: id) }
+                    }
+                }
+                defer { alive.cancel() }
                 report = try await place.perform(operation, events: FileOperationEvents(resolve: { [self] conflict in
                     send(.conflict(conflict), id: id)
                     return control.waitForAnswer()
                 }, progress: { [self] progress in
-                    let now = SystemTime.now()
-                    let due = lastProgress.withLock { last in
-                        guard now - last >= 100_000_000 else { return false }
-                        last = now
-                        return true
-                    }
-                    if due { send(.progress(progress), id: id) }
+                    control.latest.withLock { $0 = progress }
+                    if let due = control.progressDue(after: 100_000_000) { send(.progress(due), id: id) }
                 }, moved: { cache?.moveThumbnails(from: $0, to: $1) }, removed: { cache?.removeThumbnails(for: $0) }))
             } catch {
                 operations.withLock { _ = $0.removeValue(forKey: id) }
@@ -110,10 +114,24 @@ extension RemoteServer {
 /// its question, which its thread waits for.
 final class RemoteOperationControl: Sendable {
     let operation: FileOperation
+    /// The operation's last progress, and when progress was last sent.
+    let latest = Mutex(FileOperation.Progress())
+    private let lastSent = Mutex<Int64>(0)
     private let answered = DispatchSemaphore(value: 0)
     private let choice = Mutex<(FileOperation.ConflictChoice, Bool)?>(nil)
 
     init(_ operation: FileOperation) { self.operation = operation }
+
+    /// The progress to send when none was sent for `nanoseconds` (then counted as sent), else nil.
+    func progressDue(after nanoseconds: Int64) -> FileOperation.Progress? {
+        let now = SystemTime.now()
+        let due = lastSent.withLock { last in
+            guard now - last >= nanoseconds else { return false }
+            last = now
+            return true
+        }
+        return due ? latest.withLock { $0 } : nil
+    }
 
     func answer(_ choice: FileOperation.ConflictChoice, applyToAll: Bool) {
         self.choice.withLock { $0 = (choice, applyToAll) }
