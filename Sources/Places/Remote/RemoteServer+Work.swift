@@ -92,26 +92,37 @@ extension RemoteServer {
     func batch(_ asked: RemoteRequest.Batch, id: UInt64) -> @Sendable () -> Void {
         let shard = asked.shard.flatMap { $0.count == 2 ? ThumbnailBatch.Shard(index: $0[0], count: $0[1]) : nil }
         let options = BatchOptions(box: asked.box, jobs: asked.jobs, shard: shard, writesShared: asked.writesShared, ignoresStored: asked.ignoresStored)
+        // A long walk says nothing until it has counted the files: an empty group after each
+        // quiet second tells the other side's deadline the batch is alive.
+        let control = RemoteOperationControl(FileOperation(kind: .copy, sources: [], destination: nil))
+        let alive = Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                if !Task.isCancelled, control.progressDue(after: 1_000_000_000) != nil { send(.batch(events: [], ended: false), id: id) }
+            }
+        }
         let task = Task { [self] in
+            defer { alive.cancel() }
             var pending: [RemoteBatchEvent] = []
-            var lastSent = SystemTime.now()
             for await event in place.thumbnailFolders(asked.roots, options: options) {
                 pending += RemoteBatchEvent.of(event)
-                if SystemTime.now() - lastSent >= 100_000_000 {
+                if control.progressDue(after: 100_000_000) != nil {
                     send(.batch(events: pending, ended: false), id: id)
                     pending = []
-                    lastSent = SystemTime.now()
                 }
             }
             finish(id)
             send(.batch(events: pending, ended: true), id: id)
         }
-        return { task.cancel() }
+        return {
+            alive.cancel()
+            task.cancel()
+        }
     }
 }
 
-/// A file operation running for the other side: the operation (to pause) and the answer to
-/// its question, which its thread waits for.
+/// A file operation running for the other side: the operation (to pause), the answer to its
+/// question, which its thread waits for, and when it last said something (a batch uses that part).
 final class RemoteOperationControl: Sendable {
     let operation: FileOperation
     /// The operation's last progress, and when progress was last sent.
