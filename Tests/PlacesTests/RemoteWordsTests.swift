@@ -66,4 +66,38 @@ import ThumbnailKit
         let newer = RemotePlace.mismatch(RemoteHello(version: 3, software: "qlbrowse 0.9"), mine: 2, host: "nas")
         #expect(newer.contains("is newer") && newer.contains("update qlbrowse here"))
     }
+
+    @Test func aPhotosThumbnailCrossesAsJPEGAndAnIconOrTransparencyAsPNG() throws {
+        var pixels = [UInt8](repeating: 255, count: 64 * 48 * 4)
+        // A photo's grain: a gradient with noise (a PNG of it is large, as a photo's is).
+        var seed: UInt32 = 7
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            let noise = Int(seed >> 28)
+            pixels[index] = UInt8(index / 4 % 64 * 3 + noise)
+            pixels[index + 1] = UInt8(index / 256 * 4 + noise)
+            pixels[index + 2] = UInt8(90 + noise)
+        }
+        let photo = Representation(type: .thumbnail, image: PixelImage(width: 64, height: 48, pixels: pixels), source: "vips",
+                                   contentType: ContentType("image/jpeg"))
+        let (payload, jpeg) = RemotePreviewPicture.packThumbnail(photo)
+        #expect(jpeg && payload.starts(with: [0xFF, 0xD8]))
+        #expect(payload.count < PNGEncoder.encode(photo.image).count, "smaller than the PNG")
+        let back = try #require(RemotePreviewPicture.unpackThumbnail(payload, jpeg: true))
+        #expect(back.size == photo.image.size)
+        let error = zip(back.pixels, pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / pixels.count
+        #expect(error < 8, "close to the original: \(error) on average")
+        // With transparency, or an icon: PNG, exact.
+        var clear = pixels
+        clear[3] = 0
+        let transparent = Representation(type: .thumbnail, image: PixelImage(width: 64, height: 48, pixels: clear), source: "vips",
+                                         contentType: ContentType("image/png"))
+        #expect(RemotePreviewPicture.packThumbnail(transparent).jpeg == false)
+        let icon = Representation(type: .icon, image: photo.image, source: "icon", contentType: ContentType("image/jpeg"))
+        let (iconPayload, iconJPEG) = RemotePreviewPicture.packThumbnail(icon)
+        #expect(!iconJPEG && RemotePreviewPicture.unpackThumbnail(iconPayload, jpeg: false)?.pixels == pixels)
+        // Damaged bytes are refused, never an exit.
+        #expect(RemotePreviewPicture.unpackThumbnail(Array(payload.prefix(40)), jpeg: true) == nil)
+        #expect(RemotePreviewPicture.unpackThumbnail([1, 2, 3], jpeg: true) == nil)
+    }
 }

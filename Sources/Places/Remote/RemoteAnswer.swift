@@ -50,6 +50,8 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
         package var source: String
         package var contentType: ContentType
         package var facts: [FileFact]
+        /// The payload is JPEG (an opaque picture: a photo's thumbnail), not PNG.
+        package var jpeg: Bool?
     }
 
     /// Whether this answer is the last of its request.

@@ -27,4 +27,22 @@ package enum RemotePreviewPicture {
         guard let size = size(of: answer), let image = PNGDecoder.decode(payload), image.size == size else { return nil }
         return image.pixels
     }
+
+    /// A thumbnail's payload: JPEG for an opaque picture that is not an icon (a photo's
+    /// thumbnail is several times smaller so: 24 grid photos at 256 px, about 3 MB as PNG), else
+    /// the PNG the cache holds. Whether it is JPEG.
+    package static func packThumbnail(_ picture: Representation) -> (payload: [UInt8], jpeg: Bool) {
+        if picture.type != .icon, isOpaque(picture.image) { return (JPEGEncoder.encode(picture.image, quality: 85), true) }
+        return (picture.encodedPNG ?? PNGEncoder.encode(picture.image), false)
+    }
+
+    /// A thumbnail's picture from its payload.
+    package static func unpackThumbnail(_ payload: [UInt8], jpeg: Bool) -> PixelImage? {
+        jpeg ? JPEGMemoryDecoder.decode(payload) : PNGDecoder.decode(payload)
+    }
+
+    private static func isOpaque(_ image: PixelImage) -> Bool {
+        guard image.width > 0, image.height > 0 else { return false }
+        return stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { image.pixels[$0] == 255 }
+    }
 }

@@ -121,8 +121,9 @@ package final class RemoteServer: Sendable {
                 finish(id)
                 switch result {
                 case .success(let picture):
-                    let png = picture.encodedPNG ?? PNGEncoder.encode(picture.image)
-                    send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts)), id: id, payload: png)
+                    let (payload, jpeg) = RemotePreviewPicture.packThumbnail(picture)
+                    send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
+                                          jpeg: jpeg)), id: id, payload: payload)
                 case .failure(let error):
                     send(.failure(RemoteFailure(error)), id: id)
                 }
