@@ -44,6 +44,7 @@ def browse_once(qlbrowse, folder, work):
     pid, fd = spawn([qlbrowse, '--graphics', 'kitty', folder], env, cols=160, rows=50)
     read_chunk(fd)
     os.write(fd, b'v')
+    first = {}  # name -> when its first picture (not the icon) arrived
     best = {}  # name -> (kind, time)
     latencies = []
     position = 0
@@ -74,14 +75,19 @@ def browse_once(qlbrowse, folder, work):
             match = PICTURE.match(line)
             if match:
                 name, kind = os.path.basename(match.group(1)), match.group(2)
-                if kind != 'icon' and (name not in best or best[name][0] == 'lowQuality'):
-                    best[name] = (kind, now - started)
+                if kind != 'icon':
+                    first.setdefault(name, now - started)
+                    if name not in best or best[name][0] == 'lowQuality':
+                        best[name] = (kind, now - started)
         if len(best) == len(names) and all(kind == 'thumbnail' for kind, _ in best.values()):
             break
     os.write(fd, b'q')
     drain_until_exit(pid, fd)
     os.close(fd)
-    tiles = [best[n][1] for n in names if n in best]
+    if os.environ.get('SLOW_SHARE_TRACE'):
+        for name in sorted(first, key=first.get):
+            print('  %6.2f %6.2f %s' % (first[name], best[name][1], name), file=sys.stderr)
+    tiles = [first[n] for n in names if n in first]
     full = [at for kind, at in best.values() if kind == 'thumbnail']
     every_tile = max(tiles) if len(tiles) == len(names) else float('nan')
     every_full = max(full) if len(full) == len(names) else float('nan')

@@ -45,6 +45,8 @@ public struct QuickEdit: Sendable, Equatable {
     public internal(set) var crop: RectangleEditor?
     /// A HEIC or AVIF picture: a crop writes it again with loss (asked before saving).
     public internal(set) var cropLosesQuality = false
+    /// Markup under way (`m` on a picture or a PDF page): the marks, written in one pass.
+    public internal(set) var markup: MarkupEditor?
 
     /// How the picture is shown while editing: mirrored left to right, then turned clockwise.
     public struct Turn: Sendable, Equatable, CustomStringConvertible {
@@ -97,7 +99,9 @@ public struct QuickEdit: Sendable, Equatable {
             // The crop goes first, on the picture as the file shows it: its rectangle is carried back through the turn.
             if let crop = croppedRect { edits.append(.crop(crop, allowLossy: cropLosesQuality)) }
             if Self.normalized(quarterTurns) != 0 || flip { edits.append(.rotate(quarterTurns: Self.normalized(quarterTurns), flip: flip)) }
+            if let marks = markup?.marks, !marks.isEmpty { edits.append(.annotate(marks: marks)) }
         case .document:
+            if let marks = markup?.marks, !marks.isEmpty { edits.append(.annotate(marks: marks)) }
             if Self.normalized(quarterTurns) != 0 { edits.append(.rotatePages(pages: [], quarterTurns: Self.normalized(quarterTurns))) }
             // One pass per amount: the pages turned right together, those turned left together.
             for (amount, pages) in pagesByTurn {
@@ -141,6 +145,7 @@ public struct QuickEdit: Sendable, Equatable {
         case .song: break
         }
         if let crop, !crop.isWhole { words.append("cropped to \(crop.rect.width)×\(crop.rect.height)") }
+        if let markup { words.append(markup.marks.count == 1 ? "1 mark" : "\(markup.marks.count) marks") }
         if let trim = trimmed(duration: duration) {
             words.append("\(FileEditResult.clock(trim.start))–\(FileEditResult.clock(trim.end)) kept")
         } else if trimStart != nil || trimEnd != nil {

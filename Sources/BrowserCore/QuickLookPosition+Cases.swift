@@ -26,6 +26,8 @@ extension QuickLookPosition {
         /// Digits typed before Enter: a page to jump to.
         public var jump = ""
         public var edit: QuickEdit?
+        /// Pages' sizes in points as shown (crop box, /Rotate applied), as their pictures came.
+        public var pagePoints: [Int: PixelSize] = [:]
         public init() {}
     }
 

@@ -14,6 +14,10 @@ public enum QuickEditAction: Sendable, Equatable {
     case startCrop
     /// A key or the mouse on the crop's rectangle.
     case rectangle(RectangleEditor.Action)
+    /// `m` on a picture or a PDF page: Markup.
+    case startMarkup
+    /// A key or the mouse in Markup.
+    case markup(MarkupEditor.Action)
     /// Yes to a crop of a HEIC or AVIF picture written again with loss.
     case allowLossy
     /// Enter: ask how to save (replace or copy).

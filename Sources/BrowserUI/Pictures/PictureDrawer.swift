@@ -93,7 +93,7 @@ final class PictureDrawer {
     /// Draws `representation` fitted and centred in `rect`, turned as an edit under way shows it.
     /// Its encoding is asked of the encoder the first time; until it comes, what this rectangle
     /// showed before stays.
-    func draw(_ representation: Representation, key: PictureKey, in rect: CellRect, turn: QuickEdit.Turn = .none, overlay: RectangleOverlay? = nil) {
+    func draw(_ representation: Representation, key: PictureKey, in rect: CellRect, turn: QuickEdit.Turn = .none, overlay: PictureOverlay? = nil) {
         guard rect.columns > 0, rect.rows > 0, let driver else { return }
         let slot = "\(key.path)|\(key.side)|\(rect.columns)x\(rect.rows)"
         // The slot shows what it showed until the new page or frame is encoded; the id names it exactly.

@@ -20,8 +20,8 @@ final class PictureEncoder: Sendable {
         let imageID: UInt32
         /// An edit under way shows the picture turned.
         var turn = QuickEdit.Turn.none
-        /// A rectangle over the picture (a crop under way), drawn after the turn.
-        var overlay: RectangleOverlay?
+        /// A crop's rectangle or Markup's marks over the picture, drawn after the turn.
+        var overlay: PictureOverlay?
     }
 
     private let inbox: Inbox
