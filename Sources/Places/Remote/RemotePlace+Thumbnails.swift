@@ -3,8 +3,8 @@ import SystemKit
 import ThumbnailKit
 
 extension RemotePlace {
-    /// Thumbnails made and cached on the remote (its workers, its cache), each sent as PNG at the
-    /// size asked: what crosses the link is the picture, never the file. Items are asked for
+    /// Thumbnails made and cached on the remote (its workers, its cache), each sent at the size
+    /// asked (JPEG for a photo, PNG for an icon or a picture with transparency): what crosses the link is the picture, never the file. Items are asked for
     /// `options.concurrency` at a time over the one connection; each has `thumbnailDeadline`
     /// seconds; an item changed since it was listed fails there (its version travels with it).
     @discardableResult
@@ -31,12 +31,12 @@ extension RemotePlace {
             return .failure(ThumbnailError(error.code == .cancelled ? .cancelled : .unreadable, error.message))
         }
         if case .failure(let failure) = answer.0 { return .failure(failure.thumbnailError) }
-        guard case .thumbnail(let picture) = answer.0, let image = PNGDecoder.decode(answer.1) else {
+        guard case .thumbnail(let picture) = answer.0, let image = RemotePreviewPicture.unpackThumbnail(answer.1, jpeg: picture.jpeg == true) else {
             return .failure(ThumbnailError(.corrupt, "\(TerminalText.escaped(name)) sent a picture this qlbrowse cannot read"))
         }
         var representation = Representation(type: picture.type, image: image, source: picture.source, contentType: picture.contentType)
         representation.facts = picture.facts
-        representation.encodedPNG = answer.1
+        if picture.jpeg != true { representation.encodedPNG = answer.1 }
         return .success(representation)
     }
 }
