@@ -101,7 +101,9 @@ struct RemoteFileOperationTests {
         copy.cancel()
         let report = try await running.value
         #expect(report.cancelled && report.done.isEmpty, "\(report.summary)")
-        #expect(Date().timeIntervalSince(started) < 5)
+        // Paused, the copy never ends by itself: that it ended at all is the cancel's doing. The
+        // bound only catches a hang (11 s were seen with the whole suite running on 2 busy cores).
+        #expect(Date().timeIntervalSince(started) < 60)
         #expect(!exists(files + "/album/big.bin"), "nothing under the final name")
         let left = try FileManager.default.contentsOfDirectory(atPath: files + "/album")
         #expect(left.isEmpty, "no temporary left: \(left)")
