@@ -29,6 +29,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        RemoteTrace.note("remote", "serve started")
         signal(SIGPIPE, SIG_IGN)
         // The answers get a descriptor of their own; whatever else writes on standard output
         // (a library's chatter) goes to standard error instead of into the frames.

@@ -41,6 +41,7 @@ package final class RemoteServer: Sendable {
         do { first = try FrameCodec.read(from: input) } catch { return .broken("cannot read the first frame: \(error)") }
         guard let first else { return .closed }
         guard let hello = RemoteCodec.hello(in: first) else { return .broken("the first frame is not a hello") }
+        RemoteTrace.note("remote", "hears the hello")
         // Our hello goes back whatever the other side speaks, so that it can name the mismatch.
         send(.hello(version: RemoteCodec.version, software: software), id: first.id)
         guard hello.version == RemoteCodec.version else { return .otherVersion(hello.version) }
@@ -71,12 +72,14 @@ package final class RemoteServer: Sendable {
     /// Writes one answer; a link gone is noticed by the reader.
     func send(_ answer: RemoteAnswer, id: UInt64, payload: [UInt8] = []) {
         let frame = RemoteCodec.frame(answer, id: id, payload: payload)
+        if RemoteTrace.isOn { RemoteTrace.note("remote", "answers \(id) \(RemoteTrace.describe(answer)) \(frame.head.count + frame.payload.count) bytes") }
         output.withLock { fd in _ = try? FrameCodec.write(frame, to: fd) }
     }
 
     private func start(_ request: RemoteRequest, id: UInt64, payload: [UInt8]) {
         // Registered before the work starts, so that a quick answer or a cancel finds it.
         let handle = Handle()
+        if RemoteTrace.isOn { RemoteTrace.note("remote", "starts \(id) \(RemoteTrace.describe(request))") }
         running.withLock { $0[id] = handle.cancel }
         switch request {
         case .list(let path):
