@@ -13,7 +13,7 @@ enum RemoteEntry {
         let command = RemoteCommand(sshCommand: ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"],
                                     remoteCommand: ProcessEnvironment.variable("QLBROWSE_REMOTE_COMMAND") ?? config.values["remote_command"] ?? "qlbrowse")
         do throws(FileSystemError) {
-            let place = try RemotePlace(connectingTo: address, command: command)
+            let place = try RemotePlace(connectingTo: address, command: command, pictureCache: .user)
             let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
             if item.isDirectory { return (place, item.path) }
             let parent = item.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")

@@ -26,7 +26,7 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
     case restored(path: String)
     /// What a volume allows.
     case capabilities(RemoteCapabilities)
-    /// A picture: PNG in the payload.
+    /// A picture: PNG or JPEG in the payload (`Picture.encoding`).
     case thumbnail(Picture)
     /// The request failed (a file-system failure, or a thumbnail's). Ends the request.
     case failure(RemoteFailure)
@@ -36,6 +36,8 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
         package var source: String
         package var contentType: ContentType
         package var facts: [FileFact]
+        /// How the payload holds the picture: JPEG for a photo's, PNG otherwise (`RemotePictureEncoding`).
+        package var encoding: RemotePictureEncoding
     }
 
     /// Whether this answer is the last of its request.

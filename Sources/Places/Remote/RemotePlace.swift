@@ -27,6 +27,8 @@ public final class RemotePlace: Place {
     let callDeadline: Double
     let listingDeadline: Double
     let thumbnailDeadline: Double
+    /// This machine's copy of the pictures the remote sent (nil: none kept), asked first.
+    public let pictureCache: RemotePictureCache?
 
     /// Connects to `address` (showing `ssh`'s prompts and warnings on standard error while it
     /// does) and checks that the remote speaks this protocol version: a mismatch is named ("the
@@ -34,7 +36,7 @@ public final class RemotePlace: Place {
     /// call it before the browser takes the terminal, never on a cooperative thread.
     public init(connectingTo address: RemoteAddress, command: RemoteCommand, protocolVersion: Int? = nil,
                 callDeadline: Double = 5, listingDeadline: Double = 10, thumbnailDeadline: Double = 60,
-                connectSeconds: Double = 60) throws(FileSystemError) {
+                connectSeconds: Double = 60, pictureCache: RemotePictureCache? = nil) throws(FileSystemError) {
         self.address = address
         self.name = address.host
         self.command = command
@@ -42,6 +44,7 @@ public final class RemotePlace: Place {
         self.callDeadline = callDeadline
         self.listingDeadline = listingDeadline
         self.thumbnailDeadline = thumbnailDeadline
+        self.pictureCache = pictureCache
         current = Mutex(try Self.connect(address, command: command, version: self.protocolVersion, reconnecting: false, seconds: connectSeconds))
     }
 

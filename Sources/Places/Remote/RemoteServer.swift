@@ -83,13 +83,18 @@ package final class RemoteServer: Sendable {
         running.withLock { $0[id] = handle.cancel }
         switch request {
         case .list(let path):
+            // Batches a few milliseconds apart cross together (RemoteListingBatches).
+            let batches = RemoteListingBatches { [self] batch, complete in
+                if complete { finish(id) }
+                send(.entries(complete: complete), id: id, payload: RemoteListing.pack(batch))
+            }
             let task = place.list(path) { [self] batch, complete, failure in
                 if let failure {
+                    batches.end()
                     finish(id)
                     send(.failure(RemoteFailure(failure)), id: id)
                 } else if complete || !batch.isEmpty {
-                    if complete { finish(id) }
-                    send(.entries(complete: complete), id: id, payload: RemoteListing.pack(batch))
+                    batches.add(batch, complete: complete)
                 }
             }
             handle.set { task.cancel() }
@@ -101,8 +106,9 @@ package final class RemoteServer: Sendable {
                 finish(id)
                 switch result {
                 case .success(let picture):
-                    let png = picture.encodedPNG ?? PNGEncoder.encode(picture.image)
-                    send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts)), id: id, payload: png)
+                    let (encoding, bytes) = RemotePictureEncoding.encode(picture)
+                    send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
+                                          encoding: encoding)), id: id, payload: bytes)
                 case .failure(let error):
                     send(.failure(RemoteFailure(error)), id: id)
                 }
