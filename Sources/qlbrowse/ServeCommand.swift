@@ -36,8 +36,11 @@ struct ServeCommand: ParsableCommand {
         let answers = fcntl(1, F_DUPFD_CLOEXEC, 3)
         guard answers >= 0 else { throw RuntimeError("cannot use standard output: \(String(cString: strerror(errno)))") }
         dup2(2, 1)
-        let generator = ThumbnailGenerator(pool: WorkerPool(size: min(WorkerPool.coreCount, 4), stderrPath: ProcessEnvironment.workerLog),
-                                           cache: ThumbnailCache())
+        let pool = WorkerPool(size: min(WorkerPool.coreCount, 4), stderrPath: ProcessEnvironment.workerLog)
+        // The workers start while the browser says hello and lists the folder (two round trips
+        // and more), not when the first grid's thumbnails are asked.
+        Task { await pool.warmUp() }
+        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
         let place = LocalPlace(thumbnails: generator)
         let server = RemoteServer(place: place, input: 0, output: answers, software: "qlbrowse \(BuildInfo.versionLine)")
         switch server.run() {
