@@ -16,6 +16,8 @@ package final class RemoteServer: Sendable {
     /// What runs for each request id, to cancel.
     private let running = Mutex<[UInt64: @Sendable () -> Void]>([:])
     private let software: String
+    /// Thumbnails made in the order asked, a few more at once than the workers.
+    private let turns = RemoteThumbnailTurns(width: min(WorkerPool.coreCount, 4) + 2)
 
     /// Serves `place`, reading requests from `input` and answering on `output`.
     package init(place: LocalPlace, input: Int32, output: Int32, software: String) {
@@ -102,18 +104,21 @@ package final class RemoteServer: Sendable {
             let item = PlaceItem(path: asked.path, isDirectory: false, size: asked.size, modified: asked.modified)
             var options = ThumbnailOptions(size: asked.box, scale: asked.scale, types: Set(asked.types), concurrency: 1)
             options.checksVersion = asked.checksVersion
-            let progress = place.fetchThumbnails(for: [item], options: options, perItem: { [self] _, result in
-                finish(id)
-                switch result {
-                case .success(let picture):
-                    let (encoding, bytes) = RemotePictureEncoding.encode(picture)
-                    send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
-                                          encoding: encoding)), id: id, payload: bytes)
-                case .failure(let error):
-                    send(.failure(RemoteFailure(error)), id: id)
-                }
-            }, completion: { _ in })
-            handle.set { progress.cancel() }
+            // In the order asked, a few at a time (RemoteThumbnailTurns): a screen's before the rows ahead.
+            turns.enter { [self, options] in
+                let progress = place.fetchThumbnails(for: [item], options: options, perItem: { [self] _, result in
+                    finish(id)
+                    switch result {
+                    case .success(let picture):
+                        let (encoding, bytes) = RemotePictureEncoding.encode(picture)
+                        send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
+                                              encoding: encoding)), id: id, payload: bytes)
+                    case .failure(let error):
+                        send(.failure(RemoteFailure(error)), id: id)
+                    }
+                }, completion: { [turns] _ in turns.leave() })
+                handle.set { progress.cancel() }
+            }
         default:
             let calls = RemoteCalls(place: place)
             let task = Task { [self] in
