@@ -110,21 +110,28 @@ def descendants():
     return found
 
 
-def stop_everything():
-    for pid in descendants():
+def stop_everything(keep=()):
+    """Kills every process below this one but those in `keep` (a FUSE daemon serving the files)."""
+    killed = [pid for pid in descendants() if pid not in keep]
+    for pid in killed:
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+    for pid in killed:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass  # not a child of this process, nor an orphan it adopted: reaped by its parent
     while True:
         try:
-            if os.waitpid(-1, 0)[0] == 0:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
                 break
         except ChildProcessError:
             break
 
 
-def run_once(peer, qlbrowse, files):
+def run_once(peer, qlbrowse, files, keep=()):
     """Seconds to the first thumbnail and to the last answer of the visible files, and how many were Ready."""
     work = tempfile.mkdtemp(prefix='qlb-dbus-bench-')
     services = os.path.join(work, 'services')
@@ -185,7 +192,7 @@ def run_once(peer, qlbrowse, files):
     finally:
         daemon.kill()
         daemon.wait()
-        stop_everything()
+        stop_everything(keep)
         shutil.rmtree(work, ignore_errors=True)
 
 

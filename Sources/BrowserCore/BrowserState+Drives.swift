@@ -70,7 +70,7 @@ extension BrowserState {
             return connect(url, password: nil)
         case .password(let url):
             return connect(url, password: typing.text)
-        case .rename, .create: return nil
+        case .rename, .create, .note: return nil
         }
     }
 

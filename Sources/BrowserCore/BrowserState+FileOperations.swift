@@ -141,7 +141,7 @@ extension BrowserState {
             return [.rename(from: Self.join(folder, original), to: Self.join(folder, text))]
         case .create:
             return [.create(path: Self.join(folder, text), folder: wantsFolder)]
-        case .connect, .password: return []  // acceptServerPrompt's
+        case .connect, .password, .note: return []  // acceptServerPrompt's
         }
     }
 

@@ -186,7 +186,7 @@ extension BrowserState {
         }
     }
 
-    private func promptIntention(for key: KeyPress) -> BrowserAction? {
+    func promptIntention(for key: KeyPress) -> BrowserAction? {
         if key.isEnter { return .prompt(.accept) }
         if prompt?.purpose == .connect, key == .special(.up) || key == .special(.down) { return .volumes(.recentServer(key == .special(.up) ? 1 : -1)) }
         if key == .escape { return .prompt(.cancel) }

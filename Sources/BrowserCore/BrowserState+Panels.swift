@@ -39,6 +39,10 @@ extension BrowserState {
             default: moveCursor(to: cursor - 1)
             }
             resetQuickLook()
+        case .navigation(.scroll), .navigation(.click):
+            // The wheel or a click would select another file under Quick Look and drop the edit.
+            guard overlay == .quickLook, quickLook.edit != nil else { return nil }
+            message = "Enter saves the edit, Esc leaves it"
         case .screen(.help):
             mode = overlay == .help ? .browsing : .overlay(.help)
             helpPage = 0

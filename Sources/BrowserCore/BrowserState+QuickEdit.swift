@@ -14,15 +14,22 @@ extension BrowserState {
         switch edit.step {
         case .saving:
             return key == .escape ? .edit(.leave) : nil
+        case .askingLossy:
+            if key == .escape || text == "n" || text == "q" { return .edit(.leave) }
+            return text == "y" ? .edit(.allowLossy) : nil
         case .askingHowToSave:
             if key == .escape || text == "n" || text == "q" { return .edit(.leave) }
             if key.isEnter || text == "c" { return .edit(.save(copy: true)) }
             if text == "r" { return .edit(.save(copy: false)) }
             return nil
         case .choosing:
+            if let markup = edit.markup { return markupIntention(for: key, command, markup) }
             if key == .escape || command == .screen(.quickLook) || command == .screen(.quit) { return .edit(.leave) }
             if key.isEnter, quickLook.jump.isEmpty { return .edit(.askSave) }
+            if edit.crop != nil { return cropIntention(for: key) }
             switch (text, edit.target) {
+            case ("c", .picture): return .edit(.startCrop)
+            case ("m", .picture), ("m", .document): return .edit(.startMarkup)
             case ("r", .picture), ("r", .document), ("r", .video), ("R", .picture), ("R", .video): return .edit(.turn(1, everyPage: false))
             case ("l", .picture), ("l", .document), ("l", .video), ("L", .picture), ("L", .video): return .edit(.turn(-1, everyPage: false))
             case ("R", .document): return .edit(.turn(1, everyPage: true))
@@ -61,6 +68,8 @@ extension BrowserState {
                 message = "starts at \(FileEditResult.clock(quickLook.seconds)), or at the keyframe just before it: streams are copied, not encoded again"
             }
         case .clearTrim: quickLook.edit?.clearTrim()
+        case .startCrop, .rectangle, .allowLossy: return reduceCrop(action)
+        case .startMarkup, .markup: reduceMarkup(action)
         case .askSave:
             guard let edit = quickLook.edit else { return [] }
             if edit.trimStart != nil || edit.trimEnd != nil, edit.trimmed(duration: quickLook.duration) == nil {
@@ -68,10 +77,11 @@ extension BrowserState {
                 return []
             }
             guard !edit.edits(duration: quickLook.duration).isEmpty else {
-                message = "nothing to save yet"
+                message = edit.markup != nil ? "no marks yet: drag over the picture, or place a box with hjkl and Enter"
+                    : edit.crop != nil ? "the rectangle is the whole picture: nothing to crop yet" : "nothing to save yet"
                 return []
             }
-            quickLook.edit?.moveTo(.askingHowToSave)
+            quickLook.edit?.moveTo(edit.croppedRect != nil && edit.cropLosesQuality ? .askingLossy : .askingHowToSave)
         case .save(let copy):
             guard let edit = quickLook.edit, edit.step == .askingHowToSave, let path = selectedPath else { return [] }
             quickLook.edit?.moveTo(.saving)
@@ -80,8 +90,10 @@ extension BrowserState {
         case .leave:
             switch quickLook.edit?.step {
             case .saving?: return [.cancelEdit]
-            case .askingHowToSave?: quickLook.edit?.moveTo(.choosing)
-            case .choosing?: quickLook.edit = nil
+            case .askingHowToSave?, .askingLossy?: quickLook.edit?.moveTo(.choosing)
+            case .choosing?:
+                if let count = quickLook.edit?.markup?.marks.count, count > 0 { message = "left Markup: \(count == 1 ? "1 mark" : "\(count) marks") not written" }
+                quickLook.edit = nil
             case nil: break
             }
         }

@@ -85,7 +85,10 @@ extension BrowserState {
         default: break
         }
         switch quickLook {
-        case .pages(var pages): pages.pageCount = facts.pageCount ?? pages.pageCount; quickLook = .pages(pages)
+        case .pages(var pages):
+            pages.pageCount = facts.pageCount ?? pages.pageCount
+            pages.pagePoints.merge(facts.pagePoints) { $1 }
+            quickLook = .pages(pages)
         case .text(var text):
             text.lineCount = facts.lineCount ?? text.lineCount
             if let first = facts.firstLine, text.line >= QuickLookPosition.end { text.line = first }
@@ -96,6 +99,7 @@ extension BrowserState {
             quickLook = .members(members)
         case .timeline(var timeline): timeline.duration = facts.duration ?? timeline.duration; quickLook = .timeline(timeline)
         case .picture(var picture):
+            if let size = facts.pictureSize, picture.size != size { picture.size = size; quickLook = .picture(picture) }
             guard let duration = facts.duration, let entry = selected, entry.kind == .image, !picture.custom else { break }
             if QuickLookContent.mayAnimate(entry.name) {
                 // A PNG or WebP with a length has frames: it plays, looping, like a GIF.
@@ -208,9 +212,16 @@ public struct QuickLookFacts: Sendable, Equatable {
     public var firstLine: Int?
     /// A custom previewer takes over: its output is text or a picture.
     public var custom: QuickLookContent?
+    /// A picture's size as shown (its "dimensions" fact), which a crop works in.
+    public var pictureSize: PixelSize?
+    /// Pages' sizes in points as shown (0-based page: size), which Markup's marks on a page are measured in.
+    public var pagePoints: [Int: PixelSize]
 
-    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil, custom: QuickLookContent? = nil) {
+    public init(pageCount: Int? = nil, lineCount: Int? = nil, duration: Double? = nil, firstLine: Int? = nil, custom: QuickLookContent? = nil,
+                pictureSize: PixelSize? = nil, pagePoints: [Int: PixelSize] = [:]) {
+        self.pagePoints = pagePoints
         self.custom = custom
+        self.pictureSize = pictureSize
         self.pageCount = pageCount
         self.lineCount = lineCount
         self.duration = duration

@@ -20,6 +20,9 @@ public struct QuickEdit: Sendable, Equatable {
     /// Where the edit is: choosing, asked how to save, or being saved.
     public enum Step: Sendable, Equatable {
         case choosing
+        /// Enter was pressed on a crop of a HEIC or AVIF picture: it can only be written again
+        /// with loss, which is asked plainly first.
+        case askingLossy
         /// Enter was pressed: replace the original, save a copy, or go back.
         case askingHowToSave
         /// A worker is writing the result.
@@ -37,6 +40,13 @@ public struct QuickEdit: Sendable, Equatable {
     /// Where a trimmed video or song starts and ends, in seconds of the original.
     public internal(set) var trimStart: Double?
     public internal(set) var trimEnd: Double?
+    /// The crop under way (`c` on a picture): the rectangle kept, over the picture as shown
+    /// (turned as the edit turned it before `c`).
+    public internal(set) var crop: RectangleEditor?
+    /// A HEIC or AVIF picture: a crop writes it again with loss (asked before saving).
+    public internal(set) var cropLosesQuality = false
+    /// Markup under way (`m` on a picture or a PDF page): the marks, written in one pass.
+    public internal(set) var markup: MarkupEditor?
 
     /// How the picture is shown while editing: mirrored left to right, then turned clockwise.
     public struct Turn: Sendable, Equatable, CustomStringConvertible {
@@ -86,8 +96,12 @@ public struct QuickEdit: Sendable, Equatable {
         var edits: [FileEdit] = []
         switch target {
         case .picture:
+            // The crop goes first, on the picture as the file shows it: its rectangle is carried back through the turn.
+            if let crop = croppedRect { edits.append(.crop(crop, allowLossy: cropLosesQuality)) }
             if Self.normalized(quarterTurns) != 0 || flip { edits.append(.rotate(quarterTurns: Self.normalized(quarterTurns), flip: flip)) }
+            if let marks = markup?.marks, !marks.isEmpty { edits.append(.annotate(marks: marks)) }
         case .document:
+            if let marks = markup?.marks, !marks.isEmpty { edits.append(.annotate(marks: marks)) }
             if Self.normalized(quarterTurns) != 0 { edits.append(.rotatePages(pages: [], quarterTurns: Self.normalized(quarterTurns))) }
             // One pass per amount: the pages turned right together, those turned left together.
             for (amount, pages) in pagesByTurn {
@@ -130,6 +144,8 @@ public struct QuickEdit: Sendable, Equatable {
             }
         case .song: break
         }
+        if let crop, !crop.isWhole { words.append("cropped to \(crop.rect.width)×\(crop.rect.height)") }
+        if let markup { words.append(markup.marks.count == 1 ? "1 mark" : "\(markup.marks.count) marks") }
         if let trim = trimmed(duration: duration) {
             words.append("\(FileEditResult.clock(trim.start))–\(FileEditResult.clock(trim.end)) kept")
         } else if trimStart != nil || trimEnd != nil {

@@ -1,3 +1,5 @@
+import ThumbnailKit
+
 /// The per-content states of `QuickLookPosition`, each with only the fields its content has.
 extension QuickLookPosition {
     /// A photo, a folder's or a document's picture: enlarged (1 fits the screen; 2, 4, 8, 16
@@ -12,6 +14,8 @@ extension QuickLookPosition {
         public var custom = false
         /// The edit under way (`e`), shown on the picture until it is saved or left.
         public var edit: QuickEdit?
+        /// The picture's size as shown (EXIF orientation applied), once its facts came.
+        public var size: PixelSize?
         public init() {}
     }
 
@@ -22,6 +26,8 @@ extension QuickLookPosition {
         /// Digits typed before Enter: a page to jump to.
         public var jump = ""
         public var edit: QuickEdit?
+        /// Pages' sizes in points as shown (crop box, /Rotate applied), as their pictures came.
+        public var pagePoints: [Int: PixelSize] = [:]
         public init() {}
     }
 

@@ -11,6 +11,8 @@ public struct TextPrompt: Sendable, Equatable {
         case connect
         /// The password for the server at this address: drawn masked, never kept.
         case password(String)
+        /// A Markup note's text (Quick Look's markup editor keeps this prompt itself).
+        case note
     }
 
     public let purpose: Purpose

@@ -64,7 +64,8 @@ static inline int CNcurses_mouse_all(void) {
     return 0;
 }
 
-/// The last mouse event: position and whether it was wheel up (1), wheel down (2) or a click (3).
+/// The last mouse event: position and whether it was wheel up (1), wheel down (2), the first
+/// button pressed or clicked (3), released (4), or the pointer moved (5: a drag when pressed).
 static inline int CNcurses_mouse(int *y, int *x) {
     MEVENT event;
     if (getmouse(&event) != OK) return 0;
@@ -73,7 +74,10 @@ static inline int CNcurses_mouse(int *y, int *x) {
 #ifdef BUTTON5_PRESSED
     if (event.bstate & BUTTON5_PRESSED) return 2;
 #endif
-    if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED)) return 3;
+    // A drag may come with the button's bit still set: the motion decides.
+    if (event.bstate & REPORT_MOUSE_POSITION) return 5;
+    if (event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 3;
+    if (event.bstate & BUTTON1_RELEASED) return 4;
     return 0;
 }
 

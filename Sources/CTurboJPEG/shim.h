@@ -20,6 +20,27 @@ static inline int CTurboJPEG_transform(const unsigned char *jpeg, unsigned long 
     return status;
 }
 
+/// Crops one JPEG held in memory in the DCT domain (no decoding): the region's left and top
+/// must lie on the iMCU grid (the caller snaps them); the right and bottom may fall anywhere.
+/// Markers (EXIF, XMP, ICC) are copied. The output is freed with tjFree.
+static inline int CTurboJPEG_crop(const unsigned char *jpeg, unsigned long size, int x, int y, int width, int height,
+                                  unsigned char **out, unsigned long *outSize) {
+    tjhandle handle = tjInitTransform();
+    if (!handle) return -1;
+    tjtransform transform = {0};
+    transform.op = TJXOP_NONE;
+    transform.options = TJXOPT_CROP;
+    transform.r.x = x;
+    transform.r.y = y;
+    transform.r.w = width;
+    transform.r.h = height;
+    *out = NULL;
+    *outSize = 0;
+    int status = tjTransform(handle, jpeg, size, 1, out, outSize, &transform, 0);
+    tjDestroy(handle);
+    return status;
+}
+
 /// Width, height and chroma subsampling of a JPEG (the MCU size follows from the subsampling).
 static inline int CTurboJPEG_header(const unsigned char *jpeg, unsigned long size, int *width, int *height, int *subsampling) {
     tjhandle handle = tjInitDecompress();

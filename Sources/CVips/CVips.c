@@ -120,6 +120,10 @@ VipsImage *CVips_open(const char *filename) {
 
 int CVips_autorot(VipsImage *in, VipsImage **out) { return VIPS(vips_autorot)(in, out, NULL); }
 
+int CVips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return VIPS(vips_extract_area)(in, out, left, top, width, height, NULL);
+}
+
 int CVips_write(VipsImage *image, const char *filename) { return VIPS(vips_image_write_to_file)(image, filename, NULL); }
 
 int CVips_width(VipsImage *image) { return VIPS(vips_image_get_width)(image); }

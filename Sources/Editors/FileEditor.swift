@@ -23,6 +23,14 @@ public enum FileEditor {
             return try MediaRemuxer.trim(input: input, output: output, start: start, end: end, cancellation: cancellation)
         case .rotateVideo(let quarterTurns):
             return try MediaRemuxer.rotate(input: input, output: output, quarterTurns: quarterTurns, cancellation: cancellation)
+        case .crop(let rect, let allowLossy):
+            if MotionPhoto.movieOffset(path: input) != nil {
+                throw ThumbnailError(.unsupported, "this is a Motion Photo: cropping the picture would lose the movie inside it")
+            }
+            switch try pictureFormat(of: input) {
+            case .jpeg: return try JPEGCropper.crop(rect, input: input, output: output)
+            case .other: return try PictureCropper.crop(rect, allowLossy: allowLossy, input: input, output: output)
+            }
         case .annotate(let marks):
             if try isPDF(input) { return try PDFAnnotator.annotate(marks, input: input, output: output) }
             if MotionPhoto.movieOffset(path: input) != nil {

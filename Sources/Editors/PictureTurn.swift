@@ -1,3 +1,5 @@
+import ThumbnailKit
+
 /// A turn or mirror of a picture: one of the eight ways a rectangle maps onto itself, as a 2×2
 /// matrix on (x right, y down). Composing them answers which transform of the stored pixels
 /// gives the turn the person asked for on the picture as displayed (EXIF orientation included).
@@ -61,5 +63,20 @@ struct PictureTurn: Equatable {
             for turns in 0..<4 where PictureTurn(quarterTurns: turns, flip: flip) == self { return (turns, flip) }
         }
         return (0, false)
+    }
+}
+
+extension PictureTurn {
+    /// Where `rect` of a picture `width`×`height` lands once the picture is turned so (the picture
+    /// turned about its centre, then set back at the origin).
+    func map(_ rect: PixelRect, width: Int, height: Int) -> PixelRect {
+        let (turnedWidth, turnedHeight) = swapsSides ? (height, width) : (width, height)
+        // In doubled coordinates about the centre, every corner stays a whole number.
+        func corner(_ x: Int, _ y: Int) -> (Int, Int) {
+            let (u, v) = (2 * x - width, 2 * y - height)
+            return ((a * u + b * v + turnedWidth) / 2, (c * u + d * v + turnedHeight) / 2)
+        }
+        let first = corner(rect.x, rect.y), second = corner(rect.x + rect.width, rect.y + rect.height)
+        return PixelRect(x: min(first.0, second.0), y: min(first.1, second.1), width: abs(first.0 - second.0), height: abs(first.1 - second.1))
     }
 }

@@ -164,6 +164,7 @@ public struct EditSaver: Sendable {
             combined.end = result.end ?? combined.end
             combined.width = result.width ?? combined.width
             combined.height = result.height ?? combined.height
+            combined.rect = result.rect ?? combined.rect
             if let pages = result.pages { combined.pages = (combined.pages ?? 0) + pages }
             if let marks = result.marks { combined.marks = (combined.marks ?? 0) + marks }
         }

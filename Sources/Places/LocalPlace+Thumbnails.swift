@@ -24,6 +24,8 @@ extension LocalPlace {
         if options.checksVersion, let failure = await changed(item) { return perItem(item, .failure(failure)) }
         var request = ThumbnailRequest(path: item.path, size: options.size, scale: options.scale, types: types)
         request.maximumIconSide = options.maximumIconSide
+        // Pictures shown as they come: every tile's embedded preview before any full decode.
+        request.cheapPictureFirst = options.progressive
         do {
             if options.progressive {
                 for try await representation in generator.representations(for: request) { perItem(item, .success(representation)) }

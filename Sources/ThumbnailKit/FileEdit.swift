@@ -11,6 +11,10 @@ public enum FileEdit: Codable, Sendable, Equatable {
     case trim(start: Double, end: Double)
     /// Turns a video by quarter turns clockwise in its display matrix (no re-encoding).
     case rotateVideo(quarterTurns: Int)
+    /// Keeps `rect` of a picture, in pixels of the picture as shown (EXIF orientation applied).
+    /// JPEG in the DCT domain (left and top snap to its block grid); PNG, TIFF, WebP re-encoded
+    /// without loss; HEIC and AVIF only with `allowLossy`, as they cannot be written again without loss.
+    case crop(PixelRect, allowLossy: Bool)
     /// Markup: real annotations added to a PDF's pages (nothing rendered), or the marks drawn
     /// into a picture at its full size (re-encoded: a JPEG at its own quality, so not lossless).
     case annotate(marks: [Mark])
@@ -22,6 +26,7 @@ public enum FileEdit: Codable, Sendable, Equatable {
         case .rotatePages: "rotate-pages"
         case .trim: "trim"
         case .rotateVideo: "rotate-video"
+        case .crop: "crop"
         case .annotate: "annotate"
         }
     }
@@ -40,6 +45,8 @@ public struct FileEditResult: Codable, Sendable, Equatable {
     public var height: Int?
     /// Pages turned.
     public var pages: Int?
+    /// A crop's rectangle as kept, in the picture as shown (a JPEG's snaps to its block grid).
+    public var rect: PixelRect?
     /// Marks written (annotations added to a PDF, shapes drawn into a picture).
     public var marks: Int?
 
@@ -51,7 +58,9 @@ public struct FileEditResult: Codable, Sendable, Equatable {
         return "\(minutes):" + (rest < 100 ? "0" : "") + "\(rest / 10).\(rest % 10)"
     }
 
-    public init(notes: [String] = [], start: Double? = nil, end: Double? = nil, width: Int? = nil, height: Int? = nil, pages: Int? = nil, marks: Int? = nil) {
+    public init(notes: [String] = [], start: Double? = nil, end: Double? = nil, width: Int? = nil, height: Int? = nil, pages: Int? = nil,
+                marks: Int? = nil, rect: PixelRect? = nil) {
+        self.rect = rect
         self.notes = notes
         self.start = start
         self.end = end

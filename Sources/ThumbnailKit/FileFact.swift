@@ -15,6 +15,14 @@ public struct FileFact: Sendable, Equatable, Codable {
         ["jpg", "jpeg", "heic", "heif"].contains(name.split(separator: ".").last.map { $0.lowercased() } ?? "")
     }
 
+    /// The size a "dimensions" fact ("4032×3024") gives, as shown (EXIF orientation applied).
+    public static func dimensions(in facts: [FileFact]) -> PixelSize? {
+        guard let value = facts.first(where: { $0.label == "dimensions" })?.value else { return nil }
+        let sides = value.split(separator: "×").map { Int($0) }
+        guard sides.count == 2, let width = sides[0], let height = sides[1], width > 0, height > 0 else { return nil }
+        return PixelSize(width: width, height: height)
+    }
+
     public init(_ label: String, _ value: String) {
         self.label = label
         self.value = value

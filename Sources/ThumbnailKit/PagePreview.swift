@@ -7,10 +7,14 @@ public struct PagePreview: Sendable, Equatable {
     public let index: Int
     /// How many pages the document has (at least 1).
     public let pageCount: Int
+    /// The page's size in points as shown (its crop box, turned by its /Rotate), rounded; nil
+    /// from a worker that did not say. Markup measures a page's marks in these points.
+    public let points: PixelSize?
 
-    public init(image: PixelImage, index: Int, pageCount: Int) {
+    public init(image: PixelImage, index: Int, pageCount: Int, points: PixelSize? = nil) {
         self.image = image
         self.index = index
         self.pageCount = pageCount
+        self.points = points
     }
 }

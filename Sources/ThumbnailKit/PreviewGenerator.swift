@@ -33,7 +33,7 @@ public final class PreviewGenerator: Sendable {
     public func page(path: String, index: Int, box: PixelSize) async throws -> PagePreview {
         let (answer, payload) = try await answer(to: .page(.init(path: Self.absolute(path), box: Self.box(box), index: max(0, index))))
         guard case .page(let page) = answer else { throw Self.unexpected(answer) }
-        return PagePreview(image: try Self.image(page.size, payload), index: page.index, pageCount: page.pageCount)
+        return PagePreview(image: try Self.image(page.size, payload), index: page.index, pageCount: page.pageCount, points: page.points)
     }
 
     /// The video frame at `seconds` (clamped to the video), fitted into `box` as a player shows it.

@@ -46,4 +46,16 @@ public struct PixelRect: Sendable, Equatable, Codable {
         self.width = width
         self.height = height
     }
+
+    /// As ImageMagick and jpegtran write a crop: "WxH+X+Y".
+    public var geometry: String { "\(width)x\(height)+\(x)+\(y)" }
+
+    /// "WxH+X+Y" read back; nil when it is not one.
+    public init?(geometry text: String) {
+        let parts = text.split(separator: "+", omittingEmptySubsequences: false)
+        let size = parts.first?.lowercased().split(separator: "x", omittingEmptySubsequences: false) ?? []
+        guard parts.count == 3, size.count == 2, let width = Int(size[0]), let height = Int(size[1]), let x = Int(parts[1]), let y = Int(parts[2]),
+              width > 0, height > 0, x >= 0, y >= 0 else { return nil }
+        self.init(x: x, y: y, width: width, height: height)
+    }
 }

@@ -146,33 +146,48 @@ public final class ThumbnailGenerator: Sendable {
         try Task.checkCancellation()
         // With a cache, decode at its size class so the result can be kept, then fit the box.
         let decodeBox = wanted.contains(.thumbnail) ? cache?.generationBox(for: box) ?? box : box
-        do {
-            for try await event in pool.run(path: PathNormalizer.absolute(request.path), box: decodeBox, types: wanted, contentType: request.contentType,
-                                                   wantsFacts: request.wantsFacts, embeddedSuffices: request.embeddedSuffices) {
-                switch event {
-                case .contentType(let sniffed):
-                    contentType = sniffed
-                case .image(let type, let image, let source, let facts):
-                    var representation = Representation(type: type, image: image, source: source, contentType: contentType)
-                    representation.facts = facts
-                    let storesAfter = type == .thumbnail && request.deliversBeforeCaching
-                    var notStored: ThumbnailError?
-                    if type == .thumbnail && !storesAfter, let cache {
-                        do { representation.encodedPNG = try cache.store(representation, for: request, box: box, stamp: FileStamp(status)) } catch { notStored = error }
-                    }
-                    let size = ThumbnailGeometry.fit(image.size, in: box)
-                    var fitted = representation
-                    if size != image.size {
-                        fitted = Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType)
-                        fitted.facts = facts
-                    }
-                    fitted.notStored = notStored
-                    deliver(fitted)
-                    // Stored after the picture went out (a preview pane): nobody waits to hear it failed.
-                    if storesAfter { _ = try? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) }
-                case .preview:
-                    break  // only preview requests get one
+        func take(_ event: WorkerEvent) {
+            switch event {
+            case .contentType(let sniffed):
+                contentType = sniffed
+            case .image(let type, let image, let source, let facts):
+                var representation = Representation(type: type, image: image, source: source, contentType: contentType)
+                representation.facts = facts
+                let storesAfter = type == .thumbnail && request.deliversBeforeCaching
+                var notStored: ThumbnailError?
+                if type == .thumbnail && !storesAfter, let cache {
+                    do { representation.encodedPNG = try cache.store(representation, for: request, box: box, stamp: FileStamp(status)) } catch { notStored = error }
                 }
+                let size = ThumbnailGeometry.fit(image.size, in: box)
+                var fitted = representation
+                if size != image.size {
+                    fitted = Representation(type: type, image: image.resized(to: size), source: source, contentType: contentType)
+                    fitted.facts = facts
+                }
+                fitted.notStored = notStored
+                deliver(fitted)
+                // Stored after the picture went out (a preview pane): nobody waits to hear it failed.
+                if storesAfter { _ = try? cache?.store(representation, for: request, box: box, stamp: FileStamp(status)) }
+            case .preview:
+                break  // only preview requests get one
+            }
+        }
+        var fullTypes = wanted
+        if request.cheapPictureFirst, wanted.isSuperset(of: [.lowQuality, .thumbnail]), delivered != .lowQuality {
+            // The cheap picture as a request of its own, which pools serve before any full decode
+            // waiting; a file with nothing embedded costs one short round trip, and the full pass
+            // below says what went wrong with a file that cannot be read.
+            fullTypes.remove(.lowQuality)
+            do {
+                for try await event in pool.run(path: PathNormalizer.absolute(request.path), box: box, types: [.lowQuality],
+                                                contentType: request.contentType, wantsFacts: false, embeddedSuffices: false) { take(event) }
+            } catch is ThumbnailError {}
+            try Task.checkCancellation()
+        }
+        do {
+            for try await event in pool.run(path: PathNormalizer.absolute(request.path), box: decodeBox, types: fullTypes, contentType: request.contentType,
+                                                   wantsFacts: request.wantsFacts, embeddedSuffices: request.embeddedSuffices) {
+                take(event)
             }
         } catch is ThumbnailError where fallback != nil && !Task.isCancelled {
             deliver(fallback!)

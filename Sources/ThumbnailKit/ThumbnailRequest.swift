@@ -32,6 +32,11 @@ public struct ThumbnailRequest: Sendable, Hashable {
     /// tumbler does: for a caller that asks for many files' thumbnails at once and wants them soon
     /// (`qlbrowse dbus`). Off: the thumbnail is always decoded from the picture itself.
     public var embeddedSuffices = false
+    /// Asks for the cheap picture (what the file embeds) as a worker request of its own before the
+    /// full thumbnail; pools serve such requests before any full decode waiting, so a screen of
+    /// files on a slow share shows every tile's preview before the first full decode ends (the
+    /// browser's pictures). Off: one request makes both, as a batch wants.
+    public var cheapPictureFirst = false
 
     public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
                 minimumDimension: Double? = nil, contentType: ContentType? = nil) {

@@ -54,11 +54,15 @@ package enum WorkerAnswer: Codable, Sendable, Equatable {
         /// The page shown (the one asked for, clamped), from 0, and how many there are.
         package var index: Int
         package var pageCount: Int
+        /// The page's size in points as shown (crop box, /Rotate applied), rounded: what
+        /// Markup's marks are measured in.
+        package var points: PixelSize?
 
-        package init(size: PixelSize, index: Int, pageCount: Int) {
+        package init(size: PixelSize, index: Int, pageCount: Int, points: PixelSize? = nil) {
             self.size = size
             self.index = index
             self.pageCount = pageCount
+            self.points = points
         }
     }
 

@@ -29,7 +29,9 @@ public actor WorkerPool: WorkerBackend {
     private let stderrPath: String?
     private let preloads: Bool
     private var slots: [Slot]
-    private var queue: [Job] = []
+    private var queue = CheapFirstQueue<Job> { $0.request.isCheap }
+    /// Slots from this index on take only cheap requests (`cheapSlots`).
+    private let cheapOnlyFrom: Int
     private var shutDown = false
     /// Killed workers not yet reaped: shutdown waits for them too.
     private var retired: [WorkerProcess] = []
@@ -37,14 +39,18 @@ public actor WorkerPool: WorkerBackend {
     public private(set) var replacedWorkers = 0
 
     /// `preloads`: each worker opens its decoder libraries as it starts, not at its first picture
-    /// (for the resident service, whose workers start ahead of the requests).
-    public init(size: Int = WorkerPool.coreCount, executable: String = WorkerPool.defaultExecutable(),
+    /// (for the resident service, whose workers start ahead of the requests). `cheapSlots`: workers
+    /// beyond `size` that take only cheap requests (embedded previews), started when such requests
+    /// wait (without preloading: an embedded preview needs none of the big decoders): reading a
+    /// preview on a share is mostly waiting for it, not work for a core.
+    public init(size: Int = WorkerPool.coreCount, cheapSlots: Int = 0, executable: String = WorkerPool.defaultExecutable(),
                 limits: WorkerLimits = .standard, stderrPath: String? = "/dev/null", preloads: Bool = false) {
         self.preloads = preloads
         self.executable = executable
         self.limits = limits
         self.stderrPath = stderrPath
-        self.slots = Array(repeating: Slot(), count: max(1, size))
+        self.slots = Array(repeating: Slot(), count: max(1, size) + max(0, cheapSlots))
+        self.cheapOnlyFrom = max(1, size)
     }
 
     /// Asks a worker for representations of `path` fitting `box`. The stream ends after the last
@@ -88,7 +94,8 @@ public actor WorkerPool: WorkerBackend {
     /// Starts every worker now (or the first `count`), so their start-up overlaps the caller's own
     /// (walking folders, parsing options); the others start when requests need them.
     public func warmUp(count: Int = .max) {
-        for index in slots.indices.prefix(count) where slots[index].process == nil && !shutDown {
+        // Slots kept for cheap requests start when such requests come.
+        for index in slots.indices.prefix(min(count, cheapOnlyFrom)) where slots[index].process == nil && !shutDown {
             guard (try? spawn(slot: index)) != nil else { return }  // the first real request reports why
         }
     }
@@ -101,8 +108,7 @@ public actor WorkerPool: WorkerBackend {
         let stopping = slots.compactMap(\.process) + retired
         retired.removeAll()
         shutDown = true
-        for job in queue { job.sink.finish(throwing: CancellationError()) }
-        queue.removeAll()
+        for job in queue.removeAll() { job.sink.finish(throwing: CancellationError()) }
         for index in slots.indices {
             slots[index].job?.sink.finish(throwing: CancellationError())
             slots[index].job = nil
@@ -134,7 +140,7 @@ public actor WorkerPool: WorkerBackend {
 
     private func dispatch() {
         for index in slots.indices where slots[index].isFree && !queue.isEmpty {
-            let job = queue.removeFirst()
+            guard let job = queue.next(cheapOnly: index >= cheapOnlyFrom) else { continue }
             guard let process = processForSlot(index, failing: job) else { continue }
             slots[index].job = job
             // The worker learns when the pool gives up, so it can stop an external command just before.
@@ -174,7 +180,7 @@ public actor WorkerPool: WorkerBackend {
     private func spawn(slot index: Int) throws(ThumbnailError) -> WorkerProcess {
         let process = try WorkerProcess(
             executable: executable,
-            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)] + (preloads ? ["--preload"] : []),
+            arguments: ["--memory-limit", String(limits.memoryBytes), "--cpu-limit", String(limits.cpuSeconds)] + (preloads && index < cheapOnlyFrom ? ["--preload"] : []),
             stderrPath: stderrPath)
         slots[index].process = process
         Task { [weak self] in
@@ -237,8 +243,8 @@ public actor WorkerPool: WorkerBackend {
     }
 
     private func cancel(_ id: UInt64) {
-        if let position = queue.firstIndex(where: { $0.id == id }) {
-            queue.remove(at: position).sink.finish(throwing: CancellationError())
+        if let job = queue.remove(where: { $0.id == id }) {
+            job.sink.finish(throwing: CancellationError())
             return
         }
         guard let index = slots.firstIndex(where: { $0.job?.id == id }), let process = slots[index].process else { return }

@@ -29,6 +29,14 @@ package enum WorkerRequest: Codable, Sendable, Equatable {
     /// A lossless edit written to a new file (`FileEdit`); answered `.edit`.
     case edit(Edit)
 
+    /// A request that reads little and decodes nothing big: the embedded or cached picture of a
+    /// file, without its full thumbnail. A pool serves these before the others waiting, so a
+    /// screen of files on a slow share shows every tile's preview before the first full decode.
+    package var isCheap: Bool {
+        if case .thumbnails(let asked) = self { return !asked.types.contains(.thumbnail) }
+        return false
+    }
+
     package struct Thumbnails: Codable, Sendable, Equatable {
         package var path: String
         package var box: PixelSize

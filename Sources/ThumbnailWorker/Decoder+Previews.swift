@@ -33,8 +33,8 @@ extension Decoder {
             try Self.check(page.box)
             let document = try PDFDocument(path: path)
             let index = min(max(0, page.index), document.pageCount - 1)
-            let image = try document.render(page: index, in: page.box, cancellation: cancellation).image
-            return (.page(.init(size: image.size, index: index, pageCount: document.pageCount)), image.pixels)
+            let (image, points) = try document.render(page: index, in: page.box, cancellation: cancellation)
+            return (.page(.init(size: image.size, index: index, pageCount: document.pageCount, points: points)), image.pixels)
         case .frame(let frame):
             try Self.check(frame.box)
             let shown = try frames.frame(path: path, seconds: frame.seconds, box: frame.box, cancellation: cancellation)

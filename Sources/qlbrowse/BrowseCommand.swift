@@ -78,7 +78,8 @@ struct BrowseCommand: ParsableCommand {
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")
         // The browser's own workers (Quick Look, and thumbnails without the service), the
         // resident service's client for thumbnails, the cache and the undo journal.
-        let pool = WorkerPool(stderrPath: log)
+        // Two more workers for embedded previews only: on a slow share they mostly wait for the bytes.
+        let pool = WorkerPool(cheapSlots: 2, stderrPath: log)
         let thumbnails: any WorkerBackend = WorkerChoice.usesService(noService: noService, config: config)
             ? WorkerChoice.serviceClient(idleSeconds: WorkerChoice.idleSeconds(config)) { pool } : pool
         var parts = BrowserParts(previews: pool, thumbnails: thumbnails, jobs: WorkerPool(size: 1, stderrPath: log),

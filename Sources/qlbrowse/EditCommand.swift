@@ -14,13 +14,13 @@ import Foundation
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Turn pictures and PDF pages, trim and turn videos and songs, without loss; mark up PDFs and pictures.",
+        abstract: "Turn and crop pictures, turn PDF pages, trim and turn videos and songs, without loss; mark up PDFs and pictures.",
         discussion: """
-        Each edit writes a new file in the same folder, flushed to the disk, then renames it into place:
-        the original goes to the freedesktop Trash, or stays untouched with --copy (the result is then
+        Each edit writes a new file in the same folder, flushed to the disk, then renames it into place: \
+        the original goes to the freedesktop Trash, or stays untouched with --copy (the result is then \
         "NAME (edited).EXT"). A file changed by someone else meanwhile is not replaced.
         """,
-        subcommands: [Rotate.self, RotatePages.self, Trim.self, RotateVideo.self, Annotate.self])
+        subcommands: [Rotate.self, Crop.self, RotatePages.self, Trim.self, RotateVideo.self, Annotate.self])
 
     struct Saving: ParsableArguments {
         @Flag(help: "Keep the original; write the result as \"NAME (edited).EXT\" beside it.") var copy = false
@@ -51,6 +51,37 @@ struct EditCommand: AsyncParsableCommand {
             let edit = FileEdit.rotate(quarterTurns: try turn.quarterTurns(flip: flip), flip: flip)
             try await EditCommand.run(edit, on: files, saving)
         }
+    }
+
+    struct Crop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "crop", abstract: "Keep a rectangle of a picture (JPEG in the DCT domain; PNG, WebP, TIFF re-encoded without loss).",
+            discussion: """
+            The rectangle is in pixels of the picture as shown (EXIF orientation applied). A JPEG is cut on its \
+            8 or 16 pixel block grid without being encoded again: the rectangle grows out to the grid \
+            and the output says which rectangle was kept. HEIC and AVIF can only be written again with loss: \
+            they are refused unless --allow-lossy.
+            """)
+        @Option(help: "The rectangle to keep: WIDTHxHEIGHT+LEFT+TOP, e.g. 1200x800+100+50.") var rect: String
+        @Flag(help: "Allow a HEIC or AVIF picture to be encoded again with loss (quality 90).") var allowLossy = false
+        @OptionGroup var saving: Saving
+        @Argument(help: "Pictures.") var files: [String]
+        func validate() throws {
+            guard PixelRect(geometry: rect) != nil else { throw ValidationError("\(rect) is not a rectangle WIDTHxHEIGHT+LEFT+TOP such as 1200x800+100+50") }
+        }
+        func run() async throws {
+            guard let area = PixelRect(geometry: rect) else { throw ValidationError("\(rect) is not a rectangle WIDTHxHEIGHT+LEFT+TOP") }
+            if !allowLossy, let lossy = files.first(where: { EditCommand.needsLossyCrop($0) }) {
+                FileDescriptorWriter.writeAll(Array("qlbrowse edit: \(TerminalText.escaped(lossy)): HEIC and AVIF cannot be cropped without encoding the picture again, which loses some quality; nothing was written (--allow-lossy does it)\n".utf8), to: 2)
+                throw ExitCode(1)
+            }
+            try await EditCommand.run(.crop(area, allowLossy: allowLossy), on: files, saving)
+        }
+    }
+
+    /// HEIC and AVIF: a crop writes them again with loss.
+    static func needsLossyCrop(_ path: String) -> Bool {
+        ["heic", "heif", "avif"].contains(path.split(separator: ".").last.map { $0.lowercased() } ?? "")
     }
 
     struct RotatePages: AsyncParsableCommand {

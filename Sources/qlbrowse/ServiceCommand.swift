@@ -37,7 +37,7 @@ struct ServiceCommand: AsyncParsableCommand {
         }
         let worker = WorkerPool.defaultExecutable()
         let server = ServiceServer(endpoint: endpoint, identity: ServiceIdentity.current(workerExecutable: worker, environment: environment),
-                                   pool: WorkerPool(executable: worker, stderrPath: ProcessEnvironment.workerLog, preloads: true), idleSeconds: idleSeconds)
+                                   pool: WorkerPool(cheapSlots: 2, executable: worker, stderrPath: ProcessEnvironment.workerLog, preloads: true), idleSeconds: idleSeconds)
         if case .failed(let why) = await server.run() {
             ServiceLog.line(why)
             throw ExitCode(1)

@@ -1,5 +1,6 @@
 @testable import Editors
 import Testing
+import ThumbnailKit
 
 /// The turn arithmetic behind lossless rotation: which transform of the stored pixels shows as
 /// the turn asked for, whatever the EXIF orientation.
@@ -16,6 +17,21 @@ import Testing
         #expect(Set(all.map { [$0.a, $0.b, $0.c, $0.d] }).count == 8)
         #expect(PictureTurn.quarter.swapsSides && PictureTurn.transpose.swapsSides && !PictureTurn.upsideDown.swapsSides)
         #expect(all.allSatisfy { PictureTurn(quarterTurns: $0.quarterTurnsAndFlip.quarterTurns, flip: $0.quarterTurnsAndFlip.flip) == $0 })
+    }
+
+    @Test func aRectangleFollowsThePictureThroughEveryTurnAndBack() {
+        let rect = PixelRect(x: 10, y: 20, width: 30, height: 40)  // in a 100×60 picture
+        #expect(PictureTurn.identity.map(rect, width: 100, height: 60) == rect)
+        // Turned right, the picture is 60×100 and its left edge is the top: x = 60 - (20 + 40).
+        #expect(PictureTurn.quarter.map(rect, width: 100, height: 60) == PixelRect(x: 0, y: 10, width: 40, height: 30))
+        #expect(PictureTurn.mirror.map(rect, width: 100, height: 60) == PixelRect(x: 60, y: 20, width: 30, height: 40))
+        #expect(PictureTurn(quarterTurns: 2, flip: false).map(rect, width: 100, height: 60) == PixelRect(x: 60, y: 0, width: 30, height: 40))
+        for tag in 1...8 {
+            let turn = PictureTurn.exifOrientation(tag)
+            let turned = turn.map(rect, width: 100, height: 60)
+            let (width, height) = turn.swapsSides ? (60, 100) : (100, 60)
+            #expect(turn.inverse.map(turned, width: width, height: height) == rect, "orientation \(tag) and back")
+        }
     }
 
     @Test func underARotatingOrientationTheStoredPixelsTurnTheSameWay() {

@@ -43,6 +43,14 @@ import ThumbnailKit
             #expect(last.index == 11 && last.pageCount == 12)
             let red = try await previews.page(path: fixture("doc.pdf"), index: .max, box: PixelSize(width: 200, height: 200))
             #expect(red.index == 1 && red.pageCount == 2)
+            // The page's size in points as shown comes with it (Markup measures marks in it); a turned page's is turned.
+            #expect(red.points == PixelSize(width: 612, height: 792))
+            let folder = TestEnvironment.temporaryFolder("qlbrowse-page-points")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let turned = folder.appendingPathComponent("turned.pdf").path
+            _ = TestEnvironment.run("/usr/bin/qpdf", ["--rotate=+90:2", fixture("doc.pdf"), turned])
+            let second = try await previews.page(path: turned, index: 1, box: PixelSize(width: 200, height: 200))
+            #expect(second.points == PixelSize(width: 792, height: 612) && second.image.width > second.image.height)
         }
     }
 

@@ -21,6 +21,9 @@ file keeps the last good settings (none at start); unknown keys are ignored.
                     what is ready; a kernel request holds up to the caller's buffer, on
                     kernel 6.18 ~800 short names for glibc's 32 KiB getdents)
   read_delay_ms     sleep in every read call, one read at a time (a copy crawls)
+  read_mb_per_s     reads share this throughput (MB/s): each read waits its turn on one wire
+                    and the time its bytes take on it (a network share's bandwidth); with
+                    latency_ms, a slow share (20 MB/s, 5 ms a request)
   vanish            true: the daemon exits; the mount stays, every caller gets ENOTCONN
                     (a crashed SMB client, a yanked FUSE-driven stick).
                     "lazy": the daemon detaches the mount (fusermount3 -uz); paths under it then
@@ -101,6 +104,8 @@ class FaultFS(Operations):
     def __init__(self, source, faults):
         self.source, self.faults = source, faults
         self.listings, self.next_dir, self.read_lock = {}, 0, threading.Lock()
+        # The one wire read_mb_per_s shares: when it is free next.
+        self.wire_lock, self.wire_free = threading.Lock(), 0.0
 
     def __call__(self, op, *args):
         if op not in ('init', 'destroy'):
@@ -153,6 +158,17 @@ class FaultFS(Operations):
         return os.open(self.real(path), os.O_RDWR | os.O_CREAT, mode)
 
     def read(self, path, size, offset, fh):
+        data = self.read_at(path, size, offset, fh)
+        rate = self.faults.get().get('read_mb_per_s')
+        if rate:
+            with self.wire_lock:
+                start = max(self.wire_free, time.monotonic())
+                self.wire_free = start + len(data) / (rate * 1e6)
+                done = self.wire_free
+            time.sleep(max(0.0, done - time.monotonic()))
+        return data
+
+    def read_at(self, path, size, offset, fh):
         delay = self.faults.get().get('read_delay_ms')
         if delay:
             # One read at a time, as on a slow stick: readahead sends several reads at once and

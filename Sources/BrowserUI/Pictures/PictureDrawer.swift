@@ -29,6 +29,8 @@ final class PictureDrawer {
     private var pendingEncodings: Set<String> = []
     /// Per slot (file, size, cell rectangle): the id of the encoding last drawn there.
     private var lastDrawn: [String: String] = [:]
+    /// Where the last frame put each file's picture (the cells it covers), for the mouse.
+    private(set) var placed: [String: CellRect] = [:]
 
     init(driver: (any GraphicsDriver)?, cell: CellSize, encoder: PictureEncoder) {
         self.driver = driver
@@ -68,6 +70,7 @@ final class PictureDrawer {
     func beginFrame() {
         placements.beginFrame()
         wantedEncodings = []
+        placed = [:]
     }
 
     /// What this frame did not want, the encoder drops: asked again when wanted again.
@@ -90,14 +93,14 @@ final class PictureDrawer {
     /// Draws `representation` fitted and centred in `rect`, turned as an edit under way shows it.
     /// Its encoding is asked of the encoder the first time; until it comes, what this rectangle
     /// showed before stays.
-    func draw(_ representation: Representation, key: PictureKey, in rect: CellRect, turn: QuickEdit.Turn = .none) {
+    func draw(_ representation: Representation, key: PictureKey, in rect: CellRect, turn: QuickEdit.Turn = .none, overlay: PictureOverlay? = nil) {
         guard rect.columns > 0, rect.rows > 0, let driver else { return }
         let slot = "\(key.path)|\(key.side)|\(rect.columns)x\(rect.rows)"
         // The slot shows what it showed until the new page or frame is encoded; the id names it exactly.
-        let id = "\(slot)|\(key.part)|\(representation.type.rawValue)" + (turn == .none ? "" : "|\(turn)")
+        let id = "\(slot)|\(key.part)|\(representation.type.rawValue)" + (turn == .none ? "" : "|\(turn)") + (overlay.map { "|\($0)" } ?? "")
         wantedEncodings.insert(id)
         if encoded[id] == nil && pendingEncodings.insert(id).inserted {
-            encoder.request(.init(id: id, image: representation.image, driver: driver, columns: rect.columns, rows: rect.rows, imageID: imageID(for: id), turn: turn))
+            encoder.request(.init(id: id, image: representation.image, driver: driver, columns: rect.columns, rows: rect.rows, imageID: imageID(for: id), turn: turn, overlay: overlay))
         }
         // What this place showed last stays until the new encoding is in (the same picture at
         // the same size elsewhere is another place: a storyboard's tiles do not stand in for each other).
@@ -106,6 +109,8 @@ final class PictureDrawer {
               !picture.isEmpty else { return }
         if lastDrawn.count > 2000 { lastDrawn.removeAll() }
         lastDrawn[place] = shownID
+        placed[key.path] = CellRect(row: rect.row + (rect.rows - picture.rows) / 2, column: rect.column + (rect.columns - picture.columns) / 2,
+                                    rows: picture.rows, columns: picture.columns)
         placements.place(id: shownID, picture: picture, row: rect.row + (rect.rows - picture.rows) / 2, column: rect.column + (rect.columns - picture.columns) / 2,
                          slot: slot)
     }

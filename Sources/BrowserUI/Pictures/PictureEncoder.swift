@@ -20,6 +20,8 @@ final class PictureEncoder: Sendable {
         let imageID: UInt32
         /// An edit under way shows the picture turned.
         var turn = QuickEdit.Turn.none
+        /// A crop's rectangle or Markup's marks over the picture, drawn after the turn.
+        var overlay: PictureOverlay?
     }
 
     private let inbox: Inbox
@@ -44,7 +46,8 @@ final class PictureEncoder: Sendable {
                 return state.wanted.contains(job.id)
             }
             guard stillWanted else { return }
-            let image = job.turn.applied(to: job.image)
+            var image = job.turn.applied(to: job.image)
+            if let overlay = job.overlay { image = overlay.applied(to: image) }
             inbox.post(.encoded(id: job.id, job.driver.render(image, columns: job.columns, rows: job.rows, imageID: job.imageID)))
         }
     }

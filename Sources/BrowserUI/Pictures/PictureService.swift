@@ -83,7 +83,7 @@ final class PictureService: Sendable {
                 switch key.part {
                 case .page(let index):
                     let page = try await previews.page(path: key.path, index: index, box: box)
-                    (image, source, facts) = (page.image, "poppler, page \(page.index + 1)", QuickLookFacts(pageCount: page.pageCount))
+                    (image, source, facts) = (page.image, "poppler, page \(page.index + 1)", QuickLookFacts(pageCount: page.pageCount, pagePoints: page.points.map { [page.index: $0] } ?? [:]))
                 case .frame(let milliseconds):
                     let frame = try await previews.frame(path: key.path, seconds: Double(milliseconds) / 1000, box: box)
                     (image, source, facts) = (frame.image, "libav at \(DisplayFormat.clock(frame.shownSeconds))", QuickLookFacts(duration: frame.duration))

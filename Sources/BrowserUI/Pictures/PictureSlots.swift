@@ -12,6 +12,8 @@ struct PictureSlots {
         let key: PictureKey
         let rect: CellRect
         var turn = QuickEdit.Turn.none
+        /// Drawn over the picture: the crop's rectangle, or Markup's marks on the page shown.
+        var overlay: PictureOverlay?
     }
 
     let state: BrowserState
@@ -54,7 +56,14 @@ struct PictureSlots {
         default: part = .whole
         }
         guard var found = slot(index, rect, part: part, playing: position.playing) else { return nil }
-        if let edit = position.edit { found.turn = edit.shownTurn(page: position.page) }
+        if let edit = position.edit {
+            found.turn = edit.shownTurn(page: position.page)
+            found.overlay = edit.crop.map { .rectangle(RectangleOverlay(rect: $0.rect, size: $0.size)) }
+            if let markup = edit.markup, let canvas = state.markupCanvas, canvas.page == position.page {
+                let marks = markup.shown(page: canvas.page)
+                if !marks.isEmpty { found.overlay = .marks(MarkOverlay(marks: marks, canvas: canvas.size, onPage: entry.kind == .pdf)) }
+            }
+        }
         return found
     }
 

@@ -149,6 +149,8 @@ final class CursesScreen: Screen {
                 case 1: return .wheel(-1)
                 case 2: return .wheel(1)
                 case 3: return .click(row: Int(y), column: Int(x))
+                case 4: return .release(row: Int(y), column: Int(x))
+                case 5: return .drag(row: Int(y), column: Int(x))
                 default: return nil
                 }
             }

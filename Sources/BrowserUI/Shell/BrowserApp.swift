@@ -183,7 +183,10 @@ public final class BrowserApp {
             apply(.screen(.resize(rows: screen.rows, columns: screen.columns)))
         case .focusIn: apply(.screen(.redraw))
         case .wheel(let delta): apply(.navigation(.scroll(delta)))
-        case .click(let row, let column): apply(.navigation(.click(row: row, column: column)))
+        case .click, .drag, .release:
+            // On a rectangle over a picture (a crop), the mouse moves it; elsewhere a click selects.
+            if let action = PicturePointer.action(for: input, state: state, placed: view.drawer.placed) { apply(action) }
+            else if case .click(let row, let column) = input { apply(.navigation(.click(row: row, column: column))) }
         case .key(let press): apply(.key(press, options.keys.command(for: press)))
         }
     }
@@ -196,6 +199,7 @@ public final class BrowserApp {
         case .picture(let key, let representation):
             if tracing { StandardStreamTrace.line("picture \(key.path) \(representation.type) \(representation.image.size)") }
             view.receive(representation, for: key)
+            tellPictureSize()
         case .pictureFailed(let key, let reason):
             if tracing { StandardStreamTrace.line("failed \(key.path) \(reason)") }
             view.store.storeFailure(reason, for: key)
@@ -212,7 +216,19 @@ public final class BrowserApp {
         }
     }
 
-    private func apply(_ action: BrowserAction) { perform(state.apply(action)) }
+    private func apply(_ action: BrowserAction) {
+        perform(state.apply(action))
+        tellPictureSize()
+    }
+
+    /// Quick Look's picture's size (its dimensions fact), which a crop works in: it may have
+    /// come with the preview pane's thumbnail, before Quick Look opened.
+    private func tellPictureSize() {
+        guard state.overlay == .quickLook, case .picture(let picture) = state.quickLook, picture.size == nil, let path = state.selectedPath,
+              let slot = PictureSlots(state: state, cell: view.drawer.cell).quickLook(state.cursor),
+              let size = FileFact.dimensions(in: (view.store.pictures[slot.key.whole] ?? view.store.pictures[slot.key])?.facts ?? []) else { return }
+        apply(.quickLookFacts(path: path, QuickLookFacts(pictureSize: size)))
+    }
 
     private func apply(_ result: BackgroundResult) { perform(state.apply(result)) }
 

@@ -53,6 +53,7 @@ struct StatusLineView {
         switch prompt.purpose {
         case .rename(let name): label = " rename \(TerminalText.escaped(name)) to: "
         case .create: label = " new file (end with / for a folder): "
+        case .note: label = " note: "
         case .connect: label = " server (smb://… or sftp://…, ↑↓ recent): "
         case .password(let url):
             let note = state.volumeState.passwordNote

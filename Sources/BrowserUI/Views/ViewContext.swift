@@ -24,7 +24,7 @@ struct ViewContext {
         guard let slot, !hidesPictures else { return }
         let found = latestFrame ? store.picture(for: slot.key) : store.pictures[slot.key].map { (slot.key, $0) }
         guard let (key, representation) = found else { return }
-        drawer.draw(representation, key: key, in: slot.rect, turn: slot.turn)
+        drawer.draw(representation, key: key, in: slot.rect, turn: slot.turn, overlay: slot.overlay)
     }
 
     /// The style of an entry's name: LS_COLORS first, then the theme's part for its kind.

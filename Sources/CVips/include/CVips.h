@@ -42,6 +42,8 @@ int CVips_thumbnail_any_size(const char *filename, VipsImage **out, int width, i
 VipsImage *CVips_open(const char *filename);
 /// The picture turned upright by its EXIF orientation (the tag is then removed).
 int CVips_autorot(VipsImage *in, VipsImage **out);
+/// The part of the picture `width` x `height` from (`left`, `top`), in its pixels (a crop).
+int CVips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
 /// Writes the picture; the saver and its options come from the name ("x.webp[lossless]").
 int CVips_write(VipsImage *image, const char *filename);
 
