@@ -7,7 +7,8 @@ import ThumbnailKit
 /// A folder on another machine as a `Place`: every call is a request to `qlbrowse serve --stdio`
 /// there, over one process (the user's own `ssh`, `RemoteCommand`) that carries every request at
 /// once, each with its id. Thumbnails are made and cached where the files are and cross the link
-/// as PNG at the size asked (File Provider's `fetchThumbnails`); a read is ranged.
+/// at the size asked, a photo's as JPEG (File Provider's `fetchThumbnails`), and are kept here
+/// for the next visit (`pictureCache`); a read is ranged.
 ///
 /// The volume rules hold: every request has a deadline without progress (5 s a call, 10 s a
 /// listing's batch, 60 s a thumbnail) and fails `.notResponding` past it, so a remote that hangs
