@@ -19,7 +19,10 @@
    grid <= 2 MB and <= 1.2x sixel, no picture bytes for selection moves, nothing sent again by
    kitty when scrolling back. (`--graphics-only` runs just this.)
 
-usage: Benchmarks/browser.py [--qlbrowse PATH] [--runs N] [--graphics-only]
+`--folder-only`: just the first, qlbrowse and nnn alternating RUNS times: each run's peak RSS and
+CPU time, and the median (range) of the ratios qlbrowse/nnn (RSS target <= 1.2x, issue 27).
+
+usage: Benchmarks/browser.py [--qlbrowse PATH] [--runs N] [--graphics-only | --folder-only]
 """
 import argparse, fcntl, os, pty, re, resource, select, shutil, signal, statistics, struct, subprocess, sys, tempfile, termios, time
 import pyte  # Debian's python3-pyte: a terminal emulator, to read what is on screen, not which bytes were sent
@@ -343,6 +346,31 @@ def graphics_bytes_table(qlbrowse, env):
             ('kitty PgUp: no resend', kitty[4] < 2000)]
 
 
+def folder_side_by_side(qlbrowse, runs):
+    """The 100,000-entry folder, qlbrowse and nnn alternating: RSS and CPU ratios, medians (ranges)."""
+    os.makedirs(BENCH, exist_ok=True)
+    folder = make_big_folder()
+    home = tempfile.mkdtemp(prefix='qlb-bench-home-')
+    for sub in ('.config', '.cache', '.state'):
+        os.makedirs(os.path.join(home, sub))
+    env = {'TERM': 'xterm-256color', 'HOME': home, 'XDG_CONFIG_HOME': home + '/.config', 'XDG_CACHE_HOME': home + '/.cache',
+           'XDG_STATE_HOME': home + '/.state', 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'EDITOR': 'true'}
+    rss, cpu = [], []
+    print('%-4s %14s %14s %14s %14s' % ('run', 'qlbrowse RSS', 'nnn RSS MB', 'qlbrowse CPU', 'nnn CPU s'))
+    for run in range(runs):
+        order = [('qlbrowse', [qlbrowse, folder]), ('nnn', ['nnn', folder])]
+        result = {name: open_jump_quit(command, env) for name, command in (order if run % 2 == 0 else order[::-1])}
+        (qc, qr), (nc, nr) = result['qlbrowse'], result['nnn']
+        print('%-4d %14.1f %14.1f %14.3f %14.3f' % (run + 1, qr, nr, qc, nc), flush=True)
+        rss.append(qr / nr)
+        cpu.append(qc / nc)
+    shutil.rmtree(home, ignore_errors=True)
+    print('RSS qlbrowse/nnn: median %.2f (%.2f-%.2f)  target <= 1.2  %s' % (statistics.median(rss), min(rss), max(rss),
+                                                                            'PASS' if statistics.median(rss) <= 1.2 else 'FAIL'))
+    print('CPU qlbrowse/nnn: median %.2f (%.2f-%.2f)' % (statistics.median(cpu), min(cpu), max(cpu)))
+    return 0 if statistics.median(rss) <= 1.2 else 1
+
+
 def percentiles(samples):
     """p50, p99 and the largest of sorted samples."""
     return samples[len(samples) // 2], samples[min(len(samples) - 1, int(len(samples) * 0.99))], samples[-1]
@@ -353,7 +381,10 @@ def main():
     parser.add_argument('--qlbrowse', default=os.path.join(ROOT, '.build/release/qlbrowse'))
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--graphics-only', action='store_true')
+    parser.add_argument('--folder-only', action='store_true')
     args = parser.parse_args()
+    if args.folder_only:
+        return folder_side_by_side(args.qlbrowse, args.runs)
     if args.graphics_only:
         home = tempfile.mkdtemp(prefix='qlb-bench-home-')
         env = {'TERM': 'xterm-256color', 'HOME': home, 'XDG_STATE_HOME': home, 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8'}

@@ -8,7 +8,9 @@ as Thunar 4.18 does when it opens the folder: GetSupported, then one Queue of th
 first 24 by name) with the MIME types GIO gives, scheduler "foreground", flavor "normal". Each run
 has a private session bus whose only service file names the thumbnailer under test, so the first call
 activates it (tumblerd, or `qlbrowse dbus` and its resident service, cold: a runtime folder of its
-own); the clock starts before GetSupported and stops at the last Ready or Error of the 24.
+own); the clock starts before GetSupported and stops at the last Ready or Error of the 24. The
+thumbnail caches are empty in every run; what a desktop keeps across sessions is kept across runs:
+tumbler's GStreamer registry, and qlbrowse's list of the types it reads (its GetSupported answer).
 
 Runs alternate tumbler and qlbrowse (RUNS pairs, default 5, after one warm-up pair that is not
 counted), every run with empty caches. Prints each pair and the ratio qlbrowse/tumbler of the time to
@@ -152,14 +154,27 @@ def run_once(peer, qlbrowse, files, keep=()):
                XDG_STATE_HOME=os.path.join(work, 'state'), XDG_CONFIG_HOME=os.path.join(work, 'config'),
                # GStreamer's plugin registry lives in the cache folder: kept across runs, as on a desktop.
                GST_REGISTRY=os.path.join(BENCH, 'gstreamer-registry.bin'))
+    # Likewise qlbrowse's list of the types it thumbnails (its GetSupported answer), written by its last run.
+    types_memo, kept_types = os.path.join(work, 'cache', 'qlbrowse', 'dbus-types'), os.path.join(BENCH, 'qlbrowse-dbus-types')
+    if os.path.exists(kept_types):
+        os.makedirs(os.path.dirname(types_memo))
+        shutil.copy(kept_types, types_memo)
     daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + config, '--nofork', '--nopidfile'], env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 10
         while not os.path.exists(os.path.join(work, 'bus')) and time.time() < deadline:
             time.sleep(0.005)
-        bus = Gio.DBusConnection.new_for_address_sync('unix:path=%s/bus' % work, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
-                                                      Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        # The socket file appears when it is bound, a moment before the daemon listens on it.
+        while True:
+            try:
+                bus = Gio.DBusConnection.new_for_address_sync('unix:path=%s/bus' % work, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
+                                                              Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+                break
+            except GLib.GError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.01)
         uris = [Gio.File.new_for_path(f).get_uri() for f in files]
         types = [Gio.File.new_for_path(f).query_info('standard::content-type', 0, None).get_content_type() for f in files]
         answered, ready, first = set(), [0], [None]
@@ -193,6 +208,8 @@ def run_once(peer, qlbrowse, files, keep=()):
         daemon.kill()
         daemon.wait()
         stop_everything(keep)
+        if os.path.exists(types_memo):
+            shutil.copy(types_memo, kept_types)
         shutil.rmtree(work, ignore_errors=True)
 
 

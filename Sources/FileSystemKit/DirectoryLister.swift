@@ -54,11 +54,27 @@ public final class DirectoryLister: Sendable {
             var batch = EntryBatch(expectedEntries: limit)
             var kinds = KindGuesser()
             var lastDelivery = clock.now()
+            // Once a stat takes more than 2 ms (a network share, a spinning disk), the rest are
+            // read many at once, in chunks of 64 names: each stat there is a round trip.
+            var lanes: [DispatchQueue] = []
+            var waiting: [[UInt8]] = []
+            func append(_ name: UnsafeBufferPointer<UInt8>, _ entry: EntryAttributes) {
+                batch.append(name: name, isDirectory: entry.isDirectory, isSymbolicLink: entry.isSymbolicLink, size: entry.size,
+                             modified: entry.modified, kind: kinds.kind(of: name, isDirectory: entry.isDirectory))
+            }
+            func readWaiting() {
+                for (name, entry) in zip(waiting, EntryAttributes.read(waiting, in: fd, lanes: lanes)) {
+                    name.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0.dropLast()), entry) }
+                }
+                waiting.removeAll(keepingCapacity: true)
+                heartbeat.beat()
+            }
             while true {
                 if listing.isCancelled { return }
                 errno = 0
                 guard let entry = readdir(directory) else {
                     let code = errno
+                    if !waiting.isEmpty { readWaiting() }
                     if listing.isCancelled { return }
                     deliver(EntryStore(batch), true, code == 0 ? nil : .system(code, "reading \(TerminalTextShim.escape(folder)) failed", path: folder, call: "readdir"))
                     return
@@ -71,22 +87,21 @@ public final class DirectoryLister: Sendable {
                             batch.append(name: name, isDirectory: true, isSymbolicLink: false, size: 0, modified: 0, kind: .folder)
                             return
                         }
-                        var info = stat()
-                        let found = fstatat(fd, cName, &info, AT_SYMLINK_NOFOLLOW) == 0
-                        let isLink = found && (info.st_mode & S_IFMT) == S_IFLNK
-                        if isLink {
-                            var target = stat()
-                            if fstatat(fd, cName, &target, 0) == 0 { info = target }
+                        if !lanes.isEmpty {
+                            waiting.append(Array(name) + [0])
+                            return
                         }
-                        let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
-                        batch.append(name: name, isDirectory: isDirectory, isSymbolicLink: isLink, size: found ? Int(info.st_size) : 0,
-                                     modified: found ? Int(info.st_mtim.tv_sec) : 0, kind: kinds.kind(of: name, isDirectory: isDirectory))
+                        let started = clock.now()
+                        append(name, EntryAttributes.read(cName, in: fd))
+                        if clock.now() - started > 2_000_000 { lanes = (0..<8).map { DispatchQueue(label: "qlbrowse.list.stat.\($0)") } }
                     }
                 }
+                let chunkRead = waiting.count >= 64
+                if chunkRead { readWaiting() }
                 if batch.count & 63 == 0 { heartbeat.beat() }
                 // A slow volume's entries show as they come: a batch goes out when full, or after
                 // 200 ms of slow arrivals.
-                let slow = batch.count & 15 == 0 && clock.now() - lastDelivery > 200_000_000
+                let slow = (batch.count & 15 == 0 || chunkRead) && clock.now() - lastDelivery > 200_000_000
                 if batch.count >= limit || slow {
                     lastDelivery = clock.now()
                     deliver(EntryStore(batch), false, nil)

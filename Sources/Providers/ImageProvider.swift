@@ -23,8 +23,8 @@ public struct ImageProvider: ThumbnailProvider {
         }
         // A preview as good as the thumbnail, where the caller takes one (tumbler's way): no decode at all.
         if job.wantsThumbnail, job.embeddedSuffices, job.contentType.identifier == "image/jpeg", let (file, metadata) = readJPEGHeader(),
-           let preview = embeddedPreview(job, file: file, metadata: metadata, asThumbnail: true) {
-            emit(preview)
+           let (image, source) = EmbeddedThumbnail.image(file: file, metadata: metadata, box: job.box, cancel: job.cancellation.cFlag) {
+            emit(ProviderImage(.thumbnail, image, source: source))
             return
         }
         if job.wantsLowQuality, let (file, metadata) = readJPEGHeader(), let preview = embeddedPreview(job, file: file, metadata: metadata) {
@@ -41,7 +41,7 @@ public struct ImageProvider: ThumbnailProvider {
         }
         if job.contentType.identifier == "image/jpeg",
            case .image(let image) = try JPEGDecoder.thumbnail(path: job.path, box: job.box, orientation: readJPEGHeader()?.metadata.orientation ?? 1,
-                                                              cancellation: job.cancellation) {
+                                                              cancel: job.cancellation.cFlag) {
             emit(ProviderImage(.thumbnail, image, source: "libjpeg", facts: job.wantsFacts ? readHeader().facts : []))
             return
         }
@@ -49,44 +49,16 @@ public struct ImageProvider: ThumbnailProvider {
         emit(ProviderImage(.thumbnail, image, source: name, facts: job.wantsFacts ? readHeader().facts : []))
     }
 
-    /// The cheapest picture already inside the file: EXIF thumbnail first (tiny, instant), else an MPF preview.
-    /// `asThumbnail`: only one that can stand for the thumbnail (`fills`), handed out as the thumbnail.
-    private func embeddedPreview(_ job: ProviderJob, file: FileBytes, metadata: JPEGMetadata, asThumbnail: Bool = false) -> ProviderImage? {
-        let candidates: [(Range<Int>, String)] = [metadata.exifThumbnail.map { ($0, "exif") }].compactMap { $0 }
-            + metadata.mpfPreviews.prefix(1).map { ($0, "mpf") }
-        for (range, source) in candidates {
+    /// The cheapest picture already inside the file, as the low quality: EXIF thumbnail first
+    /// (tiny, instant), else an MPF preview.
+    private func embeddedPreview(_ job: ProviderJob, file: FileBytes, metadata: JPEGMetadata) -> ProviderImage? {
+        for (range, source) in EmbeddedThumbnail.candidates(metadata) {
             let bytes = file.read(at: range.lowerBound, count: range.count)
             guard bytes.count == range.count else { continue }
-            if asThumbnail {
-                guard let image = metadata.storedSize, let preview = JPEGMetadata.parse(header: Array(bytes.prefix(128 * 1024)), fileSize: bytes.count)?.storedSize,
-                      Self.fills(job.box, preview: preview, image: image, orientation: metadata.orientation) else { continue }
-            }
             // EXIF thumbnails carry no orientation of their own: the main image's applies. MPF previews have their own EXIF.
-            let orientation = source == "exif" ? metadata.orientation : JPEGMetadata.parse(header: Array(bytes.prefix(128 * 1024)), fileSize: bytes.count)?.orientation ?? 1
-            // As the thumbnail (never enlarged), a baseline preview goes through libjpeg: no libvips
-            // to load for a desktop's first screen. The others through libvips (which enlarges to the box).
-            let image: PixelImage
-            if asThumbnail, case .image(let decoded)? = try? JPEGDecoder.thumbnail(bytes: bytes, box: job.box, orientation: orientation, cancellation: job.cancellation) {
-                image = decoded
-            } else if let decoded = try? VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: source != "exif", cancellation: job.cancellation) {
-                image = source == "exif" ? decoded.applyingOrientation(metadata.orientation) : decoded
-            } else {
-                continue
-            }
-            return ProviderImage(asThumbnail ? .thumbnail : .lowQuality, image, source: source)
+            guard let decoded = try? VipsDecoder.thumbnail(bytes: bytes, box: job.box, autorotate: source != "exif", cancellation: job.cancellation) else { continue }
+            return ProviderImage(.lowQuality, source == "exif" ? decoded.applyingOrientation(metadata.orientation) : decoded, source: source)
         }
         return nil
-    }
-
-    /// Whether a preview stored at `preview` pixels can stand for the thumbnail of an image stored at
-    /// `image` pixels in `box`: the same picture (aspect ratios within 1 %: no bars a camera added),
-    /// and at least as many pixels as the image fitted to the box (never enlarged). Both sizes are
-    /// as stored, before the orientation, so the box is turned with it.
-    static func fills(_ box: PixelSize, preview: PixelSize, image: PixelSize, orientation: Int = 1) -> Bool {
-        let turned = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
-        let sameShape = abs(preview.width * image.height - preview.height * image.width) * 100 <= image.width * preview.height
-        let scale = min(Double(turned.width) / Double(image.width), Double(turned.height) / Double(image.height), 1)
-        let needed = (width: (Double(image.width) * scale).rounded(), height: (Double(image.height) * scale).rounded())
-        return sameShape && Double(preview.width) >= needed.width && Double(preview.height) >= needed.height
     }
 }

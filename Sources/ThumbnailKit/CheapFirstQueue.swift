@@ -26,7 +26,7 @@ struct CheapFirstQueue<Element> {
     }
 
     /// Takes out the first item matching `predicate`.
-    mutating func remove(where predicate: (Element) -> Bool) -> Element? {
+    mutating func takeOut(where predicate: (Element) -> Bool) -> Element? {
         items.firstIndex(where: predicate).map { take(at: $0) }
     }
 

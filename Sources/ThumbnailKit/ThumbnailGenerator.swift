@@ -27,10 +27,15 @@ public final class ThumbnailGenerator: Sendable {
     /// The representations of a file, lowest quality first. Throws `ThumbnailError` when the file
     /// cannot be read or decoded (after the icon, when the icon was asked for).
     public func representations(for request: ThumbnailRequest) -> AsyncThrowingStream<Representation, Error> {
+        representations(for: request, workers: true)
+    }
+
+    /// `workers` false: only what this process makes (the icon, the cache's picture, a JPEG's own preview).
+    private func representations(for request: ThumbnailRequest, workers: Bool) -> AsyncThrowingStream<Representation, Error> {
         let (stream, continuation) = AsyncThrowingStream<Representation, Error>.makeStream()
         let task = Task { [self] in
             do {
-                try await produce(request) { continuation.yield($0) }
+                try await produce(request, workers: workers) { continuation.yield($0) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: Task.isCancelled ? CancellationError() : error)
@@ -44,8 +49,21 @@ public final class ThumbnailGenerator: Sendable {
 
     /// The best representation the request allows.
     public func bestRepresentation(for request: ThumbnailRequest) async throws -> Representation {
+        try await bestRepresentation(for: request, workers: true)
+    }
+
+    /// The thumbnail a JPEG gets from its own preview without any worker (`embeddedSuffices`),
+    /// stored in the cache like any other, or the cache's; nil when neither fills the box, so that
+    /// a caller answers the photos of a first screen before it queues anything for the workers.
+    package func embeddedThumbnail(for request: ThumbnailRequest) async -> Representation? {
+        var request = request
+        request.embeddedSuffices = true
+        return try? await bestRepresentation(for: request, workers: false)
+    }
+
+    private func bestRepresentation(for request: ThumbnailRequest, workers: Bool) async throws -> Representation {
         var best: Representation?
-        for try await representation in representations(for: request) { best = representation }
+        for try await representation in representations(for: request, workers: workers) { best = representation }
         guard let best else { throw ThumbnailError(.noPreview, "no picture could be made") }
         return best
     }
@@ -68,9 +86,11 @@ public final class ThumbnailGenerator: Sendable {
         var status: stat
         var failure: ThumbnailError?
         var cached: Representation?
+        /// The JPEG's own preview, when the request takes one as its thumbnail and it fills the box.
+        var embedded: (image: PixelImage, source: String)?
     }
 
-    private func produce(_ request: ThumbnailRequest, yield: (Representation) -> Void) async throws {
+    private func produce(_ request: ThumbnailRequest, workers: Bool, yield: (Representation) -> Void) async throws {
         let box = request.pixelBox
         var types = request.types
         if let minimum = request.minimumDimension, Double(max(box.width, box.height)) < minimum {
@@ -89,6 +109,12 @@ public final class ThumbnailGenerator: Sendable {
             if let cache, !wanted.isEmpty, isRegular, status.st_size > 0 {
                 lookup.failure = cache.knownFailure(for: request)
                 if lookup.failure == nil { lookup.cached = cache.cachedRepresentation(for: request, box: box) }
+            }
+            // tumbler's way for a desktop's first screen of photos: the preview the JPEG carries,
+            // read and decoded here (a few KB, no worker to wait for).
+            if request.embeddedSuffices, wanted.contains(.thumbnail), isRegular, lookup.cached == nil, lookup.failure == nil,
+               (request.contentType ?? ContentTypeTable.type(forFileName: request.path))?.identifier == "image/jpeg" {
+                lookup.embedded = EmbeddedThumbnail.image(path: request.path, box: cache?.generationBox(for: box) ?? box)
             }
             return .success(lookup)
         }.get()
@@ -172,6 +198,11 @@ public final class ThumbnailGenerator: Sendable {
                 break  // only preview requests get one
             }
         }
+        if let (image, source) = lookup.embedded {
+            take(.image(.thumbnail, image, source: source, facts: []))
+            return
+        }
+        guard workers else { return }
         var fullTypes = wanted
         if request.cheapPictureFirst, wanted.isSuperset(of: [.lowQuality, .thumbnail]), delivered != .lowQuality {
             // The cheap picture as a request of its own, which pools serve before any full decode

@@ -243,7 +243,7 @@ public actor WorkerPool: WorkerBackend {
     }
 
     private func cancel(_ id: UInt64) {
-        if let job = queue.remove(where: { $0.id == id }) {
+        if let job = queue.takeOut(where: { $0.id == id }) {
             job.sink.finish(throwing: CancellationError())
             return
         }

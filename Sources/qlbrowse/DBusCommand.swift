@@ -78,9 +78,11 @@ struct DBusCommand: ParsableCommand {
         if outcome.lostName { throw ExitCode(1) }
     }
 
-    /// The MIME types the worker thumbnails (as `qlbrowse types` lists them).
+    /// The MIME types the worker thumbnails (as `qlbrowse types` lists them), remembered from the last run.
     static func supportedTypes() -> [String] {
-        var seen = Set<String>()
-        return (WorkerTypes.read()?.thumbnailers ?? []).map { $0[0] }.filter { seen.insert($0).inserted }
+        SupportedTypesMemo().types {
+            var seen = Set<String>()
+            return (WorkerTypes.read()?.thumbnailers ?? []).map { $0[0] }.filter { seen.insert($0).inserted }
+        }
     }
 }

@@ -79,12 +79,12 @@ final class DBusThumbnailer: Sendable {
         case known([String])
     }
 
-    private let generator: ThumbnailGenerator
-    private let cache: ThumbnailCache
+    let generator: ThumbnailGenerator
+    let cache: ThumbnailCache
     private let supported = Mutex(Supported.waiting([]))
     /// Files made at once over all lists: a few more than the service's workers, so that a slow
     /// file holds one lane while the others go on.
-    private let lanes = 4
+    let lanes = 4
     private let jobs = Mutex(Jobs())
     private let service = Mutex<DBusService?>(nil)
     /// Threads for the cache look-ups that answer before any decoding.
@@ -110,6 +110,11 @@ final class DBusThumbnailer: Sendable {
     }
 
     func attach(_ service: DBusService) { self.service.withLock { $0 = service } }
+
+    /// Whether `Dequeue` cancelled the job `handle` (or it ended).
+    func isDequeued(_ handle: UInt32) -> Bool {
+        jobs.withLock { $0.live[handle]?.dequeued ?? true }
+    }
 
     /// Nanoseconds since the last call or the end of the last job; nil while a job runs.
     var idleNanos: Int64? {
@@ -159,7 +164,8 @@ final class DBusThumbnailer: Sendable {
     }
 
     /// Starts the job `handle` for `uris`; its signals go to `caller`. Files already in the cache
-    /// are announced first, all at once; the others wait for a lane, newest list first.
+    /// are announced first, all at once, then the photos whose own preview is the thumbnail; the
+    /// others wait for a lane, newest list first.
     private func start(_ handle: UInt32, uris: [String], flavor: String, for caller: String?) {
         let signals = Signals(bus: service.withLock { $0 }, caller: caller, handle: handle)
         signals.started()
@@ -175,7 +181,8 @@ final class DBusThumbnailer: Sendable {
                 FileURI.path(from: uri).map { cache.hasValidThumbnail(forFile: $0, box: box, sharedToo: false) } ?? false
             }) }) ?? []
             if !cached.isEmpty { signals.ready(uris.filter(cached.contains)) }
-            let rest = uris.filter { !cached.contains($0) }
+            let embedded = await self.answerEmbedded(uris.filter { !cached.contains($0) }, handle: handle, pixels: pixels, signals: signals)
+            let rest = uris.filter { !cached.contains($0) && !embedded.contains($0) }
             let lanes = jobs.withLock { state -> Int in
                 guard state.live[handle]?.dequeued == false else { return 0 }
                 state.waiting.push(handle, rest)
@@ -185,7 +192,7 @@ final class DBusThumbnailer: Sendable {
             }
             // Dequeued during the look-up: the rest never waited.
             let dropped = jobs.withLock { $0.live[handle]?.dequeued == true } ? rest.count : 0
-            done(handle, count: cached.count + dropped)
+            done(handle, count: cached.count + embedded.count + dropped)
             for _ in 0..<lanes { Task { await self.lane() } }
         }
     }
@@ -238,23 +245,14 @@ final class DBusThumbnailer: Sendable {
     }
 
     private func thumbnail(_ uri: String, pixels: Int, signals: Signals) async {
-        guard let path = FileURI.path(from: uri) else {
-            signals.failed([uri], .unsupported, "Only local files are supported")
+        let request: ThumbnailRequest
+        switch Self.request(for: uri, pixels: pixels, cacheRoot: cache.root) {
+        case .success(let checked): request = checked
+        case .failure(let refusal):
+            signals.failed([uri], refusal.code, refusal.message)
             return
         }
-        // The cache is keyed by the URI as GLib writes it; a thumbnail stored under that key and
-        // announced under another spelling (file://localhost/, %e9) would never be found.
-        guard FileURI.from(absolutePath: path) == uri else {
-            signals.failed([uri], .unsupported, "Not written as the thumbnail cache keys it (\(FileURI.from(absolutePath: path)))")
-            return
-        }
-        guard !path.hasPrefix(cache.root + "/") else {
-            signals.failed([uri], .isThumbnail, "The file \"\(path)\" is a thumbnail itself")
-            return
-        }
-        var request = ThumbnailRequest(path: path, size: Double(pixels), types: [.thumbnail])
-        request.wantsFacts = false
-        request.embeddedSuffices = true
+        let path = request.path
         do {
             let made = try await generator.bestRepresentation(for: request)
             // Ready means "the file is in the cache": one that could not be written is tumbler's "could not save".
@@ -271,7 +269,7 @@ final class DBusThumbnailer: Sendable {
     }
 
     /// One job's signals, to the caller that queued it.
-    private struct Signals: Sendable {
+    struct Signals: Sendable {
         let bus: DBusService?
         let caller: String?
         let handle: UInt32

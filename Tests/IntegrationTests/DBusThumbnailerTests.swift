@@ -30,6 +30,6 @@ import Testing
                                                        "XDG_RUNTIME_DIR": runtime.path, "QLBROWSE_NO_SERVICE": "0"])
         print(result.stdout)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.components(separatedBy: "dbus-thumbnailer: ok:").count - 1 == 10, "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "dbus-thumbnailer: ok:").count - 1 == 12, "\(result.stdout)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import ThumbnailKit
 @testable import Providers
 
 /// The CR3 preview reader on a CR3 laid out byte by byte as Canon's cameras write it (the layout of

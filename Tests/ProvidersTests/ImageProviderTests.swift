@@ -56,10 +56,10 @@ import ThumbnailKit
 
     @Test func fillingIsJudgedInTheTurnedBox() {
         let image = PixelSize(width: 4000, height: 3000), preview = PixelSize(width: 160, height: 120)
-        #expect(ImageProvider.fills(PixelSize(width: 128, height: 128), preview: preview, image: image))
-        #expect(!ImageProvider.fills(PixelSize(width: 256, height: 256), preview: preview, image: image))
+        #expect(EmbeddedThumbnail.fills(PixelSize(width: 128, height: 128), preview: preview, image: image))
+        #expect(!EmbeddedThumbnail.fills(PixelSize(width: 256, height: 256), preview: preview, image: image))
         // A tall box: shown turned (orientation 6), the 4000 px side is 160 tall in a 200x160 box.
-        #expect(ImageProvider.fills(PixelSize(width: 200, height: 160), preview: preview, image: image, orientation: 6))
-        #expect(!ImageProvider.fills(PixelSize(width: 200, height: 160), preview: preview, image: image, orientation: 1))
+        #expect(EmbeddedThumbnail.fills(PixelSize(width: 200, height: 160), preview: preview, image: image, orientation: 6))
+        #expect(!EmbeddedThumbnail.fills(PixelSize(width: 200, height: 160), preview: preview, image: image, orientation: 1))
     }
 }

@@ -25,7 +25,7 @@ import ThumbnailKit
         let path = try folder.write("picture.jpg", bytes: bytes)
         // The orientation as ImageProvider reads it from the header.
         let orientation = JPEGMetadata.parse(header: bytes, fileSize: bytes.count)?.orientation ?? 1
-        return try JPEGDecoder.thumbnail(path: path, box: PixelSize(width: box, height: box), orientation: orientation, cancellation: cancellation)
+        return try JPEGDecoder.thumbnail(path: path, box: PixelSize(width: box, height: box), orientation: orientation, cancel: cancellation.cFlag)
     }
 
     private func image(_ outcome: JPEGDecoder.Outcome) -> PixelImage? {
@@ -85,7 +85,7 @@ import ThumbnailKit
 
     @Test func aMissingFileIsUnreadable() {
         let error = #expect(throws: ThumbnailError.self) {
-            try JPEGDecoder.thumbnail(path: "/nonexistent/qlbrowse.jpg", box: PixelSize(width: 64, height: 64), orientation: 1, cancellation: CancellationFlag())
+            try JPEGDecoder.thumbnail(path: "/nonexistent/qlbrowse.jpg", box: PixelSize(width: 64, height: 64), orientation: 1, cancel: nil)
         }
         #expect(error?.code == .unreadable)
     }

@@ -11,7 +11,8 @@ says to install it); checks Queue (Started, Ready per file, Finished; the PNG in
 folder carries Thumb::URI and Thumb::MTime), tumbler's error codes (a remote URI, an empty file,
 a thumbnail of a thumbnail, an unknown flavor), Dequeue and handle_to_unqueue, GetSupported,
 GetFlavors, GetSchedulers, signals only to the caller and never before the reply with the handle,
-a second instance refused while the name is taken, and the idle exit.
+a second instance refused while the name is taken, the idle exit, and GetSupported answered by
+the next start from the list kept in the cache folder.
 Prints one line per check; exit status 1 on the first failure.
 """
 import urllib.parse
@@ -237,6 +238,38 @@ def check(qlbrowse, fixtures, work, started):
     if not thumbnailer.wait(gone, 20):
         fail('pid %d still running 20 s after its last work' % owner)
     ok('it exits by itself when idle (pid %d)' % owner)
+
+    # The next start answers GetSupported from the list the last one kept (no worker started first),
+    # and only when that list was made by this worker.
+    def released():
+        """The bus has seen the owner go (its exit and the bus dropping its name are not one step)."""
+        return not bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'NameHasOwner',
+                                 GLib.Variant('(s)', (NAME,)), GLib.VariantType('(b)'), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    if not thumbnailer.wait(released, 20):
+        fail('the name is still owned 20 s after pid %d exited' % owner)
+    memo = os.path.join(cache, 'qlbrowse', 'dbus-types')
+    lines = open(memo).read().split('\n')
+    if lines[1:-1] != types:
+        fail('the kept list is not what GetSupported answered: %s' % lines[:4])
+    with open(memo, 'w') as out:
+        out.write('\n'.join([lines[0]] + types + ['x-test/remembered', '']))
+    again = thumbnailer.call('GetSupported', None, '(asas)')[1]
+    started.append(bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
+                                 GLib.Variant('(s)', (NAME,)), GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0])
+    if again != types + ['x-test/remembered']:
+        fail('a new start did not answer from the kept list: %d types, last %s' % (len(again), again[-1:]))
+    ok('a new start answers GetSupported from the list its worker made before (%d types)' % len(again))
+    owner = started[-1]
+    if not thumbnailer.wait(gone, 20) or not thumbnailer.wait(released, 20):
+        fail('pid %d still running or owning the name 20 s after its last work' % owner)
+    with open(memo, 'w') as out:
+        out.write('\n'.join(['another worker\t1\t2\t3'] + types + ['x-test/stale', '']))
+    fresh = thumbnailer.call('GetSupported', None, '(asas)')[1]
+    started.append(bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
+                                 GLib.Variant('(s)', (NAME,)), GLib.VariantType('(u)'), Gio.DBusCallFlags.NONE, 5000, None).unpack()[0])
+    if fresh != types or open(memo).read().split('\n')[0] != lines[0]:
+        fail('a list kept for another worker was answered or kept: %d types, last %s' % (len(fresh), fresh[-1:]))
+    ok('a list kept for another worker is made again')
 
 
 if __name__ == '__main__':

@@ -8,29 +8,24 @@ import Glibc
 /// scaling, then averaged down to the box: the same shrink-on-load libvips does, without its
 /// pipeline around it (about a third less CPU per camera JPEG, measured by
 /// Benchmarks/thumbnails.sh). Progressive, arithmetic-coded and CMYK JPEGs are left to libvips.
-/// Here, in ThumbnailKit, so that both the workers' providers (`Providers`, with their
-/// cancellation flag) and the browser (a remote place's pictures cross the link as JPEG) use it.
-public enum JPEGDecoder {
-    public enum Outcome {
+/// `cancel` (a C int set to non-zero to stop, as `CancellationFlag.cFlag`) is polled between rows.
+package enum JPEGDecoder {
+    package enum Outcome {
         case image(PixelImage)
         /// A JPEG this decoder leaves to libvips (or not a JPEG it could read at all).
         case unsuited
     }
 
-    /// A thumbnail of the file at `path` fitting `box`, the EXIF `orientation` (1…8) applied;
-    /// never larger than the image. `cancel`, when not nil, is polled between rows (non-zero stops).
-    public static func thumbnail(path: String, box: PixelSize, orientation: Int,
-                                 cancel: UnsafeMutablePointer<Int32>?) throws(ThumbnailError) -> Outcome {
+    /// A thumbnail fitting `box`, the EXIF `orientation` (1…8) applied; never larger than the image.
+    package static func thumbnail(path: String, box: PixelSize, orientation: Int, cancel: UnsafeMutablePointer<Int32>?) throws(ThumbnailError) -> Outcome {
         try decode(box: box, orientation: orientation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
             CJPEG_decode_scaled(path, Int32(storedBox.width), Int32(storedBox.height), cancel,
                                 &pixels, &width, &height, &sourceWidth, &sourceHeight)
         }
     }
 
-    /// The same from a JPEG in memory (a preview the file embeds, a picture from a remote place),
-    /// without loading libvips.
-    public static func thumbnail(bytes: [UInt8], box: PixelSize, orientation: Int,
-                                 cancel: UnsafeMutablePointer<Int32>?) throws(ThumbnailError) -> Outcome {
+    /// The same from a JPEG in memory (a preview the file embeds), without loading libvips.
+    package static func thumbnail(bytes: [UInt8], box: PixelSize, orientation: Int, cancel: UnsafeMutablePointer<Int32>?) throws(ThumbnailError) -> Outcome {
         try decode(box: box, orientation: orientation) { storedBox, pixels, width, height, sourceWidth, sourceHeight in
             bytes.withUnsafeBufferPointer { buffer in
                 CJPEG_decode_scaled_bytes(buffer.baseAddress, UInt(buffer.count), Int32(storedBox.width), Int32(storedBox.height), cancel,
@@ -39,8 +34,9 @@ public enum JPEGDecoder {
         }
     }
 
-    /// A whole JPEG in memory at its own size, or nil when this decoder cannot read it.
-    public static func image(_ bytes: [UInt8]) -> PixelImage? {
+    /// A whole JPEG in memory at its own size (a remote place's picture, which crosses the link
+    /// as JPEG), or nil when this decoder cannot read it.
+    package static func image(_ bytes: [UInt8]) -> PixelImage? {
         // libjpeg's scaling never enlarges: a box this large is the image's own size.
         guard case .image(let image)? = try? thumbnail(bytes: bytes, box: PixelSize(width: 1 << 14, height: 1 << 14), orientation: 1, cancel: nil)
         else { return nil }

@@ -1,5 +1,3 @@
-import ThumbnailKit
-
 /// What a JPEG's header segments say without decoding a pixel: the EXIF orientation, the EXIF
 /// IFD1 thumbnail, and the MPF preview images phones and cameras embed.
 ///
@@ -82,43 +80,43 @@ public struct JPEGMetadata: Equatable {
 }
 
 /// Reads TIFF structures (EXIF and MPF are both TIFF-shaped) from a byte array, either byte order.
-struct TIFFReader {
-    struct Entry {
-        let tag: Int
-        let type: Int
-        let count: Int
+package struct TIFFReader {
+    package struct Entry {
+        package let tag: Int
+        package let type: Int
+        package let count: Int
         /// The value for SHORT/LONG counts of one, else the offset of the values.
-        let value: Int
+        package let value: Int
     }
 
-    let bytes: [UInt8]
-    let bigEndian: Bool
+    package let bytes: [UInt8]
+    package let bigEndian: Bool
 
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count >= 8 else { return nil }
         if bytes[0] == 0x4D && bytes[1] == 0x4D { bigEndian = true } else if bytes[0] == 0x49 && bytes[1] == 0x49 { bigEndian = false } else { return nil }
         self.bytes = bytes
         guard uint16(at: 2) == 42 else { return nil }
     }
 
-    var firstIFDOffset: Int? {
+    package var firstIFDOffset: Int? {
         let offset = uint32(at: 4)
         return offset >= 8 && offset < bytes.count ? offset : nil
     }
 
-    func uint16(at offset: Int) -> Int {
+    package func uint16(at offset: Int) -> Int {
         guard offset >= 0, offset + 2 <= bytes.count else { return 0 }
         let a = Int(bytes[offset]), b = Int(bytes[offset + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
-    func uint32(at offset: Int) -> Int {
+    package func uint32(at offset: Int) -> Int {
         guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
         let b = (0..<4).map { Int(bytes[offset + $0]) }
         return bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
     }
 
-    func entries(at offset: Int) -> [Entry] {
+    package func entries(at offset: Int) -> [Entry] {
         let count = uint16(at: offset)
         guard count > 0, count < 1000, offset + 2 + count * 12 <= bytes.count else { return [] }
         return (0..<count).map { index in
@@ -130,7 +128,7 @@ struct TIFFReader {
         }
     }
 
-    func nextIFDOffset(after offset: Int) -> Int? {
+    package func nextIFDOffset(after offset: Int) -> Int? {
         let count = uint16(at: offset)
         let next = uint32(at: offset + 2 + count * 12)
         return next >= 8 && next < bytes.count ? next : nil

@@ -1,10 +1,10 @@
 import SystemKit
-import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Random-access reads from a file, bounded: the only way providers written in Swift read content.
+/// Random-access reads from a file, bounded: the only way providers written in Swift (and
+/// `EmbeddedThumbnail`, in the asking process) read content.
 public final class FileBytes {
     private let fd: Int32
     public let size: Int
