@@ -1,4 +1,5 @@
 import FileSystemKit
+import Synchronization
 import SystemKit
 import ThumbnailKit
 #if canImport(Glibc)
@@ -30,6 +31,8 @@ public final class LocalPlace: Place {
     /// Seconds a single call (stat, read, write, rename) may take; a listing or an operation may
     /// take longer as long as it makes progress (its heartbeat).
     let callDeadline: Double
+    /// The line indexes of the text files Quick Look read lately (`textLines`).
+    let textWindows = Mutex<[String: TextFileWindow]>([:])
 
     package init(io: VolumeIO = .shared, lister: DirectoryLister? = nil,
                  volumes: @escaping @Sendable () -> [Volume] = { VolumeMonitor.currentVolumes() },

@@ -34,9 +34,21 @@ public protocol Place: Sendable {
     /// bytes are enough for embedded previews, so nothing reads a whole file it does not need.
     func read(_ path: String, offset: Int, length: Int) async throws(FileSystemError) -> [UInt8]
 
+    /// `count` lines of the text file at `path` from line `first` (the last `count` when `first`
+    /// is past the end), each cut at `TextFileWindow.maxLineBytes`, and the line count once known:
+    /// Quick Look's text, read where the file is a window at a time (a 2 GB log is never read
+    /// whole, nor sent). A file that is not a regular one fails `.unsupported` with what it is.
+    func textLines(_ path: String, from first: Int, count: Int) async throws(FileSystemError) -> TextFileWindow.Lines
+
     /// Writes `bytes` as the whole new content of `path`, atomically (the old content or the new,
     /// never a mix, never a partial file).
     func write(_ bytes: [UInt8], to path: String) async throws(FileSystemError)
+
+    /// Writes `bytes` at `offset` of `path`, a piece of a copy coming from another place: at
+    /// offset 0 the file is made, never over an existing name (`.exists`; the copy's temporary
+    /// is its own), later pieces go where they belong; after the `last` piece the file is on
+    /// disk, ready to be renamed into place.
+    func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError)
 
     /// Changes in `folder` as they happen, until the stream's consumer stops listening or the
     /// folder is gone (`.gone`, then the end). Throws when the folder cannot be watched.

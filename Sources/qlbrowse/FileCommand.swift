@@ -33,7 +33,7 @@ struct FileCommand: ParsableCommand {
         @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
         @Flag(help: "Print progress to standard error.") var progress = false
         @Flag(help: "Read every copy back and compare it with its original before putting it in place.") var verify = false
-        @Argument(help: "Files or folders, then the destination folder.") var paths: [String]
+        @Argument(help: "Files or folders, then the destination folder; ssh://[user@]host[:port]/path or host:path for one on another machine (copy only).") var paths: [String]
     }
 
     struct Copy: ParsableCommand {
@@ -67,6 +67,10 @@ struct FileCommand: ParsableCommand {
         guard paths.count >= 2 else { throw ValidationError("give at least one file and the destination folder") }
         // A move removes its sources: `.`, `..` and `/` are refused as rm refuses them.
         let (operands, refused) = kind == .move ? removable(Array(paths.dropLast())) : (Array(paths.dropLast()), 0)
+        if let report = try RemoteFileCopy.run(kind, sources: operands, destination: paths.last!, clash: clash.choice,
+                                               progress: progress, verify: options.verify) {
+            return try finish(report, refused: refused)
+        }
         let sources = operands.map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)
         let place = LocalPlace()
         let item: PlaceItem, capabilities: VolumeCapabilities

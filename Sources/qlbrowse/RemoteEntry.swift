@@ -10,10 +10,8 @@ enum RemoteEntry {
         guard let path, let address = RemoteAddress.parse(path) else { return nil }
         let local = try? PlaceCall.wait { () throws(FileSystemError) in try await LocalPlace().item(at: path) }
         if local != nil { return nil }
-        let command = RemoteCommand(sshCommand: ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"],
-                                    remoteCommand: ProcessEnvironment.variable("QLBROWSE_REMOTE_COMMAND") ?? config.values["remote_command"] ?? "qlbrowse")
         do throws(FileSystemError) {
-            let place = try RemotePlace(connectingTo: address, command: command, pictureCache: .user)
+            let place = try connect(address, config: config)
             let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
             if item.isDirectory { return (place, item.path) }
             let parent = item.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -21,5 +19,16 @@ enum RemoteEntry {
         } catch {
             throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(error.message)")
         }
+    }
+
+    /// `QLBROWSE_SSH_COMMAND` / `ssh_command` and `QLBROWSE_REMOTE_COMMAND` / `remote_command`.
+    static func command(config: UserConfig) -> RemoteCommand {
+        RemoteCommand(sshCommand: ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"],
+                      remoteCommand: ProcessEnvironment.variable("QLBROWSE_REMOTE_COMMAND") ?? config.values["remote_command"] ?? "qlbrowse")
+    }
+
+    /// A remote place on `address`, connected (blocking: ssh's prompts are seen).
+    static func connect(_ address: RemoteAddress, config: UserConfig) throws(FileSystemError) -> RemotePlace {
+        try RemotePlace(connectingTo: address, command: command(config: config), pictureCache: .user)
     }
 }

@@ -10,7 +10,8 @@ import Glibc
 /// `qlbrowse serve --stdio`: the remote side of a remote place (`RemotePlace`), started by the
 /// browser through the user's own `ssh`. Speaks the remote protocol (`RemoteCodec`) on standard
 /// input and output and serves this machine's files: listings, ranged reads, writes, renames,
-/// the trash, and thumbnails made and cached here, where the files are.
+/// the trash, file operations, `T`'s batches, Quick Look's previews and text, and thumbnails made
+/// and cached here, where the files are.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -36,13 +37,17 @@ struct ServeCommand: ParsableCommand {
         let answers = fcntl(1, F_DUPFD_CLOEXEC, 3)
         guard answers >= 0 else { throw RuntimeError("cannot use standard output: \(String(cString: strerror(errno)))") }
         dup2(2, 1)
+        let cache = ThumbnailCache()
         let pool = WorkerPool(size: min(WorkerPool.coreCount, 4), stderrPath: ProcessEnvironment.workerLog)
         // The workers start while the browser says hello and lists the folder (two round trips
         // and more), not when the first grid's thumbnails are asked.
         Task { await pool.warmUp() }
-        let generator = ThumbnailGenerator(pool: pool, cache: ThumbnailCache())
-        let place = LocalPlace(thumbnails: generator)
-        let server = RemoteServer(place: place, input: 0, output: answers, software: "qlbrowse \(BuildInfo.versionLine)")
+        // Quick Look's previews come from workers of their own, as in the browser: a long page
+        // render never holds up the thumbnails of the grid.
+        let previews = WorkerPool(size: 2, stderrPath: ProcessEnvironment.workerLog)
+        let place = LocalPlace(thumbnails: ThumbnailGenerator(pool: pool, cache: cache), previews: PreviewGenerator(pool: previews))
+        let server = RemoteServer(place: place, previews: previews, cache: cache, input: 0, output: answers,
+                                  software: "qlbrowse \(BuildInfo.versionLine)")
         switch server.run() {
         case .closed: return
         case .otherVersion(let theirs):

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import BrowserCore
 @testable import BrowserUI
+import Places
 
 /// Quick Look's text: read a window at a time, coloured by bat, laid out in rows.
 @Suite struct TextPreviewWindowTests {

@@ -69,9 +69,9 @@ final class LoopbackSSH: @unchecked Sendable {
             "-o UserKnownHostsFile=\(folder.path)/known_hosts -o StrictHostKeyChecking=yes -o ConnectTimeout=5"
     }
 
-    /// What runs on the remote: the binary under test, with the remote's own cache and state.
+    /// What runs on the remote: the binary under test, with the remote's own cache, state and trash.
     var remoteCommand: String {
-        "env XDG_CACHE_HOME=\(remoteCache.path) XDG_STATE_HOME=\(folder.path)/remote-state \(TestEnvironment.qlbrowse)"
+        "env XDG_CACHE_HOME=\(remoteCache.path) XDG_STATE_HOME=\(folder.path)/remote-state XDG_DATA_HOME=\(folder.path)/remote-data \(TestEnvironment.qlbrowse)"
     }
 
     /// The `ssh://` address of `path` on this server.

@@ -29,6 +29,12 @@ import Glibc
             .restore(Self.trashItem(Self.oddPath, "/t/files/x", "/t/info/x.trashinfo")),
             .capabilities(.init(folder: "/srv", trial: true)),
             .thumbnail(.init(path: Self.oddPath, modified: 1_700_000_000, size: 123_456, box: 128, scale: 2, types: [.lowQuality, .thumbnail], checksVersion: true)),
+            .text(.init(path: Self.oddPath, first: 1 << 40, count: 50)),
+            .preview(.mediaFacts(path: Self.oddPath)),
+            .perform(.init(kind: .copy, sources: [Self.oddPath], destination: "/srv", verifiesContent: true)),
+            .choose(choice: .keepBoth, applyToAll: true), .pause(true),
+            .append(.init(path: Self.oddPath, offset: 1 << 33, last: true)),
+            .batch(.init(roots: [Self.oddPath], box: PixelSize(width: 256, height: 256), jobs: 2, shard: [1, 3], writesShared: true, ignoresStored: false)),
         ]
         for (index, request) in requests.enumerated() {
             let frame = RemoteCodec.frame(request, id: UInt64(index) << 40, payload: index == 7 ? [1, 2, 3] : [])
@@ -53,6 +59,12 @@ import Glibc
             .thumbnail(.init(type: .thumbnail, source: "vips", contentType: ContentType("image/jpeg"), facts: [], encoding: .jpeg)),
             .failure(RemoteFailure(FileSystemError(errno: ENOENT, call: "lstat", path: Self.oddPath))),
             .failure(RemoteFailure(ThumbnailError(.noPreview, "no preview"))),
+            .text(first: 7, count: 2, total: nil),
+            .preview(answer: .page(.init(size: PixelSize(width: 2, height: 3), index: 1, pageCount: 9)), png: true),
+            .progress(FileOperation.Progress(bytesDone: 5, bytesTotal: 1 << 40, itemsDone: 1, itemsTotal: 2, current: Self.oddPath)),
+            .conflict(FileOperation.Conflict(source: Self.oddPath, destination: "/b", destinationIsFolder: true)),
+            .report(Self.report),
+            .batch(events: [.found(total: 3), .unlisted(folder: Self.oddPath, reason: "gone"), .cached(path: "/a")], ended: false),
         ]
         for answer in answers {
             let read = try #require(try FrameCodec.readAll(RemoteCodec.frame(answer, id: 5, payload: [9]).bytes))
@@ -61,6 +73,20 @@ import Glibc
         #expect(capabilities.capabilities.forbiddenCharacters == Array("\\:*?"))
         #expect(!RemoteAnswer.entries(complete: false).endsRequest)
         #expect(RemoteAnswer.entries(complete: true).endsRequest && RemoteAnswer.bytes.endsRequest)
+        #expect(!RemoteAnswer.progress(.init()).endsRequest && !RemoteAnswer.batch(events: [], ended: false).endsRequest)
+        #expect(RemoteAnswer.report(.init()).endsRequest && RemoteAnswer.batch(events: [], ended: true).endsRequest)
+    }
+
+    static var report: FileOperation.Report {
+        var report = FileOperation.Report()
+        report.done = [oddPath]
+        report.notDone = ["/b"]
+        report.failures = ["b: gone"]
+        report.leftovers = ["/srv/.b.qlbrowse-1-2.part"]
+        report.trashed = [trashItem("/a", "/t/a", "/t/a.info")]
+        report.placed = [FileOperation.Placement(source: oddPath, target: "/srv/x", sameVolume: false)]
+        report.cancelled = true
+        return report
     }
 
     @Test func failuresKeepTheirMeaning() {

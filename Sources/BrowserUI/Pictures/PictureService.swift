@@ -13,8 +13,6 @@ final class PictureService: Sendable {
     private let place: any Place
     private let inbox: Inbox
     private let running = Mutex<[PictureKey: Task<Void, Never>]>([:])
-    /// The line indexes of the text files read lately.
-    private let textWindows = Mutex<[String: TextFileWindow]>([:])
 
     init(place: any Place, inbox: Inbox) {
         self.place = place
@@ -156,31 +154,20 @@ final class PictureService: Sendable {
     }
 
     /// Reads `count` lines of a text file from `line` for Quick Look (the last ones when `line`
-    /// is past the end), made visible and coloured, on the volume's own I/O queue: a dead share
-    /// blocks only its own calls, and answers "not responding". `rows` is the screen's height,
-    /// for where a jump to the end lands.
-    func readText(_ path: String, volume: String, from line: Int, count: Int, rows: Int) async {
-        let inbox = self.inbox
-        let window = textWindows.withLock { windows in
-            if let known = windows[path] { return known }
-            if windows.count >= 8 { windows.removeAll() }
-            let window = TextFileWindow(path: path)
-            windows[path] = window
-            return window
+    /// is past the end), made visible and coloured, through the place (on a local volume, on its
+    /// own I/O queue: a dead share answers "not responding"; on a remote, read there and only the
+    /// lines cross). `rows` is the screen's height, for where a jump to the end lands.
+    func readText(_ path: String, from line: Int, count: Int, rows: Int) async {
+        let page: TextPage
+        do throws(FileSystemError) {
+            page = TextPage.make(path, try await place.textLines(path, from: line, count: count))
+        } catch {
+            if error.code == .cancelled, Task.isCancelled { return }
+            page = TextPage.failed(path, from: line, error)
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            VolumeIO.shared.run(volume: volume, deadline: 10, { TextPage.read(window, from: line, count: count) }, completion: { outcome in
-                let page: TextPage
-                switch outcome {
-                case .done(let read): page = read
-                case .timedOut, .refused: page = TextPage(path: path, first: line, lines: [], total: nil, problem: "cannot read: the volume is not responding")
-                }
-                inbox.post(.textPage(page))
-                let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
-                inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
-                done.resume()
-            })
-        }
+        inbox.post(.textPage(page))
+        let landed = line >= QuickLookPosition.end ? page.total.map { max(0, $0 - rows) } : nil
+        inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(lineCount: page.total, firstLine: landed))))
     }
 }
 

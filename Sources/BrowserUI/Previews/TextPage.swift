@@ -1,3 +1,5 @@
+import Places
+import SystemKit
 import ThumbnailKit
 
 /// Lines of a text file as Quick Look shows them: made visible, coloured when a highlighter
@@ -19,22 +21,24 @@ struct TextPage: Sendable, Equatable {
 }
 
 extension TextPage {
-    /// Reads lines through `window`, makes them visible and colours them. Off the UI thread.
-    static func read(_ window: TextFileWindow, from line: Int, count: Int) -> TextPage {
-        do {
-            let read = try window.lines(from: line, count: count)
-            let visible = read.lines.map { TextPreview.visible(TextPreview.decode($0), maxColumns: TextFileWindow.maxLineBytes) }
-            let name = String(window.path.split(separator: "/").last ?? "")
-            let styled = Highlighter.highlight(visible, fileName: name) ?? visible.map(StyledLine.init(plain:))
-            return TextPage(path: window.path, first: read.first, lines: styled, total: read.total)
-        } catch {
-            switch error {
-            case .unreadable(let reason):
-                return TextPage(path: window.path, first: line, lines: [], total: nil, problem: "cannot read: \(reason)")
-            case .refused(let what):
-                let name = String(window.path.split(separator: "/").last ?? "")
-                return TextPage(path: window.path, first: line, lines: [], total: nil, problem: "not read: \(name) \(what), not a regular file")
-            }
+    /// Makes `read` visible and colours it. Off the UI thread.
+    static func make(_ path: String, _ read: TextFileWindow.Lines) -> TextPage {
+        let visible = read.lines.map { TextPreview.visible(TextPreview.decode($0), maxColumns: TextFileWindow.maxLineBytes) }
+        let name = String(path.split(separator: "/").last ?? "")
+        let styled = Highlighter.highlight(visible, fileName: name) ?? visible.map(StyledLine.init(plain:))
+        return TextPage(path: path, first: read.first, lines: styled, total: read.total)
+    }
+
+    /// The page that says why nothing could be read from `line`.
+    static func failed(_ path: String, from line: Int, _ error: FileSystemError) -> TextPage {
+        let problem: String
+        switch error.code {
+        case .notResponding: problem = "cannot read: the volume is not responding"
+        case .unsupported:
+            let name = String(path.split(separator: "/").last ?? "")
+            problem = "not read: \(name) \(error.context ?? "is not a regular file"), not a regular file"
+        default: problem = "cannot read: \(error.context ?? error.message)"
         }
+        return TextPage(path: path, first: line, lines: [], total: nil, problem: problem)
     }
 }

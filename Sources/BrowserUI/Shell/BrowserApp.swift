@@ -62,7 +62,7 @@ public final class BrowserApp {
         let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal,
                                      place: place)
         self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, place: place, workers: parts.jobs),
-                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits),
+                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits, isLocal: place is LocalPlace),
                                     place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand)
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))

@@ -64,8 +64,8 @@ final class DemandRunner {
             case .previewerText(let path, let columns, let rows): await pictures.customText(path, columns: columns, rows: rows)
             case .members(let path): await pictures.listMembers(path)
             case .mediaFacts(let path): await pictures.mediaFacts(path)
-            case .text(let path, let first, let count, let rows, _, let volume):
-                await pictures.readText(path, volume: volume, from: first, count: count, rows: rows)
+            case .text(let path, let first, let count, let rows, _, _):
+                await pictures.readText(path, from: first, count: count, rows: rows)
             }
             inbox.post(.needAnswered(need, task: context.id))
         }

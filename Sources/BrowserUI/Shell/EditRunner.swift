@@ -17,16 +17,24 @@ final class EditRunner: Sendable {
     private let workers: any WorkerBackend
     /// The scheduler's group of edits being saved.
     static let group = "edit"
+    /// Whether the browser's place is this computer: an edit is made and placed here, so on a
+    /// remote place it is refused (it would change this computer's file of the same path).
+    private let isLocal: Bool
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend, isLocal: Bool = true) {
         self.inbox = inbox
         self.scheduler = scheduler
         self.workers = workers
+        self.isLocal = isLocal
     }
 
     /// Writes `edits` of `path` and puts the result beside it (`copy`) or in its place.
     func save(path: String, edits: [FileEdit], copy: Bool, volume: String) {
         let inbox = self.inbox
+        guard isLocal else {
+            inbox.post(.result(.editFailed(path: path, reason: "edits on a remote folder are not done yet; the original is as it was")))
+            return
+        }
         let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(workers: workers))
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { context in
             do {

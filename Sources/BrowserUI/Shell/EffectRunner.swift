@@ -37,7 +37,7 @@ final class EffectRunner {
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
-        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal)
+        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal, isLocal: place is LocalPlace)
         self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand)
     }
 

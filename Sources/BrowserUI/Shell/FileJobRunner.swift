@@ -42,6 +42,11 @@ final class FileJobRunner: Sendable {
         self.journal = journal
     }
 
+    /// Whether what is done is written down for `z` (and this computer's thumbnails follow):
+    /// only on this computer. The journal's steps act on local files by their stamps, and a
+    /// remote path may name another file here; a remote's thumbnails follow on the remote.
+    private var journaled: Bool { place is LocalPlace }
+
     /// Starts a copy, move, trash or delete; returns the job's id.
     @discardableResult
     func start(_ kind: FileOperation.Kind, sources: [String], destination: String?, volumes: [Volume]) -> Int {
@@ -108,7 +113,7 @@ final class FileJobRunner: Sendable {
                     result.phase = .finished
                 }
                 if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
-                self.journal.record(UndoSteps.of(kind, report: report, destination: destination))
+                if journaled { self.journal.record(UndoSteps.of(kind, report: report, destination: destination)) }
             } catch where error.code == .notResponding {
                 // The place stopped answering: before anything was done, or while it was being done.
                 result.phase = .interrupted("\(volume?.label ?? place) is not responding")
@@ -153,14 +158,14 @@ final class FileJobRunner: Sendable {
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
-        let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place
+        let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place, journaled = self.journaled
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(to).utf8)
             do throws(FileSystemError) {
-                if let stamp = try await place.rename(from, to: to) {
+                if let stamp = try await place.rename(from, to: to), journaled {
                     journal.record(UndoStep(title: "the rename of \(FileOperation.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
                 }
-                cache.moveThumbnails(from: from, to: to)
+                if journaled { cache.moveThumbnails(from: from, to: to) }
                 inbox.post(.result(.reload(select: name)))
             } catch where error.code == .notResponding {
                 inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
@@ -174,11 +179,11 @@ final class FileJobRunner: Sendable {
 
     /// Makes an empty file or a folder; never over an existing name.
     func create(_ path: String, folder: Bool, volume: String) {
-        let inbox = self.inbox, journal = self.journal, place = self.place
+        let inbox = self.inbox, journal = self.journal, place = self.place, journaled = self.journaled
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(path).utf8)
             do throws(FileSystemError) {
-                if let stamp = try await place.make(path, folder: folder) {
+                if let stamp = try await place.make(path, folder: folder), journaled {
                     journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(FileOperation.escapedName(path))", actions: [.discard(path, expected: stamp)]))
                 }
                 inbox.post(.result(.reload(select: name)))

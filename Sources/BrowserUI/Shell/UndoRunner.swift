@@ -13,8 +13,13 @@ final class UndoRunner: Sendable {
     private let cache: ThumbnailCache
     /// The scheduler's group for these, run one at a time.
     static let group = "undo"
+    /// Whether the browser's place is this computer: the journal's steps and `R`'s renames act
+    /// on this computer's files, so on a remote place they are refused (a path there may name
+    /// another file here).
+    private let isLocal: Bool
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, journal: UndoJournal) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, journal: UndoJournal, isLocal: Bool = true) {
+        self.isLocal = isLocal
         self.inbox = inbox
         self.scheduler = scheduler
         self.cache = cache
@@ -40,6 +45,10 @@ final class UndoRunner: Sendable {
 
     private func replay(undo: Bool, volumes: [Volume]) {
         let inbox = self.inbox, journal = self.journal, cache = self.cache
+        guard isLocal else {
+            inbox.post(.result(.showMessage("\(undo ? "undo" : "redo") on a remote folder is not done yet; nothing done")))
+            return
+        }
         let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
         serially {
             let outcome = undo ? journal.undo(trash: trash, moved: cache.moveThumbnails, removed: cache.removeThumbnails)
@@ -52,6 +61,10 @@ final class UndoRunner: Sendable {
     /// Renames `changes` in `folder` all at once (swaps included), or none; written down for `z`.
     func rename(_ changes: [BulkRenamePlan.Change], in folder: String, volumes: [Volume]) {
         let inbox = self.inbox, journal = self.journal, cache = self.cache
+        guard isLocal else {
+            inbox.post(.result(.showMessage("renaming several names at once on a remote folder is not done yet; nothing renamed")))
+            return
+        }
         let trash = TrashCan(dataHome: ProcessEnvironment.current.dataHome, mountPoints: volumes.map(\.mountPoint))
         serially {
             let base = folder == "/" ? "" : folder

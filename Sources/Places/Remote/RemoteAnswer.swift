@@ -26,8 +26,22 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
     case restored(path: String)
     /// What a volume allows.
     case capabilities(RemoteCapabilities)
-    /// A picture: PNG or JPEG in the payload (`Picture.encoding`).
+    /// A picture: PNG in the payload.
     case thumbnail(Picture)
+    /// Lines of a text file from `first`, `count` of them in the payload, each ended by a
+    /// newline (a line holds none: `TextFileWindow` cuts at them); `total` once known.
+    case text(first: Int, count: Int, total: Int?)
+    /// A preview's answer as the remote's worker gave it; with `png`, the picture it carries
+    /// is in the payload as PNG (the pixels are made again on this side).
+    case preview(answer: WorkerAnswer, png: Bool)
+    /// A running operation's progress (at most ten a second).
+    case progress(FileOperation.Progress)
+    /// A name taken: the operation waits for `.choose` with the frame's id.
+    case conflict(FileOperation.Conflict)
+    /// The operation's report; ends it.
+    case report(FileOperation.Report)
+    /// Events of a batch; the last says `ended`.
+    case batch(events: [RemoteBatchEvent], ended: Bool)
     /// The request failed (a file-system failure, or a thumbnail's). Ends the request.
     case failure(RemoteFailure)
 
@@ -36,14 +50,18 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
         package var source: String
         package var contentType: ContentType
         package var facts: [FileFact]
-        /// How the payload holds the picture: JPEG for a photo's, PNG otherwise (`RemotePictureEncoding`).
-        package var encoding: RemotePictureEncoding
+        /// The payload is JPEG (an opaque picture: a photo's thumbnail), not PNG.
+        package var jpeg: Bool?
     }
 
     /// Whether this answer is the last of its request.
     package var endsRequest: Bool {
-        if case .entries(let complete) = self { return complete }
-        return true
+        switch self {
+        case .entries(let complete): return complete
+        case .progress, .conflict: return false
+        case .batch(_, let ended): return ended
+        default: return true
+        }
     }
 }
 

@@ -6,6 +6,8 @@ import ThumbnailKit
 /// listings and thumbnails, which report as they go: `RemoteServer`).
 struct RemoteCalls: Sendable {
     let place: LocalPlace
+    /// This side's thumbnails, which follow a renamed or trashed item.
+    var cache: ThumbnailCache? = nil
 
     /// The answer to `request` and its payload; throws the place's failure.
     func answer(_ request: RemoteRequest, payload: [UInt8]) async throws(FileSystemError) -> (RemoteAnswer, [UInt8]) {
@@ -25,16 +27,26 @@ struct RemoteCalls: Sendable {
             try await place.write(payload, to: path)
             return (.done, [])
         case .rename(let rename):
-            return (.stamp(try await place.rename(rename.from, to: rename.to)), [])
+            let stamp = try await place.rename(rename.from, to: rename.to)
+            cache?.moveThumbnails(from: rename.from, to: rename.to)
+            return (.stamp(stamp), [])
         case .make(let make):
             return (.stamp(try await place.make(make.path, folder: make.folder)), [])
         case .trash(let path):
-            return (.trashed(try await place.trash(path)), [])
+            let trashed = try await place.trash(path)
+            cache?.removeThumbnails(for: path)
+            return (.trashed(trashed), [])
         case .restore(let item):
             return (.restored(path: try await place.restore(item)), [])
         case .capabilities(let asked):
             return (.capabilities(RemoteCapabilities(try await place.capabilities(of: asked.folder, trial: asked.trial))), [])
-        case .hello, .cancel, .list, .thumbnail:
+        case .text(let asked):
+            let read = try await place.textLines(asked.path, from: asked.first, count: asked.count)
+            return (.text(first: read.first, count: read.lines.count, total: read.total), read.lines.flatMap { $0 + [0x0A] })
+        case .append(let asked):
+            try await place.writeChunk(payload, to: asked.path, at: asked.offset, last: asked.last)
+            return (.done, [])
+        case .hello, .cancel, .list, .thumbnail, .preview, .perform, .choose, .pause, .batch:
             throw FileSystemError(code: .invalid, context: "not a single call")
         }
     }

@@ -10,8 +10,7 @@ import ThumbnailKit
 /// header, a binary payload); the header holds a `RemoteRequest` or a `RemoteAnswer`.
 package enum RemoteCodec {
     /// The protocol's version: raised whenever a request or an answer changes shape. Both sides
-    /// say theirs in the hello, and a mismatch is named, never guessed through. 2: a thumbnail
-    /// says its encoding (photos' pictures cross as JPEG).
+    /// say theirs in the hello, and a mismatch is named, never guessed through.
     package static let version = 2
 
     /// The frame of `request` for request `id`, with its payload (a write's bytes).

@@ -119,6 +119,14 @@ final class RemoteConnection: Sendable {
         return hello
     }
 
+    /// Sends `request` under the id of a request in flight (an operation's answer to a question,
+    /// a pause), which it does not end.
+    func signal(_ request: RemoteRequest, to id: UInt64) {
+        let frame = RemoteCodec.frame(request, id: id)
+        bytesOut.add(frame.head.count + frame.payload.count, ordering: .relaxed)
+        requests.withLock { socket in if let socket { _ = try? FrameCodec.write(frame, to: socket) } }
+    }
+
     /// Tells the remote to stop request `id`; its handler hears nothing more.
     func cancel(_ id: UInt64) {
         let known = state.withLock { $0.handlers.removeValue(forKey: id) != nil }
@@ -201,6 +209,9 @@ final class RemoteConnection: Sendable {
     private func lost() -> FileSystemError {
         let status = exitStatus.withLock { $0 }
         let notFound = status.map { ($0 >> 8) & 0xff == 127 } ?? false
+        if !isOpen.load(ordering: .relaxed), let told = SSHDiagnosis.explain(errors.withLock { String(decoding: $0, as: UTF8.self) }, host: host) {
+            return FileSystemError(code: .volumeGone, path: host, context: told)
+        }
         let what = notFound ? "qlbrowse was not found on \(host) (set remote_command in config.toml, or QLBROWSE_REMOTE_COMMAND)"
             : isOpen.load(ordering: .relaxed) ? "the connection to \(host) was lost" : "cannot connect to \(host)"
         return FileSystemError(code: .volumeGone, path: host, context: what + lastError())

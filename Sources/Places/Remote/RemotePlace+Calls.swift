@@ -32,6 +32,22 @@ extension RemotePlace {
         guard case .done = try await call(.write(path: path), payload: bytes).0 else { throw unexpected() }
     }
 
+    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
+        guard bytes.count <= FrameCodec.maximumPayload else {
+            throw FileSystemError(code: .invalid, path: path, context: "a piece of more than \(FrameCodec.maximumPayload >> 20) MB")
+        }
+        let answer = try await call(.append(.init(path: path, offset: offset, last: last)), payload: bytes, deadline: max(callDeadline, 30)).0
+        guard case .done = answer else { throw unexpected() }
+    }
+
+    public func textLines(_ path: String, from first: Int, count: Int) async throws(FileSystemError) -> TextFileWindow.Lines {
+        let (answer, bytes) = try await call(.text(.init(path: path, first: first, count: count)), deadline: max(callDeadline, 10))
+        guard case .text(let start, let lineCount, let total) = answer else { throw unexpected() }
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(lineCount).map(Array.init)
+        guard lines.count == lineCount else { throw unexpected() }
+        return TextFileWindow.Lines(first: start, lines: lines, total: total)
+    }
+
     public func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? {
         guard case .stamp(let stamp) = try await call(.rename(.init(from: path, to: newPath))).0 else { throw unexpected() }
         return stamp
@@ -62,24 +78,4 @@ extension RemotePlace {
     public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
         throw FileSystemError(code: .unsupported, path: folder, context: "watching a folder on \(TerminalText.escaped(name)) is not done yet")
     }
-
-    /// Not yet over the link (#26): copies, moves and deletes on a remote need the questions
-    /// and the progress to travel; until then they are refused before anything is done.
-    public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
-        throw FileSystemError(code: .unsupported, path: name, context: "copies, moves and deletes on \(TerminalText.escaped(name)) are not done yet; nothing was done")
-    }
-
-    /// Not yet over the link (#26): the batch would run on the remote with only its events
-    /// crossing; until then each root is reported not listed, with why.
-    public func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event> {
-        let reason = "thumbnailing a folder on \(TerminalText.escaped(name)) is not done yet"
-        return AsyncStream { continuation in
-            continuation.yield(.unlisted(roots.map { (folder: $0, reason: reason) }))
-            continuation.yield(.found(total: 0))
-            continuation.finish()
-        }
-    }
-
-    /// Quick Look's pages, frames and members are not relayed yet (#26): Quick Look says so.
-    public var previews: PreviewGenerator? { nil }
 }

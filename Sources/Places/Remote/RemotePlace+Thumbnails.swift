@@ -4,7 +4,8 @@ import ThumbnailKit
 
 extension RemotePlace {
     /// Thumbnails made and cached on the remote (its workers, its cache), each sent at the size
-    /// asked, a photo's as JPEG and anything else as PNG (`RemotePictureEncoding`): what crosses
+    /// asked, an opaque picture as JPEG and an icon or one with transparency as PNG
+    /// (`RemotePreviewPicture.packThumbnail`): what crosses
     /// the link is the picture, never the file. A picture this machine kept from an earlier visit
     /// (`pictureCache`, keyed by the file's version) is not asked again. Items are asked for
     /// `options.concurrency` at a time over the one connection; each has `thumbnailDeadline`
@@ -47,10 +48,10 @@ extension RemotePlace {
     /// The representation a picture's answer describes, decoded from its bytes; nil when they
     /// are not a picture.
     private func representation(_ picture: RemoteAnswer.Picture, _ bytes: [UInt8]) -> Representation? {
-        guard let image = picture.encoding.decode(bytes) else { return nil }
+        guard let image = RemotePreviewPicture.unpackThumbnail(bytes, jpeg: picture.jpeg == true) else { return nil }
         var representation = Representation(type: picture.type, image: image, source: picture.source, contentType: picture.contentType)
         representation.facts = picture.facts
-        if picture.encoding == .png { representation.encodedPNG = bytes }
+        if picture.jpeg != true { representation.encodedPNG = bytes }
         return representation
     }
 }

@@ -62,10 +62,18 @@ public final class RemotePlace: Place {
         }
         guard theirs.version == version else {
             connection.close()
-            throw FileSystemError(code: .unsupported, path: address.host,
-                                  context: "the remote qlbrowse speaks version \(theirs.version), this one \(version) (install the same qlbrowse on \(address.host))")
+            throw FileSystemError(code: .unsupported, path: address.host, context: mismatch(theirs, mine: version, host: address.host))
         }
         return connection
+    }
+
+    /// A version mismatch in words: which side is older, and what to do about it.
+    static func mismatch(_ theirs: RemoteHello, mine: Int, host: String) -> String {
+        let software = TerminalText.escaped(theirs.software)
+        let remedy = theirs.version < mine
+            ? "the one on \(host) (\(software)) is older: install this version of qlbrowse on \(host), or set remote_command (QLBROWSE_REMOTE_COMMAND) to a newer one there"
+            : "the one on \(host) (\(software)) is newer: update qlbrowse here, or set remote_command (QLBROWSE_REMOTE_COMMAND) to one of this version there"
+        return "the remote qlbrowse speaks version \(theirs.version), this one \(mine): " + remedy
     }
 
     /// The connection: the one open, else a new one (the link dropped since).
@@ -95,6 +103,10 @@ public final class RemotePlace: Place {
         return (open.bytesIn.load(ordering: .relaxed), open.bytesOut.load(ordering: .relaxed))
     }
 
+    /// The process that carries the open connection (the user's ssh, or the shell that runs
+    /// `QLBROWSE_SSH_COMMAND`), for diagnostics and for tests that cut the link.
+    public var linkProcessID: Int32? { current.withLock { $0 }.map { $0.pid } }
+
     /// Ends the connection: the remote side exits with the link.
     public func disconnect() {
         current.withLock { $0 }?.close()
@@ -108,11 +120,15 @@ public final class RemotePlace: Place {
     }
 
     /// Sends `request` and waits for the answer that ends it: `.notResponding` past `deadline`
-    /// seconds (`callDeadline` when nil), the remote's failure as it sent it, `.cancelled` when
-    /// the caller's task is cancelled. With `keepsFailure`, the remote's `.failure` is returned
-    /// as an answer (a thumbnail's keeps its own code).
-    func call(_ request: RemoteRequest, payload: [UInt8] = [], deadline: Double? = nil,
-              keepsFailure: Bool = false) async throws(FileSystemError) -> (RemoteAnswer, [UInt8]) {
+    /// seconds without an answer (`callDeadline` when nil), the remote's failure as it sent it,
+    /// `.cancelled` when the caller's task is cancelled. With `keepsFailure`, the remote's
+    /// `.failure` is returned as an answer (a thumbnail's keeps its own code). Answers that do not
+    /// end the request (an operation's progress and questions, a batch's events) go to `during`
+    /// as they come, each one starting the deadline again; `sent` hears the request's id and
+    /// connection once it is sent (to pause or answer it).
+    func call(_ request: RemoteRequest, payload: [UInt8] = [], deadline: Double? = nil, keepsFailure: Bool = false,
+              sent: (@Sendable (UInt64, RemoteConnection) -> Void)? = nil,
+              during: (@Sendable (RemoteAnswer, [UInt8]) -> Void)? = nil) async throws(FileSystemError) -> (RemoteAnswer, [UInt8]) {
         let connection = try await connection()
         let slot = Mutex<UInt64?>(nil)
         let result: Result<(RemoteAnswer, [UInt8]), FileSystemError> = await withTaskCancellationHandler {
@@ -120,6 +136,11 @@ public final class RemotePlace: Place {
                 let once = Atomic<Bool>(false)
                 let limit = Mutex<RemoteDeadline?>(nil)
                 let id = connection.send(request, payload: payload) { result in
+                    if case .success(let (answer, bytes)) = result, !answer.endsRequest {
+                        limit.withLock { $0 }?.beat()
+                        during?(answer, bytes)
+                        return
+                    }
                     guard !once.exchange(true, ordering: .relaxed) else { return }
                     limit.withLock { $0 }?.finish()
                     continuation.resume(returning: result.flatMap { answer, bytes in
@@ -128,6 +149,7 @@ public final class RemotePlace: Place {
                     })
                 }
                 slot.withLock { $0 = id }
+                sent?(id, connection)
                 let name = self.name
                 let timer = RemoteDeadline(seconds: deadline ?? callDeadline) { connection.fail(id, with: .notResponding(TerminalText.escaped(name))) }
                 limit.withLock { $0 = timer }

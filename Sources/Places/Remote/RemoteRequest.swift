@@ -1,4 +1,5 @@
 import FileSystemKit
+import SystemKit
 import ThumbnailKit
 
 /// What the browser's side sends to `qlbrowse serve --stdio` on the remote: one case per
@@ -38,6 +39,54 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
     /// One item's best picture, made and cached on the remote at the size asked; answered
     /// `.thumbnail` (PNG in the payload) or `.failure`.
     case thumbnail(Thumbnail)
+    /// Lines of a text file for Quick Look, read on the remote a window at a time; answered
+    /// `.text` (the lines in the payload).
+    case text(Text)
+    /// A Quick Look preview (a page, a frame, a region, members, a song's length, a custom
+    /// previewer), made by the remote's own workers; answered `.preview` (pictures as PNG) or
+    /// `.failure`. Edits are refused: their output is placed on this side.
+    case preview(WorkerRequest)
+    /// A copy, move, trash or delete done by the remote's `FileOperation` with its own checks;
+    /// answered with `.progress` and `.conflict` as it goes, then `.report`.
+    case perform(Perform)
+    /// The answer to the `.conflict` the operation of the frame's id asked.
+    case choose(choice: FileOperation.ConflictChoice, applyToAll: Bool)
+    /// Pauses or resumes the operation of the frame's id.
+    case pause(Bool)
+    /// The payload written at `offset` of `path` (a copy's temporary, made exclusively at offset
+    /// 0, never over a name); answered `.done`.
+    case append(Append)
+    /// Thumbnails every file under the roots into the remote's cache, there; answered with
+    /// `.batch` events as they come, the last `ended`.
+    case batch(Batch)
+
+    package struct Text: Codable, Sendable, Equatable {
+        package var path: String
+        package var first: Int
+        package var count: Int
+    }
+
+    package struct Perform: Codable, Sendable, Equatable {
+        package var kind: FileOperation.Kind
+        package var sources: [String]
+        package var destination: String?
+        package var verifiesContent: Bool
+    }
+
+    package struct Append: Codable, Sendable, Equatable {
+        package var path: String
+        package var offset: Int
+        package var last: Bool
+    }
+
+    package struct Batch: Codable, Sendable, Equatable {
+        package var roots: [String]
+        package var box: PixelSize
+        package var jobs: Int
+        package var shard: [Int]?
+        package var writesShared: Bool
+        package var ignoresStored: Bool
+    }
 
     package struct Read: Codable, Sendable, Equatable {
         package var path: String

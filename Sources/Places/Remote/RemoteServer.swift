@@ -2,6 +2,9 @@ import FileSystemKit
 import Synchronization
 import SystemKit
 import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The remote side of a `RemotePlace`: `qlbrowse serve --stdio` reads `RemoteRequest` frames from
 /// one descriptor and writes `RemoteAnswer` frames to another, serving a `LocalPlace` (listings,
@@ -9,19 +12,32 @@ import ThumbnailKit
 /// request runs at once on a task of its own, so many are in flight; `cancel` stops one; the end
 /// of the input (the link gone) cancels them all.
 package final class RemoteServer: Sendable {
-    private let place: LocalPlace
+    let place: LocalPlace
+    /// The workers Quick Look's previews are made by (`.preview`); nil: previews are refused.
+    let previews: (any WorkerBackend)?
+    /// The freedesktop cache here, whose thumbnails follow files moved or removed by an operation.
+    let cache: ThumbnailCache?
     private let input: Int32
     /// The answers' descriptor, held while a frame is written (frames never interleave).
     private let output: Mutex<Int32>
     /// What runs for each request id, to cancel.
     private let running = Mutex<[UInt64: @Sendable () -> Void]>([:])
+    /// The running file operations by request id, for `.choose` and `.pause`.
+    let operations = Mutex<[UInt64: RemoteOperationControl]>([:])
     private let software: String
     /// Thumbnails made in the order asked, a few more at once than the workers.
     private let turns = RemoteThumbnailTurns(width: min(WorkerPool.coreCount, 4) + 2)
+    /// The protocol version this side speaks (`RemoteCodec.version`).
+    private let version: Int
 
-    /// Serves `place`, reading requests from `input` and answering on `output`.
-    package init(place: LocalPlace, input: Int32, output: Int32, software: String) {
+    /// Serves `place`, reading requests from `input` and answering on `output`; `previews`
+    /// makes Quick Look's previews, `cache` follows files moved or removed.
+    package init(place: LocalPlace, previews: (any WorkerBackend)? = nil, cache: ThumbnailCache? = nil, input: Int32, output: Int32,
+                 software: String, version: Int = RemoteCodec.version) {
         self.place = place
+        self.previews = previews
+        self.cache = cache
+        self.version = version
         self.input = input
         self.output = Mutex(output)
         self.software = software
@@ -45,8 +61,8 @@ package final class RemoteServer: Sendable {
         guard let hello = RemoteCodec.hello(in: first) else { return .broken("the first frame is not a hello") }
         RemoteTrace.note("remote", "hears the hello")
         // Our hello goes back whatever the other side speaks, so that it can name the mismatch.
-        send(.hello(version: RemoteCodec.version, software: software), id: first.id)
-        guard hello.version == RemoteCodec.version else { return .otherVersion(hello.version) }
+        send(.hello(version: version, software: software), id: first.id)
+        guard hello.version == version else { return .otherVersion(hello.version) }
         while true {
             let frame: WorkerFrame?
             do { frame = try FrameCodec.read(from: input) } catch { frame = nil }
@@ -56,6 +72,10 @@ package final class RemoteServer: Sendable {
                 if case .cancel = request {
                     let cancel = running.withLock { $0.removeValue(forKey: frame.id) }
                     cancel?()
+                } else if case .choose(let choice, let applyToAll) = request {
+                    operations.withLock { $0[frame.id] }?.answer(choice, applyToAll: applyToAll)
+                } else if case .pause(let paused) = request {
+                    operations.withLock { $0[frame.id] }?.operation.setPaused(paused)
                 } else {
                     start(request, id: frame.id, payload: frame.payload)
                 }
@@ -68,6 +88,9 @@ package final class RemoteServer: Sendable {
             return Array(running.values)
         }
         for cancel in all { cancel() }
+        // A file operation cancelled removes its temporary: the process waits for that (a
+        // while), or the link's end would leave half a copy behind.
+        for _ in 0..<200 where !operations.withLock({ $0.isEmpty }) { usleep(50_000) }
         return .closed
     }
 
@@ -78,7 +101,7 @@ package final class RemoteServer: Sendable {
         output.withLock { fd in _ = try? FrameCodec.write(frame, to: fd) }
     }
 
-    private func start(_ request: RemoteRequest, id: UInt64, payload: [UInt8]) {
+    func start(_ request: RemoteRequest, id: UInt64, payload: [UInt8]) {
         // Registered before the work starts, so that a quick answer or a cancel finds it.
         let handle = Handle()
         if RemoteTrace.isOn { RemoteTrace.note("remote", "starts \(id) \(RemoteTrace.describe(request))") }
@@ -110,17 +133,23 @@ package final class RemoteServer: Sendable {
                     finish(id)
                     switch result {
                     case .success(let picture):
-                        let (encoding, bytes) = RemotePictureEncoding.encode(picture)
+                        let (payload, jpeg) = RemotePreviewPicture.packThumbnail(picture)
                         send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
-                                              encoding: encoding)), id: id, payload: bytes)
+                                              jpeg: jpeg)), id: id, payload: payload)
                     case .failure(let error):
                         send(.failure(RemoteFailure(error)), id: id)
                     }
                 }, completion: { [turns] _ in turns.leave() })
                 handle.set { progress.cancel() }
             }
+        case .preview(let asked):
+            handle.set(preview(asked, id: id))
+        case .perform(let asked):
+            handle.set(perform(asked, id: id))
+        case .batch(let asked):
+            handle.set(batch(asked, id: id))
         default:
-            let calls = RemoteCalls(place: place)
+            let calls = RemoteCalls(place: place, cache: cache)
             let task = Task { [self] in
                 let answer: (RemoteAnswer, [UInt8])
                 do throws(FileSystemError) {
@@ -136,13 +165,13 @@ package final class RemoteServer: Sendable {
     }
 
     /// Forgets request `id` (it has answered, or been cancelled).
-    private func finish(_ id: UInt64) {
+    func finish(_ id: UInt64) {
         _ = running.withLock { $0.removeValue(forKey: id) }
     }
 
     /// The cancel of one request's work, set once the work has started; a cancel that came first
     /// runs it at once.
-    private final class Handle: Sendable {
+    final class Handle: Sendable {
         private let state = Mutex<(cancelled: Bool, action: (@Sendable () -> Void)?)>((false, nil))
 
         func set(_ action: @escaping @Sendable () -> Void) {

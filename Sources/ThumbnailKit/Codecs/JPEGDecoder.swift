@@ -34,15 +34,6 @@ package enum JPEGDecoder {
         }
     }
 
-    /// A whole JPEG in memory at its own size (a remote place's picture, which crosses the link
-    /// as JPEG), or nil when this decoder cannot read it.
-    package static func image(_ bytes: [UInt8]) -> PixelImage? {
-        // libjpeg's scaling never enlarges: a box this large is the image's own size.
-        guard case .image(let image)? = try? thumbnail(bytes: bytes, box: PixelSize(width: 1 << 14, height: 1 << 14), orientation: 1, cancel: nil)
-        else { return nil }
-        return image
-    }
-
     private static func decode(box: PixelSize, orientation: Int,
                                _ call: (PixelSize, inout UnsafeMutablePointer<UInt8>?, inout Int32, inout Int32, inout Int32, inout Int32) -> Int32)
         throws(ThumbnailError) -> Outcome {

@@ -1,4 +1,3 @@
-import SystemKit
 import Synchronization
 import SystemKit
 #if canImport(Glibc)
@@ -8,26 +7,33 @@ import Glibc
 /// Reads a text file a window of lines at a time, however large it is: only what is asked for is
 /// read, and a sparse index of line starts (one every `stride` lines) grows as far as reading
 /// went, so scrolling on is cheap and jumping back is a seek. A 2 GB log opens at once; only the
-/// end (`G`) needs the whole file scanned, once.
-final class TextFileWindow: Sendable {
+/// end (`G`) needs the whole file scanned, once. Quick Look's text on any place: `LocalPlace` reads
+/// through one, and a remote place's lines are read by one on the remote (`Place.textLines`).
+public final class TextFileWindow: Sendable {
     /// Lines of the file from `first`, their bytes (cut at `maxLineBytes`), and the file's line
     /// count once the scan has reached its end.
-    struct Lines: Sendable, Equatable {
-        let first: Int
-        let lines: [[UInt8]]
-        let total: Int?
+    public struct Lines: Sendable, Equatable {
+        public let first: Int
+        public let lines: [[UInt8]]
+        public let total: Int?
+
+        public init(first: Int, lines: [[UInt8]], total: Int?) {
+            self.first = first
+            self.lines = lines
+            self.total = total
+        }
     }
 
     /// The file could not be read (the system's reason), or is not a regular file (what it is:
     /// "is a FIFO", "is a device").
-    enum Failure: Error, Equatable { case unreadable(String), refused(String) }
+    public enum Failure: Error, Equatable { case unreadable(String), refused(String) }
 
-    static let stride = 1024
-    static let maxLineBytes = 2048
+    public static let stride = 1024
+    public static let maxLineBytes = 2048
     private static let chunk = 256 * 1024
     private static let readLimit: Int64 = 16 << 20
 
-    let path: String
+    public let path: String
     private struct Index {
         /// Byte offset of line k × stride.
         var checkpoints: [Int64] = [0]
@@ -38,10 +44,10 @@ final class TextFileWindow: Sendable {
     }
     private let index = Mutex(Index())
 
-    init(path: String) { self.path = path }
+    public init(path: String) { self.path = path }
 
     /// `count` lines from line `first`; a `first` past the end gives the last `count` lines.
-    func lines(from first: Int, count: Int) throws(Failure) -> Lines {
+    public func lines(from first: Int, count: Int) throws(Failure) -> Lines {
         // Non-blocking and checked to be a regular file before a byte is read: a FIFO (planted
         // in a shared folder) or a device is refused at once, never waited on by a thread that
         // would leave the whole volume "not responding" until someone writes to it.

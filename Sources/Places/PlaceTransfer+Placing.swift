@@ -1,0 +1,143 @@
+import FileSystemKit
+import Synchronization
+import SystemKit
+
+extension PlaceTransfer {
+    /// How one chosen item ended.
+    enum Outcome: Sendable {
+        case placed(String)
+        case skipped
+        case cancelled
+        /// With the temporary that could not be removed (the destination went away), if any.
+        case failed(FileSystemError, leftover: String?)
+    }
+
+    /// Copies one chosen item (`items`, the top first) under a temporary name in `folder`, then
+    /// renames it into place; removes the temporary when anything fails or is cancelled.
+    func place(_ path: String, _ items: [Item], into folder: String, operation: FileOperation, events: FileOperationEvents,
+               progress: Tally, journal: TransferJournal?) async -> Outcome {
+        let top = items[0]
+        let name = FileOperation.name(path)
+        var target = join(folder, name)
+        var replaces = false
+        if (try? await destination.item(at: target)) != nil {
+            let (choice, _) = events.resolve(FileOperation.Conflict(source: path, destination: target, destinationIsFolder: top.isDirectory))
+            switch choice {
+            case .skip: return .skipped
+            case .overwrite: replaces = true
+            case .keepBoth:
+                var index = 2
+                while (try? await destination.item(at: target)) != nil, index < 10_000 {
+                    target = join(folder, ConflictNames.numbered(name, index, isFolder: top.isDirectory))
+                    index += 1
+                }
+            }
+        }
+        let temporary = join(folder, FileCopier.temporaryName(for: name))
+        journal?.update(path) { $0.state = .copying; $0.temporary = temporary; $0.target = target }
+        do throws(FileSystemError) {
+            for item in items {
+                let at = item.relative == top.relative ? temporary : temporary + item.relative.dropFirst(top.relative.count)
+                if item.isDirectory {
+                    _ = try await destination.make(at, folder: true)
+                } else {
+                    try await copyFile(item, to: at, operation: operation, events: events, progress: progress)
+                }
+                if operation.isCancelled { throw .cancelled }
+            }
+            // The old item goes to the trash, never lost, right before the new one takes its name.
+            if replaces { _ = try await destination.trash(target) }
+            _ = try await destination.rename(temporary, to: target)
+            return .placed(target)
+        } catch {
+            let leftover = await discard(temporary)
+            if error.code == .cancelled { return leftover == nil ? .cancelled : .failed(error, leftover: leftover) }
+            return .failed(error, leftover: leftover)
+        }
+    }
+
+    /// One file in pieces; fails `.sourceChanged` when the source is not as it was listed.
+    private func copyFile(_ item: Item, to temporary: String, operation: FileOperation, events: FileOperationEvents,
+                          progress: Tally) async throws(FileSystemError) {
+        // The first piece makes the file (never over a name); the others go `inFlight` at a
+        // time, each at its own offset, so a link's round trip is not paid once per piece; then
+        // the file is flushed before it may be renamed into place.
+        let first = min(piece, item.size)
+        try await copyPiece(item, at: 0, length: first, to: temporary, last: item.size <= piece, operation: operation, events: events, progress: progress)
+        if item.size > piece {
+            let offsets = Array(stride(from: piece, to: item.size, by: piece))
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    var next = 0
+                    for _ in 0..<min(inFlight, offsets.count) {
+                        let at = offsets[next]
+                        next += 1
+                        group.addTask { try await copyPiece(item, at: at, length: min(piece, item.size - at), to: temporary, last: false,
+                                                            operation: operation, events: events, progress: progress) }
+                    }
+                    while try await group.next() != nil, next < offsets.count {
+                        let at = offsets[next]
+                        next += 1
+                        group.addTask { try await copyPiece(item, at: at, length: min(piece, item.size - at), to: temporary, last: false,
+                                                            operation: operation, events: events, progress: progress) }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                throw (error as? FileSystemError) ?? .cancelled
+            }
+            try await retried { () throws(FileSystemError) in try await destination.writeChunk([], to: temporary, at: item.size, last: true) }
+        }
+        let after = try await source.item(at: item.path)
+        guard after.size == item.size, after.modified == item.modified else {
+            throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
+        }
+    }
+
+    /// One piece: `length` bytes read at `offset` and written at the same offset.
+    private func copyPiece(_ item: Item, at offset: Int, length: Int, to temporary: String, last: Bool, operation: FileOperation,
+                           events: FileOperationEvents, progress: Tally) async throws(FileSystemError) {
+        while operation.isPaused && !operation.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+        if operation.isCancelled || Task.isCancelled { throw .cancelled }
+        let bytes = try await retried { () throws(FileSystemError) in try await source.read(item.path, offset: offset, length: length) }
+        guard bytes.count == length else {
+            throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
+        }
+        try await retried { () throws(FileSystemError) in try await destination.writeChunk(bytes, to: temporary, at: offset, last: last) }
+        let now = progress.state.withLock { state in
+            state.bytesDone += Int64(bytes.count)
+            state.current = item.path
+            return state
+        }
+        events.progress(now)
+    }
+
+    /// `call`, asked once more when its link dropped (the place connects again): reading a range
+    /// and writing the same bytes at the same offset can both be done twice.
+    private func retried<Value>(_ call: () async throws(FileSystemError) -> Value) async throws(FileSystemError) -> Value {
+        do {
+            return try await call()
+        } catch where error.code == .volumeGone {
+            return try await call()
+        }
+    }
+
+    /// Removes a temporary (a file or a folder) from the destination; its path when that fails.
+    private func discard(_ temporary: String) async -> String? {
+        do throws(FileSystemError) {
+            _ = try await destination.item(at: temporary)
+        } catch {
+            // Not there (never made): nothing to remove; the place unreachable: it is left.
+            return error.code == .notFound ? nil : temporary
+        }
+        let removal = FileOperation(kind: .delete, sources: [temporary], destination: nil)
+        guard let report = try? await destination.perform(removal, events: FileOperationEvents()), report.notDone.isEmpty else {
+            return temporary
+        }
+        return nil
+    }
+
+    private func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

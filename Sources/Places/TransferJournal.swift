@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import SystemKit
+import ThumbnailKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A copy between places written down on this computer as it goes (`PlaceTransfer`), so that
+/// whatever stops it — the link cut, the remote gone, qlbrowse killed — leaves a record of what
+/// was copied, what was not, and which temporary the interrupted item left where: one JSON file,
+/// rewritten (durably, atomically) at each item's step. A copy that ends with every item done
+/// removes it; otherwise it stays, named in the report, for the user to read.
+public final class TransferJournal: Sendable {
+    /// One chosen item and how far it got.
+    public struct Item: Codable, Sendable, Equatable {
+        public enum State: String, Codable, Sendable { case pending, copying, done, skipped, notCopied = "not copied" }
+        public var source: String
+        public var state: State
+        /// Its final path once placed.
+        public var target: String?
+        /// The temporary it is written under while `copying` (and left under, when it could not be removed).
+        public var temporary: String?
+        /// Why it was not copied.
+        public var reason: String?
+    }
+
+    /// The whole record, as the file holds it.
+    public struct Record: Codable, Sendable, Equatable {
+        public var from: String
+        public var to: String
+        public var destination: String
+        public var items: [Item]
+    }
+
+    /// Where the journal is written.
+    public let path: String
+    private let record: Mutex<Record>
+
+    /// A journal in `folder` (`$XDG_STATE_HOME/qlbrowse/transfers` by default) for copying
+    /// `sources` from the place named `from` into `destination` on the place named `to`.
+    public init(folder: String = ProcessEnvironment.current.stateHome + "/qlbrowse/transfers", from: String, to: String,
+                destination: String, sources: [String]) {
+        path = folder + "/copy-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
+        record = Mutex(Record(from: from, to: to, destination: destination,
+                              items: sources.map { Item(source: $0, state: .pending) }))
+        save()
+    }
+
+    /// What the journal says now.
+    public var current: Record { record.withLock { $0 } }
+
+    /// Changes the item of `source` and writes the journal.
+    func update(_ source: String, _ change: (inout Item) -> Void) {
+        record.withLock { record in
+            if let index = record.items.firstIndex(where: { $0.source == source }) { change(&record.items[index]) }
+        }
+        save()
+    }
+
+    /// The copy ended: the journal goes when every item was done or skipped; its path when it stays.
+    @discardableResult
+    func finish() -> String? {
+        let complete = record.withLock { $0.items.allSatisfy { $0.state == .done || $0.state == .skipped } }
+        guard complete else { return path }
+        _ = unlink(path)
+        return nil
+    }
+
+    private func save() {
+        let bytes = record.withLock { record in
+            (try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? []
+        }
+        try? AtomicFileWriter.writeState(bytes, to: path)
+    }
+}

@@ -1,0 +1,89 @@
+import FileSystemKit
+import Places
+import SystemKit
+import ThumbnailKit
+
+/// `qlbrowse files copy` when an operand is on another machine (`ssh://[user@]host[:port]/path`
+/// or `host:path`): from this computer to a remote folder, back, or between two remotes, by
+/// `PlaceTransfer` (pieces under a temporary name, renamed into place; a dropped link resumed,
+/// a remote gone reported with what was not copied); within one remote, by that remote's own
+/// copy. Each host is connected once, through the user's ssh.
+enum RemoteFileCopy {
+    /// One operand: where it is and its path there.
+    private struct Operand {
+        let key: String
+        let path: String
+    }
+
+    /// Runs the copy and returns its report, or nil when every operand is local (the caller
+    /// runs it as before). `clash` answers a taken name; `progress` prints to standard error.
+    static func run(_ kind: FileOperation.Kind, sources: [String], destination: String, clash: FileOperation.ConflictChoice,
+                    progress: Bool, verify: Bool) throws -> FileOperation.Report? {
+        let all = sources + [destination]
+        let addresses = all.map { operand -> RemoteAddress? in
+            guard let address = RemoteAddress.parse(operand) else { return nil }
+            // A local item by that name wins over scp's form, as for `./a:b`.
+            let local = try? PlaceCall.wait { () throws(FileSystemError) in try await LocalPlace().item(at: operand) }
+            return local == nil ? address : nil
+        }
+        guard addresses.contains(where: { $0 != nil }) else { return nil }
+        guard kind == .copy else {
+            throw RuntimeError("moving between machines is not done yet: copy, then trash the originals")
+        }
+        let config = UserConfig.load()
+        var places: [String: any Place] = ["": LocalPlace()]
+        var remotes: [RemotePlace] = []
+        defer { remotes.forEach { $0.disconnect() } }
+        var operands: [Operand] = []
+        for (text, address) in zip(all, addresses) {
+            guard let address else {
+                operands.append(Operand(key: "", path: PathNormalizer.absolute(text)))
+                continue
+            }
+            let key = "\(address.destination):\(address.port ?? 0)"
+            do throws(FileSystemError) {
+                let place: RemotePlace
+                if let known = places[key] as? RemotePlace {
+                    place = known
+                } else {
+                    place = try RemoteEntry.connect(address, config: config)
+                    places[key] = place
+                    remotes.append(place)
+                }
+                let resolved = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
+                operands.append(Operand(key: key, path: resolved.path))
+            } catch {
+                throw RuntimeError("cannot use \(TerminalText.escaped(text)): \(error.message)")
+            }
+        }
+        let from = operands.dropLast(), into = operands.last!
+        guard let sourceKey = from.first?.key, from.allSatisfy({ $0.key == sourceKey }) else {
+            throw RuntimeError("give sources on one machine at a time")
+        }
+        let source = places[sourceKey]!, target = places[into.key]!
+        let folder: PlaceItem
+        do throws(FileSystemError) {
+            folder = try PlaceCall.wait { () throws(FileSystemError) in try await target.item(at: into.path) }
+        } catch {
+            throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(error.message)")
+        }
+        guard folder.isDirectory else { throw RuntimeError("\(TerminalText.escaped(destination)) is not a folder (the last name given is where the files go)") }
+        let operation = FileOperation(kind: .copy, sources: from.map(\.path), destination: into.path, verifiesContent: verify)
+        let events = FileOperationEvents(resolve: { _ in (clash, true) }, progress: { state in
+            guard progress, state.bytesTotal > 0 else { return }
+            StandardStream.write("\r\(state.bytesDone * 100 / state.bytesTotal)% \(state.bytesDone)/\(state.bytesTotal) bytes", to: 2)
+        })
+        defer { if progress { StandardStream.write("\n", to: 2) } }
+        if sourceKey == into.key {
+            // Within one remote: its own copy, nothing crosses.
+            return try FileCommand.perform(operation, in: target, events: events)
+        }
+        let transfer = PlaceTransfer(from: source, to: target)
+        // Written down as it goes: if this process is killed or the link cut, what was and was
+        // not copied (and the temporary left) stays in the journal.
+        let journal = TransferJournal(from: source.name, to: target.name, destination: into.path, sources: operation.sources)
+        let report = try PlaceCall.wait { () throws(FileSystemError) in await transfer.copy(operation, events: events, journal: journal) }
+        if !report.notDone.isEmpty { StandardStream.write("qlbrowse: what was and was not copied is written in \(TerminalText.escaped(journal.path))\n", to: 2) }
+        return report
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Places
+import SystemKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension LoopbackSSH {
+    /// A remote place on this server, connected off the cooperative threads (the handshake blocks).
+    func place(_ path: String, sshCommand: String? = nil, version: Int = RemoteCodec.version, callDeadline: Double = 5,
+                 thumbnailDeadline: Double = 60) async throws(FileSystemError) -> RemotePlace {
+        let address = RemoteAddress.parse(url(path))!
+        let command = RemoteCommand(sshCommand: sshCommand ?? self.sshCommand, remoteCommand: remoteCommand)
+        let result: Result<RemotePlace, FileSystemError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(FileSystemError) {
+                    continuation.resume(returning: .success(try RemotePlace(connectingTo: address, command: command, protocolVersion: version,
+                                                                            callDeadline: callDeadline, listingDeadline: callDeadline,
+                                                                            thumbnailDeadline: thumbnailDeadline, connectSeconds: 20)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Cuts `place`'s link as a dropped connection would: kills its ssh process (under the
+    /// shell that runs the ssh command), and only that one (other suites run beside).
+    static func cut(_ place: RemotePlace) {
+        guard let root = place.linkProcessID else { return }
+        let ssh = ([root] + descendants(of: root)).filter { pid in
+            let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return cmdline.split(separator: 0).first.map { String(decoding: $0, as: UTF8.self).hasSuffix("ssh") } ?? false
+        }
+        for pid in ssh { kill(pid, SIGKILL) }
+    }
+
+    /// Writes `bytes` as the file at `path`.
+    static func write(_ path: String, _ bytes: [UInt8]) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        _ = FileDescriptorWriter.writeAll(bytes, to: fd)
+        close(fd)
+    }
+}
