@@ -56,7 +56,7 @@ import Glibc
             .hello(version: 1, software: "x"), .resolved(path: Self.oddPath, item: item), .entries(complete: false), .entries(complete: true),
             .item(item), .bytes, .done, .stamp(nil), .trashed(Self.trashItem("/a", "/b", "/c")),
             .restored(path: "/a (2)"), .capabilities(capabilities),
-            .thumbnail(.init(type: .thumbnail, source: "vips", contentType: ContentType("image/jpeg"), facts: [], encoding: .jpeg)),
+            .thumbnail(.init(type: .thumbnail, source: "vips", contentType: ContentType("image/jpeg"), facts: [])),
             .failure(RemoteFailure(FileSystemError(errno: ENOENT, call: "lstat", path: Self.oddPath))),
             .failure(RemoteFailure(ThumbnailError(.noPreview, "no preview"))),
             .text(first: 7, count: 2, total: nil),
