@@ -13,12 +13,15 @@ Measured for each, cold (empty caches on both sides) then warm (second visit): t
 starting the browser to the last picture of the first grid screen (120x40, kitty graphics),
 the pictures drawn, and the bytes that crossed the link. Target (issue #26): first grid <= 2 s.
 
-usage: Benchmarks/remote.py [--qlbrowse PATH] [--photos N] [--delay-ms 25] [--mbit 20]
+With --trace DIR, both sides write the remote protocol's timestamps (QLBROWSE_TRACE) to
+DIR/ssh-VISIT.log (the browser's log, with its picture lines) and DIR/ssh-VISIT-remote.log.
+
+usage: Benchmarks/remote.py [--qlbrowse PATH] [--photos N] [--delay-ms 25] [--mbit 20] [--trace DIR]
 """
-import argparse, os, re, shutil, socket, subprocess, sys, tempfile, threading, time, queue
+import argparse, os, re, select, shutil, socket, subprocess, sys, tempfile, threading, time, queue
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import spawn, read_chunk, read_until_quiet, drain_until_exit  # noqa: E402
+from browser import spawn, read_chunk, drain_until_exit  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -147,41 +150,75 @@ def photo_folder(folder, count):
     return sum(os.path.getsize(o) for o in originals) / len(originals)
 
 
-def picture_ids(data):
-    """The kitty image ids transmitted in `data` (a=T or a=t commands)."""
-    ids = set()
-    for command in re.findall(rb'\x1b_G([^;\x1b]*)', bytes(data)):
-        keys = dict(part.split(b'=', 1) for part in command.split(b',') if b'=' in part)
-        if keys.get(b'a') in (b'T', b't') and b'i' in keys:
-            ids.add(keys[b'i'])
-    return ids
-
-
 def first_grid(qlbrowse, target, env):
     """Starts the browser on `target` and asks for the grid as soon as it has drawn anything (a
     user opening the folder in the grid view); returns (seconds from start to the last picture
-    of the first screen, pictures transmitted, seconds from start to the first screen)."""
+    of the first screen, pictures transmitted, seconds from start to the first screen).
+
+    A picture's time is when the chunk holding the end of its transmission arrived (the command
+    with its last part, `m=0` or no `m`), not when the output fell quiet afterwards: the end is
+    told by 5 s without output (or 90 s in all), and those 5 s are not the browser's."""
     started = time.monotonic()
     pid, fd = spawn([qlbrowse, '--graphics', 'kitty', target], env, cols=120, rows=40)
-    seen = bytearray(read_chunk(fd))
+    transmissions = KittyTransmissions()
+    transmissions.feed(read_chunk(fd))
     first_screen = time.monotonic() - started
     os.write(fd, b'v')
     last_picture = started
-    pictures = set()
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        data, _ = read_until_quiet(fd, quiet=3.0, limit=3.1)
-        if not data:
+        ready, _, _ = select.select([fd], [], [], 5.0)
+        if not ready:
             break
-        seen += data
-        found = picture_ids(seen)
-        if len(found) > len(pictures):
-            pictures = found
+        try:
+            chunk = read_chunk(fd)
+        except OSError:
+            break
+        if not chunk:
+            break
+        if transmissions.feed(chunk):
             last_picture = time.monotonic()
+    pictures = transmissions.complete
     os.write(fd, b'q')
     drain_until_exit(pid, fd)
     os.close(fd)
     return last_picture - started, len(pictures), first_screen
+
+
+class KittyTransmissions:
+    """The kitty images whose transmission has ended, read as the output comes: a transmission
+    starts with a=T or a=t and an id, goes on in parts with m=1, and its last part has m=0 (or
+    no m at all)."""
+
+    def __init__(self):
+        self.pending = bytearray()
+        self.current = None
+        self.complete = set()
+
+    def feed(self, chunk):
+        """Reads `chunk`; whether an image's transmission ended in it."""
+        self.pending += chunk
+        ended = False
+        while True:
+            start = self.pending.find(b'\x1b_G')
+            if start < 0:
+                # Keep a last ESC, which may begin the next command.
+                self.pending = self.pending[-1:] if self.pending.endswith(b'\x1b') else bytearray()
+                return ended
+            end = self.pending.find(b'\x1b\\', start)
+            if end < 0:
+                del self.pending[:start]
+                return ended
+            command = bytes(self.pending[start + 3:end]).split(b';', 1)[0]
+            del self.pending[:end + 2]
+            keys = dict(part.split(b'=', 1) for part in command.split(b',') if b'=' in part)
+            if keys.get(b'a') in (b'T', b't') and b'i' in keys:
+                self.current = keys[b'i']
+            if self.current is not None and keys.get(b'm', b'0') == b'0':
+                if self.current not in self.complete:
+                    self.complete.add(self.current)
+                    ended = True
+                self.current = None
 
 
 def main():
@@ -190,6 +227,7 @@ def main():
     parser.add_argument('--photos', type=int, default=2000)
     parser.add_argument('--delay-ms', type=float, default=25)
     parser.add_argument('--mbit', type=float, default=20)
+    parser.add_argument('--trace', metavar='DIR', help='write both sides\' timestamps of the ssh:// runs there')
     arguments = parser.parse_args()
     qlbrowse = os.path.abspath(arguments.qlbrowse)
     work = tempfile.mkdtemp(prefix='qlbrowse-remote-bench-')
@@ -216,7 +254,16 @@ def main():
         remote = environment('remote-place')
         for visit in ('cold', 'warm'):
             link.take_bytes()
-            results[('ssh://', visit)] = first_grid(qlbrowse, f'ssh://127.0.0.1:{link.port}{photos}', remote) + (link.take_bytes(),)
+            traced = dict(remote)
+            if arguments.trace:
+                os.makedirs(arguments.trace, exist_ok=True)
+                log = os.path.abspath(os.path.join(arguments.trace, f'ssh-{visit}'))
+                traced['QLBROWSE_TRACE'] = '1'
+                traced['QLBROWSE_REMOTE_COMMAND'] = remote['QLBROWSE_REMOTE_COMMAND'].replace(
+                    'env ', f'env QLBROWSE_TRACE={log}-remote.log ', 1)
+            results[('ssh://', visit)] = first_grid(qlbrowse, f'ssh://127.0.0.1:{link.port}{photos}', traced) + (link.take_bytes(),)
+            if arguments.trace:
+                shutil.copy(os.path.join(remote['XDG_STATE_HOME'], 'qlbrowse', 'qlbrowse.log'), log + '.log')
         sshfs = environment('sshfs')
         subprocess.run(['sshfs', '-p', str(link.port), '-o', 'ssh_command=' + ssh.ssh_command(), f'127.0.0.1:{photos}', mount], check=True)
         try:

@@ -29,6 +29,6 @@ enum RemoteEntry {
 
     /// A remote place on `address`, connected (blocking: ssh's prompts are seen).
     static func connect(_ address: RemoteAddress, config: UserConfig) throws(FileSystemError) -> RemotePlace {
-        try RemotePlace(connectingTo: address, command: command(config: config))
+        try RemotePlace(connectingTo: address, command: command(config: config), pictureCache: .user)
     }
 }

@@ -30,6 +30,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        RemoteTrace.note("remote", "serve started")
         signal(SIGPIPE, SIG_IGN)
         // The answers get a descriptor of their own; whatever else writes on standard output
         // (a library's chatter) goes to standard error instead of into the frames.
@@ -38,6 +39,9 @@ struct ServeCommand: ParsableCommand {
         dup2(2, 1)
         let cache = ThumbnailCache()
         let pool = WorkerPool(size: min(WorkerPool.coreCount, 4), stderrPath: ProcessEnvironment.workerLog)
+        // The workers start while the browser says hello and lists the folder (two round trips
+        // and more), not when the first grid's thumbnails are asked.
+        Task { await pool.warmUp() }
         // Quick Look's previews come from workers of their own, as in the browser: a long page
         // render never holds up the thumbnails of the grid.
         let previews = WorkerPool(size: 2, stderrPath: ProcessEnvironment.workerLog)

@@ -87,6 +87,7 @@ final class RemoteConnection: Sendable {
             return id
         }
         let frame = RemoteCodec.frame(request, id: id, payload: payload)
+        if RemoteTrace.isOn { RemoteTrace.note("browser", "sends \(id) \(RemoteTrace.describe(request)) \(frame.head.count + frame.payload.count) bytes") }
         bytesOut.add(frame.head.count + frame.payload.count, ordering: .relaxed)
         let sent = requests.withLock { socket in socket.map { (try? FrameCodec.write(frame, to: $0)) != nil } ?? false }
         if !sent { end(because: lost()) }
@@ -105,12 +106,14 @@ final class RemoteConnection: Sendable {
             done.signal()
         } }
         let frame = RemoteCodec.frame(RemoteRequest.hello(version: mine.version, software: mine.software), id: 0)
+        RemoteTrace.note("browser", "sends the hello (ssh started)")
         if !requests.withLock({ socket in socket.map { (try? FrameCodec.write(frame, to: $0)) != nil } ?? false }) { end(because: lost()) }
         if done.wait(timeout: .now() + seconds) == .timedOut {
             close()
             throw FileSystemError(code: .notResponding, path: host, context: "\(host) did not answer within \(Int(seconds)) s" + lastError())
         }
         echoesErrors.store(false, ordering: .relaxed)
+        RemoteTrace.note("browser", "hears the hello")
         let hello = try answer.withLock { $0 }!.get()
         isOpen.store(true, ordering: .relaxed)
         return hello
@@ -128,6 +131,7 @@ final class RemoteConnection: Sendable {
     func cancel(_ id: UInt64) {
         let known = state.withLock { $0.handlers.removeValue(forKey: id) != nil }
         guard known else { return }
+        RemoteTrace.note("browser", "cancels \(id)")
         let frame = RemoteCodec.frame(.cancel, id: id)
         requests.withLock { socket in if let socket { _ = try? FrameCodec.write(frame, to: socket) } }
     }
@@ -179,6 +183,7 @@ final class RemoteConnection: Sendable {
         } else {
             do throws(WorkerCodecError) {
                 let answer = try RemoteCodec.answer(in: frame)
+                if RemoteTrace.isOn { RemoteTrace.note("browser", "hears \(frame.id) \(RemoteTrace.describe(answer)) \(frame.head.count + frame.payload.count) bytes") }
                 ends = answer.endsRequest
                 result = .success((answer, frame.payload))
             } catch {

@@ -4,7 +4,10 @@ import ThumbnailKit
 
 extension RemotePlace {
     /// Thumbnails made and cached on the remote (its workers, its cache), each sent at the size
-    /// asked (JPEG for a photo, PNG for an icon or a picture with transparency): what crosses the link is the picture, never the file. Items are asked for
+    /// asked, an opaque picture as JPEG and an icon or one with transparency as PNG
+    /// (`RemotePreviewPicture.packThumbnail`): what crosses
+    /// the link is the picture, never the file. A picture this machine kept from an earlier visit
+    /// (`pictureCache`, keyed by the file's version) is not asked again. Items are asked for
     /// `options.concurrency` at a time over the one connection; each has `thumbnailDeadline`
     /// seconds; an item changed since it was listed fails there (its version travels with it).
     @discardableResult
@@ -20,10 +23,14 @@ extension RemotePlace {
         }, completion: completion)
     }
 
-    /// One item's picture from the remote, decoded here from its PNG.
+    /// One item's picture: kept here from an earlier visit, else from the remote (then kept).
     func thumbnail(of item: PlaceItem, options: ThumbnailOptions) async -> Result<Representation, ThumbnailError> {
         let request = RemoteRequest.Thumbnail(path: item.path, modified: item.modified, size: item.size, box: options.size,
                                               scale: options.scale, types: options.types.sorted(), checksVersion: options.checksVersion)
+        if let (picture, bytes) = pictureCache?.picture(for: request, at: address), let kept = representation(picture, bytes) {
+            if RemoteTrace.isOn { RemoteTrace.note("browser", "kept here \(item.path)") }
+            return .success(kept)
+        }
         let answer: (RemoteAnswer, [UInt8])
         do throws(FileSystemError) {
             answer = try await call(.thumbnail(request), deadline: thumbnailDeadline, keepsFailure: true)
@@ -31,12 +38,20 @@ extension RemotePlace {
             return .failure(ThumbnailError(error.code == .cancelled ? .cancelled : .unreadable, error.message))
         }
         if case .failure(let failure) = answer.0 { return .failure(failure.thumbnailError) }
-        guard case .thumbnail(let picture) = answer.0, let image = RemotePreviewPicture.unpackThumbnail(answer.1, jpeg: picture.jpeg == true) else {
+        guard case .thumbnail(let picture) = answer.0, let made = representation(picture, answer.1) else {
             return .failure(ThumbnailError(.corrupt, "\(TerminalText.escaped(name)) sent a picture this qlbrowse cannot read"))
         }
+        pictureCache?.keep(picture, bytes: answer.1, for: request, at: address)
+        return .success(made)
+    }
+
+    /// The representation a picture's answer describes, decoded from its bytes; nil when they
+    /// are not a picture.
+    private func representation(_ picture: RemoteAnswer.Picture, _ bytes: [UInt8]) -> Representation? {
+        guard let image = RemotePreviewPicture.unpackThumbnail(bytes, jpeg: picture.jpeg == true) else { return nil }
         var representation = Representation(type: picture.type, image: image, source: picture.source, contentType: picture.contentType)
         representation.facts = picture.facts
-        if picture.jpeg != true { representation.encodedPNG = answer.1 }
-        return .success(representation)
+        if picture.jpeg != true { representation.encodedPNG = bytes }
+        return representation
     }
 }

@@ -7,7 +7,8 @@ import ThumbnailKit
 /// A folder on another machine as a `Place`: every call is a request to `qlbrowse serve --stdio`
 /// there, over one process (the user's own `ssh`, `RemoteCommand`) that carries every request at
 /// once, each with its id. Thumbnails are made and cached where the files are and cross the link
-/// as PNG at the size asked (File Provider's `fetchThumbnails`); a read is ranged.
+/// at the size asked, a photo's as JPEG (File Provider's `fetchThumbnails`), and are kept here
+/// for the next visit (`pictureCache`); a read is ranged.
 ///
 /// The volume rules hold: every request has a deadline without progress (5 s a call, 10 s a
 /// listing's batch, 60 s a thumbnail) and fails `.notResponding` past it, so a remote that hangs
@@ -27,6 +28,8 @@ public final class RemotePlace: Place {
     let callDeadline: Double
     let listingDeadline: Double
     let thumbnailDeadline: Double
+    /// This machine's copy of the pictures the remote sent (nil: none kept), asked first.
+    public let pictureCache: RemotePictureCache?
 
     /// Connects to `address` (showing `ssh`'s prompts and warnings on standard error while it
     /// does) and checks that the remote speaks this protocol version: a mismatch is named ("the
@@ -34,7 +37,7 @@ public final class RemotePlace: Place {
     /// call it before the browser takes the terminal, never on a cooperative thread.
     public init(connectingTo address: RemoteAddress, command: RemoteCommand, protocolVersion: Int? = nil,
                 callDeadline: Double = 5, listingDeadline: Double = 10, thumbnailDeadline: Double = 60,
-                connectSeconds: Double = 60) throws(FileSystemError) {
+                connectSeconds: Double = 60, pictureCache: RemotePictureCache? = nil) throws(FileSystemError) {
         self.address = address
         self.name = address.host
         self.command = command
@@ -42,6 +45,7 @@ public final class RemotePlace: Place {
         self.callDeadline = callDeadline
         self.listingDeadline = listingDeadline
         self.thumbnailDeadline = thumbnailDeadline
+        self.pictureCache = pictureCache
         current = Mutex(try Self.connect(address, command: command, version: self.protocolVersion, reconnecting: false, seconds: connectSeconds))
     }
 

@@ -25,6 +25,8 @@ package final class RemoteServer: Sendable {
     /// The running file operations by request id, for `.choose` and `.pause`.
     let operations = Mutex<[UInt64: RemoteOperationControl]>([:])
     private let software: String
+    /// Thumbnails made in the order asked, a few more at once than the workers.
+    private let turns = RemoteThumbnailTurns(width: min(WorkerPool.coreCount, 4) + 2)
     /// The protocol version this side speaks (`RemoteCodec.version`).
     private let version: Int
 
@@ -57,6 +59,7 @@ package final class RemoteServer: Sendable {
         do { first = try FrameCodec.read(from: input) } catch { return .broken("cannot read the first frame: \(error)") }
         guard let first else { return .closed }
         guard let hello = RemoteCodec.hello(in: first) else { return .broken("the first frame is not a hello") }
+        RemoteTrace.note("remote", "hears the hello")
         // Our hello goes back whatever the other side speaks, so that it can name the mismatch.
         send(.hello(version: version, software: software), id: first.id)
         guard hello.version == version else { return .otherVersion(hello.version) }
@@ -94,22 +97,29 @@ package final class RemoteServer: Sendable {
     /// Writes one answer; a link gone is noticed by the reader.
     func send(_ answer: RemoteAnswer, id: UInt64, payload: [UInt8] = []) {
         let frame = RemoteCodec.frame(answer, id: id, payload: payload)
+        if RemoteTrace.isOn { RemoteTrace.note("remote", "answers \(id) \(RemoteTrace.describe(answer)) \(frame.head.count + frame.payload.count) bytes") }
         output.withLock { fd in _ = try? FrameCodec.write(frame, to: fd) }
     }
 
     func start(_ request: RemoteRequest, id: UInt64, payload: [UInt8]) {
         // Registered before the work starts, so that a quick answer or a cancel finds it.
         let handle = Handle()
+        if RemoteTrace.isOn { RemoteTrace.note("remote", "starts \(id) \(RemoteTrace.describe(request))") }
         running.withLock { $0[id] = handle.cancel }
         switch request {
         case .list(let path):
+            // Batches a few milliseconds apart cross together (RemoteListingBatches).
+            let batches = RemoteListingBatches { [self] batch, complete in
+                if complete { finish(id) }
+                send(.entries(complete: complete), id: id, payload: RemoteListing.pack(batch))
+            }
             let task = place.list(path) { [self] batch, complete, failure in
                 if let failure {
+                    batches.end()
                     finish(id)
                     send(.failure(RemoteFailure(failure)), id: id)
                 } else if complete || !batch.isEmpty {
-                    if complete { finish(id) }
-                    send(.entries(complete: complete), id: id, payload: RemoteListing.pack(batch))
+                    batches.add(batch, complete: complete)
                 }
             }
             handle.set { task.cancel() }
@@ -117,18 +127,21 @@ package final class RemoteServer: Sendable {
             let item = PlaceItem(path: asked.path, isDirectory: false, size: asked.size, modified: asked.modified)
             var options = ThumbnailOptions(size: asked.box, scale: asked.scale, types: Set(asked.types), concurrency: 1)
             options.checksVersion = asked.checksVersion
-            let progress = place.fetchThumbnails(for: [item], options: options, perItem: { [self] _, result in
-                finish(id)
-                switch result {
-                case .success(let picture):
-                    let (payload, jpeg) = RemotePreviewPicture.packThumbnail(picture)
-                    send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
-                                          jpeg: jpeg)), id: id, payload: payload)
-                case .failure(let error):
-                    send(.failure(RemoteFailure(error)), id: id)
-                }
-            }, completion: { _ in })
-            handle.set { progress.cancel() }
+            // In the order asked, a few at a time (RemoteThumbnailTurns): a screen's before the rows ahead.
+            turns.enter { [self, options] in
+                let progress = place.fetchThumbnails(for: [item], options: options, perItem: { [self] _, result in
+                    finish(id)
+                    switch result {
+                    case .success(let picture):
+                        let (payload, jpeg) = RemotePreviewPicture.packThumbnail(picture)
+                        send(.thumbnail(.init(type: picture.type, source: picture.source, contentType: picture.contentType, facts: picture.facts,
+                                              jpeg: jpeg)), id: id, payload: payload)
+                    case .failure(let error):
+                        send(.failure(RemoteFailure(error)), id: id)
+                    }
+                }, completion: { [turns] _ in turns.leave() })
+                handle.set { progress.cancel() }
+            }
         case .preview(let asked):
             handle.set(preview(asked, id: id))
         case .perform(let asked):
