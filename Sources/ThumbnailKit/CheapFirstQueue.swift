@@ -11,6 +11,7 @@ struct CheapFirstQueue<Element> {
     init(isCheap: @escaping (Element) -> Bool) { self.isCheap = isCheap }
 
     var isEmpty: Bool { items.isEmpty }
+    var count: Int { items.count }
     var hasCheap: Bool { cheapCount > 0 }
 
     mutating func append(_ item: Element) {

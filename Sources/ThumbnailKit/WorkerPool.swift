@@ -88,6 +88,9 @@ public actor WorkerPool: WorkerBackend {
         return stream
     }
 
+    /// How many requests wait for a worker and how many workers are at one (tests, tracing).
+    package var load: (waiting: Int, running: Int) { (queue.count, slots.filter { $0.job != nil }.count) }
+
     /// Starts the first worker now (`WorkerBackend.prepare`); the others start when requests come together.
     package func prepare() { warmUp(count: 1) }
 
