@@ -93,7 +93,9 @@ struct RemoteFaultTests {
         } catch {
             #expect(error.code == .volumeGone && error.message.contains("the connection to 127.0.0.1 was lost"), "\(error.message)")
         }
-        #expect(Date().timeIntervalSince(started) < 5, "the cut is noticed at once")
+        // At once, not after the 30 s an operation may go without news (9 s were seen in CI with
+        // the whole suite on two busy cores).
+        #expect(Date().timeIntervalSince(started) < 20, "the cut is noticed at once")
         // The remote qlbrowse saw its input end, cancelled the copy and removed its temporary.
         var left: [String] = ["?"]
         for _ in 0..<50 {

@@ -19,7 +19,10 @@ import ThumbnailKit
     }
 
     @Test func anEmbeddedPreviewWaitingIsServedBeforeAFullDecodeThatCameFirst() async throws {
-        let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer)
+        // No deadline or CPU limit to end the huge decode early on a busy machine (CI's 10 s deadline
+        // passed before the third request was queued): it ends when it is cancelled below.
+        let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer,
+                              limits: WorkerLimits(deadlineSeconds: 600, cpuSeconds: 600))
         let huge = TestEnvironment.largeFixtures.appendingPathComponent("huge-20000.png").path
         let photo = TestEnvironment.fixtures.appendingPathComponent("with-exif-thumb.jpg").path
         let box = PixelSize(width: 128, height: 128)
