@@ -203,7 +203,8 @@ struct RemotePlaceTests {
         } catch {
             #expect(error.code == .notResponding && error.message.contains("127.0.0.1 is not responding"), "\(error.message)")
         }
-        #expect(Date().timeIntervalSince(started) < 3)
+        // The 1 s deadline, not a hang (room for a machine busy with the whole suite).
+        #expect(Date().timeIntervalSince(started) < 10)
         let listed = await withCheckedContinuation { (continuation: CheckedContinuation<FileSystemError?, Never>) in
             place.list(files.path) { _, complete, failure in
                 if failure != nil || complete { continuation.resume(returning: failure) }

@@ -76,13 +76,14 @@ struct RemoteQuickLookTests {
             _ = try await place.textLines(files + "/fifo", from: 0, count: 10)
             Issue.record("a FIFO was read")
         } catch {
-            #expect(error.code == .unsupported && Date().timeIntervalSince(started) < 3, "\(error.message)")
+            #expect(error.code == .unsupported && Date().timeIntervalSince(started) < 10, "refused, not read until a deadline: \(error.message)")
         }
     }
 
     @Test func aPreviewIsCancelledAndMeetsItsDeadline() async throws {
         defer { ssh.stop() }
-        let place = try await ssh.place(files, thumbnailDeadline: 1.5)
+        // A deadline far enough from "at once" that a busy machine does not blur the two.
+        let place = try await ssh.place(files, thumbnailDeadline: 6)
         defer { place.disconnect() }
         let previews = try #require(place.previews)
         let servers = ssh.servers()
@@ -94,15 +95,16 @@ struct RemoteQuickLookTests {
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(Date().timeIntervalSince(started) < 1.2)
+        #expect(Date().timeIntervalSince(started) < 4)
         // Left alone, it fails past the deadline rather than hanging.
+        let leftAlone = Date()
         do {
             _ = try await previews.page(path: files + "/pages12.pdf", index: 0, box: PixelSize(width: 100, height: 100))
             Issue.record("a stopped remote answered")
         } catch let error as ThumbnailError {
             #expect(error.code == .timedOut && error.reason.contains("127.0.0.1 is not responding"), "\(error.reason)")
         }
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(leftAlone) < 20)
         for pid in servers { kill(pid, SIGCONT) }
         let page = try await previews.page(path: files + "/pages12.pdf", index: 0, box: PixelSize(width: 100, height: 100))
         #expect(page.pageCount == 12, "the same link answers again")
