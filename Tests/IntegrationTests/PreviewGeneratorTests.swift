@@ -107,8 +107,8 @@ import ThumbnailKit
                 let elapsed = clock.now - start
                 print("cancelling a frame request after \(delay) ms: \(outcome), returned after \(elapsed)")
                 // A frame takes under 200 ms to make; a cancel that waited for the worker's deadline
-                // (seconds) is what this catches, with room for a busy machine.
-                #expect(elapsed < .seconds(2), "cancel after \(delay) ms took \(elapsed)")
+                // (10 s) is what this catches, with room for a busy machine (3 s were seen in CI).
+                #expect(elapsed < .seconds(5), "cancel after \(delay) ms took \(elapsed)")
                 if case .failure(let error) = outcome { #expect(error is CancellationError, "\(error)") }
             }
             let page = try await previews.page(path: fixture("doc.pdf"), index: 1, box: PixelSize(width: 100, height: 100))

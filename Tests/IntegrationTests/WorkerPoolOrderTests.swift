@@ -6,9 +6,9 @@ import ThumbnailKit
 /// The order a busy pool serves what waits: an embedded preview (a cheap request) before a full
 /// decode that came earlier, so a screen of photos on a slow share shows every tile's preview first.
 @Suite struct WorkerPoolOrderTests {
-    /// Waits until `condition` holds (a hang guard of a minute, not a timing).
+    /// Waits until `condition` holds (a hang guard of two minutes, not a timing).
     private func until(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         while !(await condition()) {
             guard Date() < deadline else {
                 Issue.record("never: \(what)")
@@ -19,34 +19,37 @@ import ThumbnailKit
     }
 
     @Test func anEmbeddedPreviewWaitingIsServedBeforeAFullDecodeThatCameFirst() async throws {
-        // No deadline or CPU limit to end the huge decode early on a busy machine (CI's 10 s deadline
-        // passed before the third request was queued): it ends when it is cancelled below.
-        let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer,
-                              limits: WorkerLimits(deadlineSeconds: 600, cpuSeconds: 600))
-        let huge = TestEnvironment.largeFixtures.appendingPathComponent("huge-20000.png").path
+        // The one worker reads nothing until the test opens the gate: the first request waits in
+        // its input, and the two after it wait in the pool's queue, the full decode first.
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-pool-order")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gate = folder.appendingPathComponent("open").path
+        let worker = folder.appendingPathComponent("gated-worker.sh").path
+        try "#!/bin/sh\nwhile [ ! -e '\(gate)' ]; do sleep 0.05; done\nexec '\(TestEnvironment.thumbnailer)' \"$@\"\n"
+            .write(toFile: worker, atomically: true, encoding: .utf8)
+        chmod(worker, 0o755)
+        // No deadline to end the first request while it waits behind the gate on a busy machine.
+        let pool = WorkerPool(size: 1, executable: worker, limits: WorkerLimits(deadlineSeconds: 600))
         let photo = TestEnvironment.fixtures.appendingPathComponent("with-exif-thumb.jpg").path
         let box = PixelSize(width: 128, height: 128)
         let served = Mutex<[String]>([])
-        // The one worker decodes 400 megapixels meanwhile; the two requests below wait in the
-        // queue, the full decode first (each step waits until the pool says so: on a busy machine
-        // a request's way into the queue takes its time).
-        let busy = Task { @Sendable in for try await _ in pool.run(path: huge, box: box, types: [.thumbnail], contentType: nil) {} }
-        try await until("the worker is at the huge decode") { await pool.load == (0, 1) }
-        let full = Task { @Sendable in
-            for try await _ in pool.run(path: photo, box: box, types: [.thumbnail], contentType: nil) {}
-            served.withLock { $0.append("full") }
+        func make(_ types: Set<RepresentationType>, _ name: String) -> Task<Void, Error> {
+            Task { @Sendable in
+                for try await _ in pool.run(path: photo, box: box, types: types, contentType: nil) {}
+                served.withLock { $0.append(name) }
+            }
         }
+        let first = make([.thumbnail], "first")
+        try await until("the worker holds the first request") { await pool.load == (0, 1) }
+        let full = make([.thumbnail], "full")
         try await until("the full decode waits") { await pool.load == (1, 1) }
-        let cheap = Task { @Sendable in
-            for try await _ in pool.run(path: photo, box: box, types: [.lowQuality], contentType: nil) {}
-            served.withLock { $0.append("embedded") }
-        }
+        let cheap = make([.lowQuality], "embedded")
         try await until("both wait") { await pool.load == (2, 1) }
-        busy.cancel()
-        _ = await busy.result
+        FileManager.default.createFile(atPath: gate, contents: nil)
+        try await first.value
         try await full.value
         try await cheap.value
-        #expect(served.withLock { $0 } == ["embedded", "full"])
+        #expect(served.withLock { $0 } == ["first", "embedded", "full"])
         await pool.shutdown()
     }
 }
