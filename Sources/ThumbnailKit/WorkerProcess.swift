@@ -48,6 +48,8 @@ final class WorkerProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, fromWorker.writeEnd, 1)
         // Inherited on purpose: the worker's standard error (the child opens it, so no CLOEXEC).
         if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_APPEND | O_CREAT, 0o600) }
+        // Nothing else of the caller's (a pipe a library opened without close-on-exec) lives on in a worker.
+        SpawnActions.closeOthers(&actions)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

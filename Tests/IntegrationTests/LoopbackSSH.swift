@@ -1,4 +1,5 @@
 import Foundation
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,6 +49,10 @@ final class LoopbackSSH: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        // Nothing else of this process: sshd runs for the whole test, and a pipe of another test's
+        // running command it held open would keep that command's reader waiting for its end
+        // (seen in CI: a test stuck reading ssh-keygen's output).
+        SpawnActions.closeOthers(&actions)
         let words: [String] = ["/usr/sbin/sshd", "-D", "-e", "-f", folder.appendingPathComponent("sshd_config").path]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

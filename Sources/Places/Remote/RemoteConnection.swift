@@ -57,6 +57,7 @@ final class RemoteConnection: Sendable {
         posix_spawn_file_actions_adddup2(&actions, remoteInput.fd, 0)
         posix_spawn_file_actions_adddup2(&actions, fromRemote.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe.writeEnd, 2)
+        SpawnActions.closeOthers(&actions)
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
