@@ -1,5 +1,6 @@
 import FileSystemKit
 import Foundation
+import Synchronization
 import Places
 import SystemKit
 import Testing
@@ -85,8 +86,17 @@ struct RemoteFaultTests {
         defer { place.disconnect() }
         let copy = FileOperation(kind: .copy, sources: [files + "/big.bin"], destination: files + "/into")
         copy.setPaused(true)
-        let started = Date()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.6) { LoopbackSSH.cut(place) }
+        // Cut once the copy's request is on its way (on a busy machine that takes a while; cut
+        // before, the copy would connect again and wait, paused, for news).
+        let sentBefore = place.traffic.sent
+        let cutAt = Mutex(Date())
+        DispatchQueue.global().async {
+            let giveUp = Date().addingTimeInterval(30)
+            while place.traffic.sent == sentBefore && Date() < giveUp { usleep(10_000) }
+            usleep(600_000)
+            cutAt.withLock { $0 = Date() }
+            LoopbackSSH.cut(place)
+        }
         do {
             let report = try await place.perform(copy, events: FileOperationEvents())
             Issue.record("the copy ended with a report over a cut link: \(report.summary)")
@@ -95,7 +105,7 @@ struct RemoteFaultTests {
         }
         // At once, not after the 30 s an operation may go without news (9 s were seen in CI with
         // the whole suite on two busy cores).
-        #expect(Date().timeIntervalSince(started) < 20, "the cut is noticed at once")
+        #expect(Date().timeIntervalSince(cutAt.withLock { $0 }) < 20, "the cut is noticed at once")
         // The remote qlbrowse saw its input end, cancelled the copy and removed its temporary.
         var left: [String] = ["?"]
         for _ in 0..<50 {
