@@ -38,6 +38,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Decode thumbnails in workers of this browser's own, not in the resident service shared with other windows and tools (also service = false in config.toml, QLBROWSE_NO_SERVICE=1).")
     var noService = false
 
+    @Flag(help: "Browse an ssh:// or host:path folder over plain SFTP, even when the remote has qlbrowse (also ssh_mode = \"sftp\" in config.toml): pictures are made here from embedded previews and cached copies.")
+    var sftp = false
+
     func run() throws {
         // One malloc arena: the listing thread allocates what the UI thread keeps and frees, and
         // per-thread arenas would hold megabytes of freed, fragmented memory for a huge folder.
@@ -47,7 +50,7 @@ struct BrowseCommand: ParsableCommand {
         let mode = try GraphicsOption.mode(graphics ?? config.values["graphics"] ?? "auto")
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
-        let remote = try RemoteEntry.open(path, config: config)
+        let remote = try RemoteEntry.open(path, config: config, forcesSFTP: sftp)
         let folder = try remote?.folder ?? Self.folder(path ?? ".")
         if let choosedir { try Self.checkWritable(choosedir, what: "--choosedir") }
         guard isatty(0) == 1 && isatty(1) == 1 else {
@@ -71,7 +74,7 @@ struct BrowseCommand: ParsableCommand {
         var options = BrowserOptions(folder: folder, graphics: mode, theme: loadedTheme, lsColors: LSColors(noColor ? nil : ProcessEnvironment.variable("LS_COLORS")),
                                      useColor: !noColor, chooseDirFile: choosedir, logFile: log, keys: keys, previewPercent: previewPercent)
         options.startInVolumes = volumes
-        options.placeLabel = remote.map { "remote:" + TerminalText.escaped($0.place.address.host) }
+        options.placeLabel = remote?.label
         options.sshCommand = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"]
         // No theme named: the light one when the terminal says its background is light (OSC 11).
         if theme == nil && config.values["theme"] == nil { options.lightTheme = try? ThemeLoader.load("light") }
@@ -90,12 +93,14 @@ struct BrowseCommand: ParsableCommand {
         }
         // A remote folder: listings, pictures and file calls go to the remote's qlbrowse.
         if let remote { parts.place = remote.place }
+        // Over SFTP the pictures are made here, by these workers, from copies of the files.
+        remote?.sftp?.useThumbnails(ThumbnailGenerator(workers: thumbnails))
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if logFD >= 0 { dup2(logFD, 2); close(logFD) }
         let finalFolder = BrowserApp(options: options, parts: parts).run()
-        remote?.place.disconnect()
+        remote?.disconnect()
         if savedError >= 0 { dup2(savedError, 2); close(savedError) }
         // A remote folder is nowhere to cd to here.
         if let choosedir, remote == nil {

@@ -2,23 +2,55 @@ import Places
 import SystemKit
 
 /// `qlbrowse ssh://[user@]host[:port]/path` and `qlbrowse host:path`: the browser on a
-/// `RemotePlace`, connected before the terminal is taken (ssh's prompts and warnings are seen).
+/// `RemotePlace`, connected before the terminal is taken (ssh's prompts and warnings are seen);
+/// on an `SFTPPlace` when the remote has no qlbrowse to run (or `--sftp`, `ssh_mode = "sftp"`).
 enum RemoteEntry {
+    /// A remote place opened for the browser: the place, the folder to show, and the status
+    /// line's words for it ("ssh:host" with qlbrowse on the remote, "sftp:host" without).
+    struct Opened {
+        let place: any Place
+        let folder: String
+        let label: String
+        let disconnect: @Sendable () -> Void
+        /// The SFTP place, which makes its pictures with the browser's workers (set once made).
+        let sftp: SFTPPlace?
+    }
+
     /// The remote place `path` names and the folder to open there, or nil when `path` is a
     /// local one (a local item by that name wins over scp's form, as for `./a:b`).
-    static func open(_ path: String?, config: UserConfig) throws -> (place: RemotePlace, folder: String)? {
+    static func open(_ path: String?, config: UserConfig, forcesSFTP: Bool = false) throws -> Opened? {
         guard let path, let address = RemoteAddress.parse(path) else { return nil }
         let local = try? PlaceCall.wait { () throws(FileSystemError) in try await LocalPlace().item(at: path) }
         if local != nil { return nil }
+        let host = TerminalText.escaped(address.host)
         do throws(FileSystemError) {
-            let place = try connect(address, config: config)
+            if !(forcesSFTP || sftpConfigured(config)) {
+                do throws(FileSystemError) {
+                    let place = try connect(address, config: config)
+                    let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
+                    return Opened(place: place, folder: folder(of: item), label: "ssh:" + host, disconnect: { place.disconnect() }, sftp: nil)
+                } catch where RemotePlace.lacksRemoteCommand(error, host: address.host) {
+                    StandardStream.write("qlbrowse: no qlbrowse on \(host): browsing it over plain SFTP (pictures made here)\n", to: 2)
+                }
+            }
+            let place = try SFTPPlace(connectingTo: address, command: command(config: config), fileCache: .user)
             let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
-            if item.isDirectory { return (place, item.path) }
-            let parent = item.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            return (place, parent.isEmpty ? "/" : parent)
+            return Opened(place: place, folder: folder(of: item), label: "sftp:" + host, disconnect: { place.disconnect() }, sftp: place)
         } catch {
             throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(error.message)")
         }
+    }
+
+    /// `ssh_mode = "sftp"` in config.toml (or `QLBROWSE_SSH_MODE=sftp`): always SFTP.
+    static func sftpConfigured(_ config: UserConfig) -> Bool {
+        (ProcessEnvironment.variable("QLBROWSE_SSH_MODE") ?? config.values["ssh_mode"])?.lowercased() == "sftp"
+    }
+
+    /// The folder to open for what `address` named: itself, or the folder a file is in.
+    private static func folder(of item: PlaceItem) -> String {
+        if item.isDirectory { return item.path }
+        let parent = item.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return parent.isEmpty ? "/" : parent
     }
 
     /// `QLBROWSE_SSH_COMMAND` / `ssh_command` and `QLBROWSE_REMOTE_COMMAND` / `remote_command`.

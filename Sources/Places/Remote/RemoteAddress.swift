@@ -70,6 +70,19 @@ public struct RemoteCommand: Sendable, Equatable {
         if reconnecting && sshCommand == nil { sshArguments += ["-o", "BatchMode=yes"] }
         if let port = address.port { sshArguments += ["-p", String(port)] }
         sshArguments += [address.destination, remoteCommand + " serve --stdio"]
+        return wrapped(sshArguments)
+    }
+
+    /// The argv that starts the SFTP subsystem on `address` (`ssh -s DESTINATION sftp`): the
+    /// fallback when the remote has no qlbrowse (`SFTPPlace`), through the same ssh command.
+    public func sftpArguments(for address: RemoteAddress, reconnecting: Bool = false) -> [String] {
+        var sshArguments: [String] = []
+        if reconnecting && sshCommand == nil { sshArguments += ["-o", "BatchMode=yes"] }
+        if let port = address.port { sshArguments += ["-p", String(port)] }
+        return wrapped(sshArguments + ["-s", address.destination, "sftp"])
+    }
+
+    private func wrapped(_ sshArguments: [String]) -> [String] {
         guard let sshCommand else { return ["ssh"] + sshArguments }
         return ["/bin/sh", "-c", sshCommand + " \"$@\"", sshCommand] + sshArguments
     }

@@ -213,10 +213,13 @@ final class RemoteConnection: Sendable {
         if !isOpen.load(ordering: .relaxed), let told = SSHDiagnosis.explain(errors.withLock { String(decoding: $0, as: UTF8.self) }, host: host) {
             return FileSystemError(code: .volumeGone, path: host, context: told)
         }
-        let what = notFound ? "qlbrowse was not found on \(host) (set remote_command in config.toml, or QLBROWSE_REMOTE_COMMAND)"
+        let what = notFound ? Self.missing(on: host) + " (set remote_command in config.toml, or QLBROWSE_REMOTE_COMMAND)"
             : isOpen.load(ordering: .relaxed) ? "the connection to \(host) was lost" : "cannot connect to \(host)"
         return FileSystemError(code: .volumeGone, path: host, context: what + lastError())
     }
+
+    /// The words of a remote whose shell did not find the command (exit status 127).
+    static func missing(on host: String) -> String { "qlbrowse was not found on \(host)" }
 
     /// The last line the process wrote on its standard error, as ": …", or "".
     func lastError() -> String {

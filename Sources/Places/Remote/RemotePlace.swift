@@ -76,6 +76,12 @@ public final class RemotePlace: Place {
         return "the remote qlbrowse speaks version \(theirs.version), this one \(mine): " + remedy
     }
 
+    /// Whether `error` (of connecting to `host`) says the remote has no qlbrowse to run: then
+    /// the SFTP fallback (`SFTPPlace`) can reach it all the same.
+    public static func lacksRemoteCommand(_ error: FileSystemError, host: String) -> Bool {
+        error.code == .volumeGone && error.context?.hasPrefix(RemoteConnection.missing(on: host)) == true
+    }
+
     /// The connection: the one open, else a new one (the link dropped since).
     func connection() async throws(FileSystemError) -> RemoteConnection {
         if let open = current.withLock({ $0 }), open.gone == nil { return open }

@@ -1,0 +1,63 @@
+import FileSystemKit
+import SystemKit
+
+extension SFTPPlace {
+    /// Lists `folder`: OPENDIR, then READDIR until the end, each answer's names (a hundred or
+    /// so with OpenSSH) delivered as a batch as it comes, so the first screen paints at once. A
+    /// symbolic link is reported as what it points to (one STAT each, asked together). Each
+    /// answer has `listingDeadline` seconds; a link lost ends the listing with `.volumeGone`.
+    @discardableResult
+    public func list(_ folder: String, deliver: @escaping @Sendable (EntryStore, Bool, FileSystemError?) -> Void) -> PlaceTask {
+        let worker = Task { [self] in
+            do throws(FileSystemError) {
+                guard case .handle(_, let handle) = try await call(.openDirectory(path: folder.fileSystemBytes), path: folder,
+                                                                   deadline: listingDeadline) else { throw unexpected(folder) }
+                defer { closeHandle(handle) }
+                var kinds = KindGuesser()
+                while !Task.isCancelled {
+                    let reply = try await call(.readDirectory(handle: handle), path: folder, deadline: listingDeadline, allowsEndOfFile: true)
+                    guard case .names(_, let names) = reply else { break }
+                    let batch = try await self.batch(names, in: folder, kinds: &kinds)
+                    if Task.isCancelled { return }
+                    deliver(batch, false, nil)
+                }
+                if !Task.isCancelled { deliver(EntryStore(), true, nil) }
+            } catch {
+                if !Task.isCancelled { deliver(EntryStore(), true, error) }
+            }
+        }
+        return PlaceTask { worker.cancel() }
+    }
+
+    /// One READDIR answer as entries (".", ".." and names no file system has, with "/" or NUL, left out), links followed.
+    private func batch(_ names: [SFTPName], in folder: String, kinds: inout KindGuesser) async throws(FileSystemError) -> EntryStore {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let links = names.indices.filter { names[$0].attributes.isSymbolicLink }
+        var targets: [Int: SFTPAttributes] = [:]
+        if !links.isEmpty {
+            targets = await withTaskGroup(of: (Int, SFTPAttributes?).self) { group in
+                for index in links {
+                    let path = prefix + String(fileSystemBytes: names[index].name)
+                    group.addTask { [self] in
+                        guard case .attributes(_, let target)? = try? await call(.stat(path: path.fileSystemBytes), path: path) else { return (index, nil) }
+                        return (index, target)
+                    }
+                }
+                var found: [Int: SFTPAttributes] = [:]
+                for await (index, target) in group { if let target { found[index] = target } }
+                return found
+            }
+        }
+        var batch = EntryBatch()
+        for (index, entry) in names.enumerated() where entry.name != [0x2E] && entry.name != [0x2E, 0x2E] && !entry.name.isEmpty
+            && !entry.name.contains(0x2F) && !entry.name.contains(0) {
+            let attributes = targets[index] ?? entry.attributes
+            let isLink = entry.attributes.isSymbolicLink
+            entry.name.withUnsafeBufferPointer { name in
+                batch.append(name: name, isDirectory: attributes.isDirectory, isSymbolicLink: isLink, size: Int(clamping: attributes.size ?? 0),
+                             modified: Int(attributes.modified ?? 0), kind: kinds.kind(of: name, isDirectory: attributes.isDirectory))
+            }
+        }
+        return EntryStore(batch)
+    }
+}

@@ -1,0 +1,85 @@
+import FileSystemKit
+import SystemKit
+import ThumbnailKit
+
+extension SFTPPlace {
+    /// Refused: SFTP version 3 cannot replace a file atomically (its RENAME never goes over an
+    /// existing name), and a write that could leave half a file is not done differently.
+    public func write(_ bytes: [UInt8], to path: String) async throws(FileSystemError) {
+        throw refused("saving a file", path)
+    }
+
+    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
+        throw refused("copying into it", path)
+    }
+
+    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
+        throw refused("watching a folder", folder)
+    }
+
+    /// RENAME, which OpenSSH's server does as link and unlink (never over an existing name:
+    /// then `.exists`). No stamp: SFTP knows no device or inode, so the undo journal gets none.
+    public func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? {
+        do throws(FileSystemError) {
+            _ = try await call(.rename(from: path.fileSystemBytes, to: newPath.fileSystemBytes), path: path)
+            return nil
+        } catch {
+            throw await taken(newPath) ? FileSystemError(code: .exists, path: newPath) : error
+        }
+    }
+
+    /// MKDIR, or OPEN with CREAT|EXCL and CLOSE: never over an existing name.
+    public func make(_ path: String, folder: Bool) async throws(FileSystemError) -> PathStamp? {
+        do throws(FileSystemError) {
+            if folder {
+                _ = try await call(.makeDirectory(path: path.fileSystemBytes), path: path)
+            } else {
+                let flags = SFTPRequest.writeFlag | SFTPRequest.createFlag | SFTPRequest.exclusiveFlag
+                let handle = try await open(path, flags: flags)
+                _ = try await call(.close(handle: handle), path: path)
+            }
+            return nil
+        } catch {
+            guard error.code != .exists, error.code != .permissionDenied else { throw error }
+            throw await taken(path) ? FileSystemError(code: .exists, path: path) : error
+        }
+    }
+
+    /// Whether something is at `path` (a refusal that was a name taken says so).
+    private func taken(_ path: String) async -> Bool {
+        (try? await call(.lstat(path: path.fileSystemBytes), path: path)) != nil
+    }
+
+    /// Refused: an SFTP server has no trash, and deleting instead is not what was asked.
+    public func trash(_ path: String) async throws(FileSystemError) -> TrashCan.Item {
+        throw refused("moving to the trash (a server reached by SFTP has no trash)", path)
+    }
+
+    public func restore(_ item: TrashCan.Item) async throws(FileSystemError) -> String {
+        throw refused("restoring from the trash", item.originalPath)
+    }
+
+    /// Refused: copies, moves and deletes over SFTP are not done yet (they would lack the
+    /// journal, the questions and the resumption the other places give them).
+    public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
+        throw refused("copying, moving or deleting", name)
+    }
+
+    public func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities {
+        VolumeCapabilities(isReadOnly: false, nameMax: 255, isCaseInsensitive: nil, supportsSymlinks: nil, maximumFileSize: nil, forbiddenCharacters: [])
+    }
+
+    /// Refused: a batch makes thumbnails where the files are, and nothing of ours runs there.
+    public func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event> {
+        let (stream, continuation) = AsyncStream<ThumbnailBatch.Event>.makeStream()
+        continuation.yield(.unlisted(roots.map { ($0, "\(name) is reached by SFTP: batch thumbnailing needs qlbrowse on it") }))
+        continuation.yield(.found(total: 0))
+        continuation.finish()
+        return stream
+    }
+
+    private func refused(_ what: String, _ path: String) -> FileSystemError {
+        FileSystemError(code: .unsupported, path: path,
+                        context: "\(what) is not done on \(TerminalText.escaped(name)) over SFTP (install qlbrowse there for it)")
+    }
+}
