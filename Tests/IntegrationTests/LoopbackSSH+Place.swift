@@ -1,6 +1,7 @@
 import Foundation
 import Places
 import SystemKit
+import ThumbnailKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,25 @@ extension LoopbackSSH {
                     continuation.resume(returning: .success(try RemotePlace(connectingTo: address, command: command, protocolVersion: version,
                                                                             callDeadline: callDeadline, listingDeadline: callDeadline,
                                                                             thumbnailDeadline: thumbnailDeadline, connectSeconds: 20)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// An SFTP place on this server (its sshd's internal-sftp), connected off the cooperative threads.
+    func sftpPlace(_ path: String, callDeadline: Double = 5, fileCache: SFTPFileCache? = nil,
+                   thumbnails: ThumbnailGenerator? = nil) async throws(FileSystemError) -> SFTPPlace {
+        let address = RemoteAddress.parse(url(path))!
+        let command = RemoteCommand(sshCommand: sshCommand, remoteCommand: folder.path + "/no-such-qlbrowse")
+        let result: Result<SFTPPlace, FileSystemError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(FileSystemError) {
+                    continuation.resume(returning: .success(try SFTPPlace(connectingTo: address, command: command, callDeadline: callDeadline,
+                                                                          listingDeadline: callDeadline, connectSeconds: 20,
+                                                                          fileCache: fileCache, thumbnails: thumbnails)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }

@@ -39,6 +39,7 @@ final class LoopbackSSH: @unchecked Sendable {
             UsePAM no
             StrictModes no
             LogLevel ERROR
+            Subsystem sftp internal-sftp
 
             """
         try? config.write(to: folder.appendingPathComponent("sshd_config"), atomically: true, encoding: .utf8)
@@ -103,6 +104,9 @@ final class LoopbackSSH: @unchecked Sendable {
             return words.first?.hasSuffix("/qlbrowse") == true && words.contains("serve")
         }
     }
+
+    /// The sessions sshd runs (with internal-sftp, the SFTP server is the session itself).
+    func sessions() -> [pid_t] { Self.descendants(of: serverPID) }
 
     /// Every process whose parent chain leads to `root`, read from /proc.
     static func descendants(of root: pid_t) -> [pid_t] {

@@ -225,7 +225,7 @@ struct RemotePlaceTests {
         try FileManager.default.copyItem(at: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg"), to: files.appendingPathComponent("landscape.jpg"))
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(ssh.url(files.path))'",
                                       environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand])
-        #expect(session.waitFor(20) { $0.contains("caf\\xE9.txt") && $0.contains("landscape.jpg") && $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(20) { $0.contains("caf\\xE9.txt") && $0.contains("landscape.jpg") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("/land")
         session.send("Enter")
         #expect(session.waitFor(10) { !$0.contains("caf\\xE9.txt") && $0.contains("landscape.jpg") }, "\(session.screen())")

@@ -25,7 +25,7 @@ public struct BrowserOptions: Sendable {
     public var verifiesCopies = false
     /// The ssh SFTP connections use (QLBROWSE_SSH_COMMAND, else `ssh_command` in config.toml).
     public var sshCommand: String?
-    /// Where the files are when not on this computer ("remote:nas"), shown on the status line.
+    /// Where the files are when not on this computer ("ssh:nas" with qlbrowse there, "sftp:nas" without), shown on the status line.
     public var placeLabel: String?
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {

@@ -13,7 +13,7 @@ final class BrowserView {
     let keys: KeyMap
     let store = PictureStore()
     let drawer: PictureDrawer
-    /// Where the files are when not on this computer ("remote:nas"), for the status line.
+    /// Where the files are when not on this computer ("ssh:nas" with qlbrowse there, "sftp:nas" without), for the status line.
     let placeLabel: String?
     private var wasQuickLook = false
 

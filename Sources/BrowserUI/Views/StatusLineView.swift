@@ -9,7 +9,7 @@ struct StatusLineView {
     let context: ViewContext
     /// The graphics mode's name, shown in brackets.
     let graphics: String
-    /// Where the files are when not on this computer ("remote:nas"), shown after the counts.
+    /// Where the files are when not on this computer ("ssh:nas" with qlbrowse there, "sftp:nas" without), shown after the counts.
     var place: String? = nil
 
     /// The key hints, longest first: the longest that fits is shown. `v` names the view it
