@@ -7,7 +7,7 @@ import Glibc
 /// preview_width, prefer_external, verify_copies, service, service_idle_seconds, ssh_command) and a `[keys]`
 /// table of `"key" = "command"` lines.
 struct UserConfig {
-    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width", "verify_copies", "service", "service_idle_seconds", "ssh_command", "remote_command"]
+    static let knownKeys: Set<String> = ["theme", "graphics", "prefer_external", "preview_width", "verify_copies", "service", "service_idle_seconds", "ssh_command", "remote_command", "ssh_mode"]
 
     var values: [String: String] = [:]
     /// The `[keys]` table, in file order.

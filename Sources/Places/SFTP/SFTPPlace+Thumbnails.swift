@@ -34,6 +34,7 @@ extension SFTPPlace {
         }
         let full = options.types.contains(.thumbnail)
         if full, let generator = thumbnails, let copy = fileCache?.copy(of: item.path, at: address, size: item.size, modified: item.modified) {
+            if RemoteTrace.isOn { RemoteTrace.note("sftp", "kept here \(item.path)") }
             return await local(copy, generator: generator, options: options, deliver: deliver)
         }
         let side = max(1, Int((options.size * options.scale).rounded()))
@@ -43,6 +44,7 @@ extension SFTPPlace {
            let (image, source, fills) = await SFTPEmbeddedPreview.image(head: head, fileSize: item.size, box: box, read: { range in
                try? await self.read(item.path, offset: range.lowerBound, length: range.count)
            }) {
+            if RemoteTrace.isOn { RemoteTrace.note("sftp", "embedded \(source) fills \(fills) box \(side) \(item.path)") }
             let type: RepresentationType = fills && full ? .thumbnail : .lowQuality
             let picture = Representation(type: type, image: image, source: source, contentType: ContentType("image/jpeg"))
             if fills && full { return deliver(.success(picture)) }
@@ -50,7 +52,7 @@ extension SFTPPlace {
         }
         let canFetch = full && thumbnails != nil && fileCache.map { item.size <= $0.largestFile } == true
         if let low, options.progressive || !canFetch { deliver(.success(low)) }
-        if canFetch, let generator = thumbnails, let copy = await download(item) {
+        if canFetch, let generator = thumbnails, let copy = await sharedDownload(item) {
             return await local(copy, generator: generator, options: options, deliver: deliver)
         }
         if low == nil { deliver(.failure(ThumbnailError(.noPreview, "no embedded preview, and the whole file was not read over SFTP"))) }
@@ -76,6 +78,23 @@ extension SFTPPlace {
         }
     }
 
+    /// The copy of `item` from the read under way for it, or from a new one (`downloads`).
+    private func sharedDownload(_ item: PlaceItem) async -> String? {
+        guard let fileCache else { return nil }
+        let key = fileCache.file(for: item.path, at: address, size: item.size, modified: item.modified)
+        let task = downloads.withLock { running -> Task<String?, Never> in
+            if let task = running[key] { return task }
+            let task = Task.detached(priority: .utility) { [self] in
+                let copy = await download(item)
+                downloads.withLock { $0[key] = nil }
+                return copy
+            }
+            running[key] = task
+            return task
+        }
+        return await task.value
+    }
+
     /// Reads the whole of `item` into the file cache, 4 MiB at a time with many reads in
     /// flight; the copy's path, nil when it could not be read whole or kept.
     func download(_ item: PlaceItem) async -> String? {
@@ -90,6 +109,7 @@ extension SFTPPlace {
                     guard !bytes.isEmpty, FileDescriptorWriter.writeAll(bytes, to: fd) else { return false }
                     offset += bytes.count
                 }
+                if RemoteTrace.isOn { RemoteTrace.note("sftp", "read whole \(offset) bytes \(item.path)") }
                 return offset == item.size
             } catch {
                 return false
