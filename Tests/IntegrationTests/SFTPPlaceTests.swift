@@ -42,13 +42,7 @@ struct SFTPPlaceTests {
         defer { place.disconnect() }
         let root = try await place.resolve(place.address.path)
         #expect(root.isDirectory && root.path == files.path)
-        var batches = 0
-        var listed = EntryStore()
-        for try await batch in place.listing(files.path) {
-            batches += 1
-            _ = listed.append(contentsOf: batch)
-        }
-        #expect(batches > 1, "delivered as the answers came, not at the end")
+        let listed = try await place.entries(of: files.path)
         #expect(listed.count == 304)
         let names = listed.handles.map { listed.name($0) }
         #expect(names.contains(Self.latin1.fileSystemBytes) && names.contains(Array(Self.twin.utf8)), "both twins, each by its own bytes")
@@ -131,6 +125,52 @@ struct SFTPPlaceTests {
         #expect(second.read == 0, "a second visit reads \(second.read) bytes")
         #expect(second.pictures.last?.type == .thumbnail && second.pictures.last?.image.width == 256)
         await pool.shutdown()
+    }
+
+    /// Rename and new items never go over a name; a delete removes a folder's content first and
+    /// a link, not what it points to; the trash is refused with why, and nothing is removed.
+    @Test func renamesMakesAndDeletesButRefusesTheTrash() async throws {
+        defer { ssh.stop() }
+        write(Self.latin1, Array("bonjour".utf8))
+        write(Self.twin, Array("salut".utf8))
+        let outside = ssh.folder.path + "/outside.txt"
+        LoopbackSSH.write(outside, Array("keep".utf8))
+        try FileManager.default.createDirectory(at: files.appendingPathComponent("album/inner"), withIntermediateDirectories: true)
+        write("album/inner/" + Self.latin1, [1, 2, 3])
+        symlink(outside, files.path + "/album/link")
+        let place = try await ssh.sftpPlace(files.path)
+        defer { place.disconnect() }
+        let base = files.path + "/"
+        _ = try await place.rename(base + Self.latin1, to: base + "renamed.txt")
+        #expect(try await place.item(at: base + "renamed.txt").size == 7)
+        do {
+            _ = try await place.rename(base + "renamed.txt", to: base + Self.twin)
+            Issue.record("renamed over an existing name")
+        } catch {
+            #expect(error.code == .exists, "\(error.message)")
+        }
+        #expect(try await place.read(base + Self.twin, offset: 0, length: 10) == Array("salut".utf8), "the twin is untouched")
+        _ = try await place.make(base + "new", folder: true)
+        _ = try await place.make(base + "new/empty", folder: false)
+        #expect(try await place.item(at: base + "new/empty").size == 0)
+        do {
+            _ = try await place.make(base + "new", folder: true)
+            Issue.record("made over an existing name")
+        } catch {
+            #expect(error.code == .exists, "\(error.message)")
+        }
+        do {
+            _ = try await place.trash(base + "renamed.txt")
+            Issue.record("trashed over SFTP")
+        } catch {
+            #expect(error.code == .unsupported && error.message.contains("no trash"), "\(error.message)")
+        }
+        #expect(try await place.item(at: base + "renamed.txt").size == 7, "a refused trash removes nothing")
+        let operation = FileOperation(kind: .delete, sources: [base + "album", base + "renamed.txt"], destination: nil)
+        let report = try await place.perform(operation, events: FileOperationEvents())
+        #expect(report.done == [base + "album", base + "renamed.txt"] && report.failures.isEmpty, "\(report.failures)")
+        #expect(!FileManager.default.fileExists(atPath: base + "album") && !FileManager.default.fileExists(atPath: base + "renamed.txt"))
+        #expect(FileManager.default.fileExists(atPath: outside), "a link's target is not deleted")
     }
 
     @Test func sshdKilledMidListingEndsTheListingWithAMessage() async throws {

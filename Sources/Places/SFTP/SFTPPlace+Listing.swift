@@ -3,11 +3,16 @@ import SystemKit
 
 extension SFTPPlace {
     /// Lists `folder`: OPENDIR, then READDIR until the end, each answer's names (a hundred or
-    /// so with OpenSSH) delivered as a batch as it comes, so the first screen paints at once. A
+    /// so with OpenSSH) delivered together when the listing is quick, else every second. A
     /// symbolic link is reported as what it points to (one STAT each, asked together). Each
     /// answer has `listingDeadline` seconds; a link lost ends the listing with `.volumeGone`.
     @discardableResult
     public func list(_ folder: String, deliver: @escaping @Sendable (EntryStore, Bool, FileSystemError?) -> Void) -> PlaceTask {
+        // A quick listing crosses whole, as `RemoteListingBatches` has it for the remote place:
+        // READDIR answers come in directory order, 100 names a round trip, and a browser that
+        // drew each would ask for the pictures (whole files, here) of screens it re-sorts at once.
+        // A longer listing shows its entries every second.
+        let batches = RemoteListingBatches(wait: 1) { batch, complete in deliver(batch, complete, nil) }
         let worker = Task { [self] in
             do throws(FileSystemError) {
                 guard case .handle(_, let handle) = try await call(.openDirectory(path: folder.fileSystemBytes), path: folder,
@@ -18,15 +23,20 @@ extension SFTPPlace {
                     let reply = try await call(.readDirectory(handle: handle), path: folder, deadline: listingDeadline, allowsEndOfFile: true)
                     guard case .names(_, let names) = reply else { break }
                     let batch = try await self.batch(names, in: folder, kinds: &kinds)
-                    if Task.isCancelled { return }
-                    deliver(batch, false, nil)
+                    if Task.isCancelled { return batches.end() }
+                    batches.add(batch, complete: false)
                 }
-                if !Task.isCancelled { deliver(EntryStore(), true, nil) }
+                if Task.isCancelled { return batches.end() }
+                batches.add(EntryStore(), complete: true)
             } catch {
+                batches.end()
                 if !Task.isCancelled { deliver(EntryStore(), true, error) }
             }
         }
-        return PlaceTask { worker.cancel() }
+        return PlaceTask {
+            batches.end()
+            worker.cancel()
+        }
     }
 
     /// One READDIR answer as entries (".", ".." and names no file system has, with "/" or NUL, left out), links followed.

@@ -59,12 +59,6 @@ extension SFTPPlace {
         throw refused("restoring from the trash", item.originalPath)
     }
 
-    /// Refused: copies, moves and deletes over SFTP are not done yet (they would lack the
-    /// journal, the questions and the resumption the other places give them).
-    public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
-        throw refused("copying, moving or deleting", name)
-    }
-
     public func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities {
         VolumeCapabilities(isReadOnly: false, nameMax: 255, isCaseInsensitive: nil, supportsSymlinks: nil, maximumFileSize: nil, forbiddenCharacters: [])
     }

@@ -78,21 +78,34 @@ extension SFTPPlace {
         }
     }
 
-    /// The copy of `item` from the read under way for it, or from a new one (`downloads`).
+    /// The copy of `item` from the read under way for it, or from a new one (`downloads`); the
+    /// read stops when the last of its askers is cancelled.
     private func sharedDownload(_ item: PlaceItem) async -> String? {
         guard let fileCache else { return nil }
         let key = fileCache.file(for: item.path, at: address, size: item.size, modified: item.modified)
         let task = downloads.withLock { running -> Task<String?, Never> in
-            if let task = running[key] { return task }
+            if let known = running[key] {
+                running[key]?.askers += 1
+                return known.task
+            }
             let task = Task.detached(priority: .utility) { [self] in
                 let copy = await download(item)
                 downloads.withLock { $0[key] = nil }
                 return copy
             }
-            running[key] = task
+            running[key] = (task, 1)
             return task
         }
-        return await task.value
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            let last = downloads.withLock { running -> Bool in
+                guard let known = running[key] else { return false }
+                running[key]?.askers = known.askers - 1
+                return known.askers <= 1
+            }
+            if last { task.cancel() }
+        }
     }
 
     /// Reads the whole of `item` into the file cache, 4 MiB at a time with many reads in

@@ -31,10 +31,10 @@ public final class SFTPPlace: Place {
     public let fileCache: SFTPFileCache?
     /// The local engine that makes a full picture from a cached copy (nil: embedded previews only).
     private let generator = Mutex<ThumbnailGenerator?>(nil)
-    /// The whole-file reads under way, by the copy they make: a file asked for twice (two sizes,
-    /// a tile and the preview pane) is read once, and a read is not abandoned half-way when its
-    /// asker goes (its bytes are on the link already; the next visit gets the copy).
-    let downloads = Mutex<[String: Task<String?, Never>]>([:])
+    /// The whole-file reads under way, by the copy they make, with how many wait for each: a
+    /// file asked for twice (a tile and the preview pane) is read once; a read nobody waits for
+    /// any more (scrolled away) stops.
+    let downloads = Mutex<[String: (task: Task<String?, Never>, askers: Int)]>([:])
     /// Bytes of files read by connections before the open one (for measurements).
     private let earlierFileBytes = Atomic<Int>(0)
 
