@@ -16,10 +16,11 @@ public final class SFTPFileCache: Sendable {
     public let folder: String
     /// The most bytes the copies may take together.
     public let limit: Int
-    /// The largest file copied (a bigger one gets no full picture over SFTP).
+    /// The largest file copied (a bigger one gets no full picture over SFTP: a grid of videos
+    /// would otherwise read them whole; a camera RAW is 25–60 MB).
     public let largestFile: Int
 
-    public init(folder: String, limit: Int = 2 << 30, largestFile: Int = 512 << 20) {
+    public init(folder: String, limit: Int = 2 << 30, largestFile: Int = 64 << 20) {
         self.folder = folder
         self.limit = limit
         self.largestFile = largestFile

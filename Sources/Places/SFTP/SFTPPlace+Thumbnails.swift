@@ -40,7 +40,9 @@ extension SFTPPlace {
         let side = max(1, Int((options.size * options.scale).rounded()))
         let box = PixelSize(width: side, height: side)
         var low: Representation?
-        if !options.types.isDisjoint(with: [.lowQuality, .thumbnail]), let head = try? await read(item.path, offset: 0, length: min(item.size, SFTPEmbeddedPreview.headBytes)),
+        // Only a JPEG (or a name that says nothing) can hold a preview this reads.
+        let named = ContentTypeTable.type(forFileName: item.path)
+        if named == nil || named?.identifier == "image/jpeg", !options.types.isDisjoint(with: [.lowQuality, .thumbnail]), let head = try? await read(item.path, offset: 0, length: min(item.size, SFTPEmbeddedPreview.headBytes)),
            let (image, source, fills) = await SFTPEmbeddedPreview.image(head: head, fileSize: item.size, box: box, read: { range in
                try? await self.read(item.path, offset: range.lowerBound, length: range.count)
            }) {
