@@ -4,7 +4,7 @@ extension BrowseCommand {
     /// The browser's arguments read without the full parser (`qlbrowse`, `qlbrowse FOLDER`), or
     /// nil where only the full parser can read them.
     static func quick(_ arguments: [String]) -> BrowseCommand? {
-        let options: [QuickArguments.Option] = [.value("graphics"), .value("theme"), .value("choosedir"), .flag("volumes"), .flag("no-service")]
+        let options: [QuickArguments.Option] = [.value("graphics"), .value("theme"), .value("choosedir"), .flag("volumes"), .flag("no-service"), .flag("sftp")]
         guard let given = QuickArguments(arguments, options: options), given.operands.count <= 1 else { return nil }
         var command = BrowseCommand()
         command.path = given.operands.first
@@ -13,6 +13,7 @@ extension BrowseCommand {
         command.choosedir = given.value("choosedir")
         command.volumes = given.has("volumes")
         command.noService = given.has("no-service")
+        command.sftp = given.has("sftp")
         return command
     }
 }

@@ -27,10 +27,10 @@ extension LoopbackSSH {
     }
 
     /// An SFTP place on this server (its sshd's internal-sftp), connected off the cooperative threads.
-    func sftpPlace(_ path: String, callDeadline: Double = 5, fileCache: SFTPFileCache? = nil,
+    func sftpPlace(_ path: String, sshCommand: String? = nil, callDeadline: Double = 5, fileCache: SFTPFileCache? = nil,
                    thumbnails: ThumbnailGenerator? = nil) async throws(FileSystemError) -> SFTPPlace {
         let address = RemoteAddress.parse(url(path))!
-        let command = RemoteCommand(sshCommand: sshCommand, remoteCommand: folder.path + "/no-such-qlbrowse")
+        let command = RemoteCommand(sshCommand: sshCommand ?? self.sshCommand, remoteCommand: folder.path + "/no-such-qlbrowse")
         let result: Result<SFTPPlace, FileSystemError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 do throws(FileSystemError) {

@@ -28,6 +28,7 @@ import Testing
         ["--graphics", "sixel", "--theme", "light", "--choosedir", "/tmp/d", "--volumes", "--no-service", "here"],
         ["browse", "there"],
         ["caf\u{E9}", "--no-service"],
+        ["--sftp", "ssh://nas/photos"],
     ])
     func linesItReadsGiveTheFullParsersCommand(_ arguments: [String]) {
         let (quick, full) = Self.comparison(arguments)

@@ -200,6 +200,25 @@ struct SFTPPlaceTests {
         #expect(sinceKill < 10, "the drop is noticed at once, not after the 20 s deadline")
     }
 
+    /// ssh's own refusal of a changed host key is told as for the remote place (`SSHDiagnosis`).
+    @Test func aChangedHostKeyIsNamedAndNeverAccepted() async throws {
+        defer { ssh.stop() }
+        let other = ssh.folder.appendingPathComponent("other_key").path
+        TestEnvironment.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", other])
+        let otherKey = try String(contentsOfFile: other + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        let knownHosts = ssh.folder.appendingPathComponent("known_hosts").path
+        let line = "[127.0.0.1]:\(ssh.port) \(otherKey)\n"
+        try line.write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        let command = ssh.sshCommand.replacingOccurrences(of: "StrictHostKeyChecking=yes", with: "StrictHostKeyChecking=ask")
+        do {
+            _ = try await ssh.sftpPlace(files.path, sshCommand: command)
+            Issue.record("connected to a host whose key changed")
+        } catch {
+            #expect(error.message.contains("the host key of 127.0.0.1 has changed") && error.message.contains(knownHosts + ":1"), "\(error.message)")
+        }
+        #expect(try String(contentsOfFile: knownHosts, encoding: .utf8) == line, "known_hosts is left as it was")
+    }
+
     /// `qlbrowse ssh://…` on a remote without qlbrowse: the browser falls back to SFTP by itself
     /// and its status line says `sftp:host`; `--sftp` forces it on a remote that has qlbrowse.
     @Test func theBrowserFallsBackToSFTPAndSaysSo() throws {

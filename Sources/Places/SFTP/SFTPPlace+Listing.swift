@@ -1,4 +1,5 @@
 import FileSystemKit
+import Synchronization
 import SystemKit
 
 extension SFTPPlace {
@@ -12,7 +13,12 @@ extension SFTPPlace {
         // READDIR answers come in directory order, 100 names a round trip, and a browser that
         // drew each would ask for the pictures (whole files, here) of screens it re-sorts at once.
         // A longer listing shows its entries every second.
-        let batches = RemoteListingBatches(wait: 1) { batch, complete in deliver(batch, complete, nil) }
+        // A cancelled listing says nothing more (its canceller may be inside `deliver`: the flag,
+        // not the batches' lock, is what stops it).
+        let cancelled = Atomic<Bool>(false)
+        let batches = RemoteListingBatches(wait: 1) { batch, complete in
+            if !cancelled.load(ordering: .relaxed) { deliver(batch, complete, nil) }
+        }
         let worker = Task { [self] in
             do throws(FileSystemError) {
                 guard case .handle(_, let handle) = try await call(.openDirectory(path: folder.fileSystemBytes), path: folder,
@@ -30,11 +36,11 @@ extension SFTPPlace {
                 batches.add(EntryStore(), complete: true)
             } catch {
                 batches.end()
-                if !Task.isCancelled { deliver(EntryStore(), true, error) }
+                if !cancelled.load(ordering: .relaxed) { deliver(EntryStore(), true, error) }
             }
         }
         return PlaceTask {
-            batches.end()
+            cancelled.store(true, ordering: .relaxed)
             worker.cancel()
         }
     }
