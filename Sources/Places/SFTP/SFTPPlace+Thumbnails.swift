@@ -55,21 +55,24 @@ extension SFTPPlace {
         let canFetch = full && thumbnails != nil && fileCache.map { item.size <= $0.largestFile } == true
         if let low, options.progressive || !canFetch { deliver(.success(low)) }
         if canFetch, let generator = thumbnails, let copy = await sharedDownload(item) {
-            return await local(copy, generator: generator, options: options, deliver: deliver)
+            return await local(copy, generator: generator, options: options, shown: options.progressive ? low?.type : nil, deliver: deliver)
         }
         if low == nil { deliver(.failure(ThumbnailError(.noPreview, "no embedded preview, and the whole file was not read over SFTP"))) }
         else if !options.progressive && canFetch { deliver(.success(low!)) }
     }
 
-    /// The pictures the local engine makes of a copy kept here.
-    private func local(_ copy: String, generator: ThumbnailGenerator, options: ThumbnailOptions,
+    /// The pictures the local engine makes of a copy kept here; with `shown`, none below the
+    /// one already delivered (the copy's icon after the embedded preview would be a step down).
+    private func local(_ copy: String, generator: ThumbnailGenerator, options: ThumbnailOptions, shown: RepresentationType? = nil,
                        deliver: @Sendable (Result<Representation, ThumbnailError>) -> Void) async {
         var request = ThumbnailRequest(path: copy, size: options.size, scale: options.scale, types: options.types)
         request.maximumIconSide = options.maximumIconSide
         request.cheapPictureFirst = options.progressive
         do {
             if options.progressive {
-                for try await representation in generator.representations(for: request) { deliver(.success(representation)) }
+                for try await representation in generator.representations(for: request) where shown.map({ representation.type > $0 }) ?? true {
+                    deliver(.success(representation))
+                }
             } else {
                 deliver(.success(try await generator.bestRepresentation(for: request)))
             }
