@@ -27,6 +27,9 @@ public struct BrowserOptions: Sendable {
     public var sshCommand: String?
     /// Where the files are when not on this computer ("remote:nas"), shown on the status line.
     public var placeLabel: String?
+    /// The program run on a remote the connect prompt reaches (`remote_command`,
+    /// `QLBROWSE_REMOTE_COMMAND`): `qlbrowse` when nil.
+    public var remoteCommand: String?
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder
