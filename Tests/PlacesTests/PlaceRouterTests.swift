@@ -133,4 +133,18 @@ import Glibc
         #expect(contents(there + "/kept") == [9], "the skipped one stays where it was")
         #expect(contents(here + "/sub/kept") == [7])
     }
+
+    @Test func aCopyBetweenTwoRemotesGoesFromOneToTheOther() async throws {
+        defer { cleanUp() }
+        let other = "ssh://[::1]:22"
+        let third = (here as NSString).deletingLastPathComponent + "/third"
+        _ = mkdir(third, 0o755)
+        router.add(LocalPlace(io: VolumeIO(), volumes: { [] }, dataHome: third + "-data"), under: other, label: nil)
+        make(there + "/" + Self.oddName, [4, 5, 6])
+        let copy = FileOperation(kind: .copy, sources: [Self.prefix + there + "/" + Self.oddName], destination: other + third)
+        let report = try await router.perform(copy, events: FileOperationEvents())
+        #expect(report.placed.map(\.target) == [other + third + "/" + Self.oddName])
+        #expect(contents(third + "/" + Self.oddName) == [4, 5, 6])
+        #expect(router.label(for: other + "/x") == "remote:::1", "a remote added without a label is named by its host")
+    }
 }

@@ -64,6 +64,9 @@ final class EffectRunner {
         case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy, volume: Self.mountPoint(of: path, in: volumes))
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
+        case .find(let root, _, _) where !PlacePath.isLocal(root):
+            // The finder walks this computer's folders; a remote tab's would be walked here by its path.
+            inbox.post(.result(.showMessage("finding in a remote folder is not done yet")))
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
         case .findQuery(let query, let insideFiles, let ticket): finding.search(query, insideFiles: insideFiles, ticket: ticket)
         case .stopFind: finding.stop()

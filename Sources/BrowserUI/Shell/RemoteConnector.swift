@@ -59,7 +59,7 @@ struct RemoteConnector: Sendable {
         guard said.contains("Permission denied") || said.contains("passphrase") || said.contains("password") else {
             return "cannot open \(TerminalText.escaped(host)): " + said
         }
-        return "cannot open \(TerminalText.escaped(host)): ssh wants a password or passphrase, which the browser cannot type for it; "
-            + "use a key with ssh-agent (ssh-add), or start qlbrowse ssh://… from the shell (\(said))"
+        return "cannot open \(TerminalText.escaped(host)): ssh was refused without a key it could use, and the browser cannot type a "
+            + "password or passphrase for it: use a key with ssh-agent (ssh-add), or start qlbrowse ssh://… from the shell (\(said))"
     }
 }
