@@ -9,6 +9,7 @@ enum RemoteEntry {
     /// line's words for it ("ssh:host" with qlbrowse on the remote, "sftp:host" without).
     struct Opened {
         let place: any Place
+        let address: RemoteAddress
         let folder: String
         let label: String
         let disconnect: @Sendable () -> Void
@@ -28,14 +29,14 @@ enum RemoteEntry {
                 do throws(FileSystemError) {
                     let place = try connect(address, config: config)
                     let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
-                    return Opened(place: place, folder: folder(of: item), label: "ssh:" + host, disconnect: { place.disconnect() }, sftp: nil)
+                    return Opened(place: place, address: address, folder: folder(of: item), label: "ssh:" + host, disconnect: { place.disconnect() }, sftp: nil)
                 } catch where RemotePlace.lacksRemoteCommand(error, host: address.host) {
                     StandardStream.write("qlbrowse: no qlbrowse on \(host): browsing it over plain SFTP (pictures made here)\n", to: 2)
                 }
             }
             let place = try SFTPPlace(connectingTo: address, command: command(config: config), fileCache: .user)
             let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
-            return Opened(place: place, folder: folder(of: item), label: "sftp:" + host, disconnect: { place.disconnect() }, sftp: place)
+            return Opened(place: place, address: address, folder: folder(of: item), label: "sftp:" + host, disconnect: { place.disconnect() }, sftp: place)
         } catch {
             throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(error.message)")
         }
