@@ -40,21 +40,25 @@ extension SFTPPlace {
         let side = max(1, Int((options.size * options.scale).rounded()))
         let box = PixelSize(width: side, height: side)
         var low: Representation?
+        var first: [UInt8] = []
         // Only a JPEG (or a name that says nothing) can hold a preview this reads.
         let named = ContentTypeTable.type(forFileName: item.path)
-        if named == nil || named?.identifier == "image/jpeg", !options.types.isDisjoint(with: [.lowQuality, .thumbnail]), let head = try? await read(item.path, offset: 0, length: min(item.size, SFTPEmbeddedPreview.headBytes)),
-           let (image, source, fills) = await SFTPEmbeddedPreview.image(head: head, fileSize: item.size, box: box, read: { range in
-               try? await self.read(item.path, offset: range.lowerBound, length: range.count)
-           }) {
-            if RemoteTrace.isOn { RemoteTrace.note("sftp", "embedded \(source) fills \(fills) box \(side) \(item.path)") }
-            let type: RepresentationType = fills && full ? .thumbnail : .lowQuality
-            let picture = Representation(type: type, image: image, source: source, contentType: ContentType("image/jpeg"))
-            if fills && full { return deliver(.success(picture)) }
-            if options.types.contains(.lowQuality) { low = picture }
+        if named == nil || named?.identifier == "image/jpeg", !options.types.isDisjoint(with: [.lowQuality, .thumbnail]),
+           let head = try? await read(item.path, offset: 0, length: min(item.size, SFTPEmbeddedPreview.headBytes)) {
+            first = head
+            if let (image, source, fills) = await SFTPEmbeddedPreview.image(head: head, fileSize: item.size, box: box, read: { range in
+                try? await self.read(item.path, offset: range.lowerBound, length: range.count)
+            }) {
+                if RemoteTrace.isOn { RemoteTrace.note("sftp", "embedded \(source) fills \(fills) box \(side) \(item.path)") }
+                let type: RepresentationType = fills && full ? .thumbnail : .lowQuality
+                let picture = Representation(type: type, image: image, source: source, contentType: ContentType("image/jpeg"))
+                if fills && full { return deliver(.success(picture)) }
+                if options.types.contains(.lowQuality) { low = picture }
+            }
         }
         let canFetch = full && thumbnails != nil && fileCache.map { item.size <= $0.largestFile } == true
         if let low, options.progressive || !canFetch { deliver(.success(low)) }
-        if canFetch, let generator = thumbnails, let copy = await sharedDownload(item) {
+        if canFetch, let generator = thumbnails, let copy = await sharedDownload(item, first: first) {
             return await local(copy, generator: generator, options: options, shown: options.progressive ? low?.type : nil, deliver: deliver)
         }
         if low == nil { deliver(.failure(ThumbnailError(.noPreview, "no embedded preview, and the whole file was not read over SFTP"))) }
@@ -85,7 +89,7 @@ extension SFTPPlace {
 
     /// The copy of `item` from the read under way for it, or from a new one (`downloads`); the
     /// read stops when the last of its askers is cancelled.
-    private func sharedDownload(_ item: PlaceItem) async -> String? {
+    private func sharedDownload(_ item: PlaceItem, first: [UInt8]) async -> String? {
         guard let fileCache else { return nil }
         let key = fileCache.file(for: item.path, at: address, size: item.size, modified: item.modified)
         let task = downloads.withLock { running -> Task<String?, Never> in
@@ -94,7 +98,7 @@ extension SFTPPlace {
                 return known.task
             }
             let task = Task.detached(priority: .utility) { [self] in
-                let copy = await download(item)
+                let copy = await download(item, first: first)
                 downloads.withLock { $0[key] = nil }
                 return copy
             }
@@ -115,20 +119,24 @@ extension SFTPPlace {
 
     /// Reads the whole of `item` into the file cache, 4 MiB at a time with many reads in
     /// flight; the copy's path, nil when it could not be read whole or kept.
-    func download(_ item: PlaceItem) async -> String? {
+    func download(_ item: PlaceItem, first: [UInt8] = []) async -> String? {
         guard let fileCache else { return nil }
         return await fileCache.keep(item.path, at: address, size: item.size, modified: item.modified) { fd in
             do throws(FileSystemError) {
                 let handle = try await open(item.path, flags: SFTPRequest.readFlag)
                 defer { closeHandle(handle) }
-                var offset = 0
+                // The first bytes, read already for the embedded preview, are not read again.
+                guard FileDescriptorWriter.writeAll(first, to: fd) else { return false }
+                var offset = first.count
                 while offset < item.size {
                     let bytes = try await read(handle, path: item.path, offset: offset, length: min(4 << 20, item.size - offset))
                     guard !bytes.isEmpty, FileDescriptorWriter.writeAll(bytes, to: fd) else { return false }
                     offset += bytes.count
                 }
                 if RemoteTrace.isOn { RemoteTrace.note("sftp", "read whole \(offset) bytes \(item.path)") }
-                return offset == item.size
+                // Kept as the version listed only if it still is (not one changed while read).
+                guard offset == item.size, case .attributes(_, let now) = try await call(.stat(path: item.path.fileSystemBytes), path: item.path) else { return false }
+                return now.size.map { Int(clamping: $0) } == item.size && now.modified.map { Int($0) } == item.modified
             } catch {
                 return false
             }
