@@ -97,10 +97,13 @@ extension SFTPPlace {
                 running[key]?.askers += 1
                 return known.task
             }
-            let task = Task.detached(priority: .utility) { [self] in
-                let copy = await download(item, first: first)
-                downloads.withLock { $0[key] = nil }
-                return copy
+            let task = Task.detached(priority: .utility) { [self] () -> String? in
+                defer { downloads.withLock { $0[key] = nil } }
+                guard await downloadTurns.take() else { return nil }
+                defer { downloadTurns.give() }
+                // A copy made meanwhile by a read that had the turn before is not read again.
+                if let made = fileCache.copy(of: item.path, at: address, size: item.size, modified: item.modified) { return made }
+                return await download(item, first: first)
             }
             running[key] = (task, 1)
             return task

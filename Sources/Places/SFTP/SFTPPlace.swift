@@ -35,6 +35,8 @@ public final class SFTPPlace: Place {
     /// file asked for twice (a tile and the preview pane) is read once; a read nobody waits for
     /// any more (scrolled away) stops.
     let downloads = Mutex<[String: (task: Task<String?, Never>, askers: Int)]>([:])
+    /// Three whole-file reads at a time, the others waiting in the order asked.
+    let downloadTurns = SFTPDownloadTurns(slots: 3)
     /// Bytes of files read by connections before the open one (for measurements).
     private let earlierFileBytes = Atomic<Int>(0)
 
