@@ -112,4 +112,68 @@ struct RemoteLinkLossTests {
         #expect(try await place.read(remote + "/first.bin", offset: 0, length: 32 << 20) == pattern)
         #expect(try await place.read(remote + "/second.txt", offset: 0, length: 100) == Array("second".utf8))
     }
+
+    /// The user's own `ServerAliveInterval` (1 s, in their ssh command) is kept, not ours (15 s):
+    /// ssh gives the silent link up after 3 s, the connection is gone, and once the link heals
+    /// the next call connects again. Without one set, ours is on ssh's command line.
+    @Test func sshsOwnKeepAliveEndsASilentConnectionAndTheNextCallConnectsAgain() async throws {
+        defer { ssh.stop() }
+        let relay = try ssh.relay()
+        defer { relay.stop() }
+        // (BatchMode=yes, in the test's usual command, makes ssh's own default interval 300 s.)
+        let plain = try await ssh.place(remote, sshCommand: ssh.sshCommand.replacingOccurrences(of: " -o BatchMode=yes", with: ""), through: relay)
+        #expect(sshArguments(plain).contains("ServerAliveInterval=15"), "ours when the user set none: \(sshArguments(plain))")
+        plain.disconnect()
+        let command = ssh.sshCommand + " -o ServerAliveInterval=1"
+        let place = try await ssh.place(remote, sshCommand: command, callDeadline: 20, through: relay)
+        defer { place.disconnect() }
+        #expect(!sshArguments(place).contains("ServerAliveInterval=15"), "the user's setting stays in charge: \(sshArguments(place))")
+        let first = place.linkProcessID
+        relay.blackHole()
+        let silentAt = Date()
+        do {
+            // A 20 s deadline: ssh's 3 s ends it first, as a lost connection.
+            _ = try await place.item(at: remote)
+            Issue.record("a call was answered over a silent link")
+        } catch {
+            #expect(error.code == .volumeGone && error.message.contains("the connection to 127.0.0.1 was lost"), "\(error.message)")
+        }
+        #expect(Date().timeIntervalSince(silentAt) < 18, "ssh's keep-alive, not the call's deadline")
+        relay.heal()
+        #expect(try await place.item(at: remote + "/album").isDirectory, "connected again")
+        #expect(place.linkProcessID != first)
+    }
+
+    /// The browser on a remote folder whose link goes silent as a folder is entered: the hung
+    /// volume's "waiting for 127.0.0.1… (Esc goes back)" (the host, not a volume of this
+    /// computer), kept past the listing deadline (10 s), and the folder listed by itself once
+    /// the link heals.
+    @Test func theBrowserShowsWaitingForTheHostAndListsWhenTheLinkHeals() throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(remote + "/album/inside.txt", Array("inside".utf8))
+        let relay = try ssh.relay()
+        defer { relay.stop() }
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(ssh.url(remote, port: relay.port))'",
+                                      environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand])
+        #expect(session.waitFor(20) { $0.contains("album") && $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        relay.blackHole()
+        session.send("Enter")
+        #expect(session.waitFor(10) { $0.contains("waiting for 127.0.0.1") }, "\(session.screen())")
+        // Past the listing deadline the banner stays (the listing is asked again), no error instead.
+        usleep(12_000_000)
+        #expect(session.screen().contains("waiting for 127.0.0.1"), "\(session.screen())")
+        relay.heal()
+        #expect(session.waitFor(30) { $0.contains("inside.txt") && !$0.contains("waiting for") }, "\(session.screen())")
+        session.send("q")
+        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
+
+    /// The ssh command line of `place`'s link (under the shell that runs the test's ssh command).
+    private func sshArguments(_ place: RemotePlace) -> [String] {
+        guard let root = place.linkProcessID else { return [] }
+        return ([root] + LoopbackSSH.descendants(of: root)).flatMap { pid -> [String] in
+            let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
 }
