@@ -37,7 +37,8 @@ final class RemoteConnection: Sendable {
     private let echoesErrors: Atomic<Bool>
     /// The process's exit status, once reaped.
     private let exitStatus = Mutex<Int32?>(nil)
-    /// Bytes read from the link and written to it (frames, heads included): what crossed.
+    /// Bytes read from the link and handed to it (frames, heads included; queued for the writer):
+    /// what crossed, or is on its way.
     let bytesIn = Atomic<Int>(0)
     let bytesOut = Atomic<Int>(0)
     /// Whether the remote answered the hello (a link lost before that never connected).
