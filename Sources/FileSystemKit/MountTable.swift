@@ -28,24 +28,31 @@ public enum MountTable {
     }
 
     /// The mounts listed in mountinfo `text`; malformed lines are skipped.
-    public static func parse(_ text: String) -> [Mount] {
-        text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+    public static func parse(_ text: String) -> [Mount] { parse(bytes: text.fileSystemBytes) }
+
+    /// The mounts listed in mountinfo's bytes; malformed lines are skipped. Read as bytes, not
+    /// characters: every short call (one thumbnail, one preview) reads the table once, and
+    /// splitting it as text cost more than the rest of such a call's own work.
+    public static func parse(bytes: [UInt8]) -> [Mount] {
+        bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            func text(_ index: Int) -> String { String(fileSystemBytes: Array(fields[index])) }
+            func list(_ index: Int) -> [String] { fields[index].split(separator: UInt8(ascii: ",")).map { String(fileSystemBytes: Array($0)) } }
             // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
-            guard fields.count >= 10, let id = Int(fields[0]), let parent = Int(fields[1]),
-                  let separator = fields[6...].firstIndex(of: "-"), separator + 2 < fields.count else { return nil }
-            return Mount(id: id, parentID: parent, device: fields[2], mountPoint: unescape(fields[4]),
-                         options: fields[5].split(separator: ",").map(String.init), fsType: fields[separator + 1],
-                         source: unescape(fields[separator + 2]),
-                         superOptions: separator + 3 < fields.count ? fields[separator + 3].split(separator: ",").map(String.init) : [])
+            guard fields.count >= 10, let id = Int(text(0)), let parent = Int(text(1)),
+                  let separator = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }), separator + 2 < fields.count else { return nil }
+            return Mount(id: id, parentID: parent, device: text(2), mountPoint: unescape(fields[4]), options: list(5), fsType: text(separator + 1),
+                         source: unescape(fields[separator + 2]), superOptions: separator + 3 < fields.count ? list(separator + 3) : [])
         }
     }
 
     /// mountinfo writes space, tab, newline and backslash in paths as octal escapes (`\040`).
-    static func unescape(_ field: String) -> String {
-        guard field.contains("\\") else { return field }
+    static func unescape(_ field: String) -> String { unescape(field.fileSystemBytes[...]) }
+
+    static func unescape(_ field: ArraySlice<UInt8>) -> String {
+        guard field.contains(UInt8(ascii: "\\")) else { return String(fileSystemBytes: Array(field)) }
+        let utf8 = Array(field)
         var bytes: [UInt8] = []
-        let utf8 = field.fileSystemBytes
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,

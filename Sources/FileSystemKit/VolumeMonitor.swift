@@ -57,7 +57,7 @@ public final class VolumeMonitor: Sendable {
         guard let bytes = FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20) else { return [] }
         var seen = Set<String>()
         // Later mounts on the same point hide earlier ones: keep the last.
-        let mounts = MountTable.parse(String(fileSystemBytes: bytes)).reversed().filter { seen.insert($0.mountPoint).inserted }
+        let mounts = MountTable.parse(bytes: bytes).reversed().filter { seen.insert($0.mountPoint).inserted }
         return mounts.compactMap { mount -> Volume? in
             let kind = VolumeClassifier.kind(of: mount, isRemovableDevice: isRemovable(device: mount.device))
             guard kind != .hidden else { return nil }

@@ -16,8 +16,11 @@ struct QLBrowse: AsyncParsableCommand {
     /// (`ProcessArguments`), not as repaired text; and a `RuntimeError` is printed as a plain
     /// sentence and exits 1, without the usage text (which is for mistakes in the command line).
     static func main() async {
+        let arguments = Array(ProcessArguments.all.dropFirst())
+        if ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") == "1" { return QuickCommandLine.printComparison(arguments) }
         do {
-            var command = try await asyncParseAsRoot(Array(ProcessArguments.all.dropFirst()))
+            var command: any ParsableCommand
+            if let quick = QuickCommandLine.command(arguments) { command = quick } else { command = try await asyncParseAsRoot(arguments) }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

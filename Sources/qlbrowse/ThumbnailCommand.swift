@@ -19,6 +19,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
             exit status is 1.
             """)
 
+    static let defaultSize = 256, defaultScale = 1.0, defaultOutput = "."
+    static var defaultJobs: Int { WorkerPool.coreCount }
+    static var defaultTimeout: Double { WorkerLimits.standard.deadlineSeconds }
+
     @Argument(help: "Files to make thumbnails of (folders, with -r).")
     var files: [String]
 
@@ -38,16 +42,16 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var noCache = false
 
     @Option(name: .shortAndLong, parsing: .unconditional, help: "Side of the box the thumbnail fits, in points.")
-    var size: Int = 256
+    var size: Int = Self.defaultSize
 
     @Option(parsing: .unconditional, help: "Pixels per point (2 for HiDPI).")
-    var scale: Double = 1
+    var scale: Double = Self.defaultScale
 
     @Option(name: [.customShort("t"), .customLong("type")], help: "Which representations: icon, low, thumbnail or all (best one is written).")
     var type: RepresentationChoice = .all
 
     @Option(name: .shortAndLong, help: "Folder to write the images into.")
-    var output: String = "."
+    var output: String = Self.defaultOutput
 
     @Option(help: "Image format to write: png or jpeg.")
     var format: ImageFormatChoice = .png
@@ -59,10 +63,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var json = false
 
     @Option(parsing: .unconditional, help: "Worker processes decoding in parallel (default: one per core).")
-    var jobs: Int = WorkerPool.coreCount
+    var jobs: Int = Self.defaultJobs
 
     @Option(parsing: .unconditional, help: "Seconds one file may take before its decoder is stopped.")
-    var timeout: Double = WorkerLimits.standard.deadlineSeconds
+    var timeout: Double = Self.defaultTimeout
 
     @Flag(help: "Decode in workers of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
     var noService = false

@@ -50,7 +50,7 @@ public enum DriveScanner {
     /// Every mount: its device's major:minor and its source.
     static func mountedDevices(mountinfoPath: String) -> [MountTable.Mount] {
         guard let bytes = FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20) else { return [] }
-        return MountTable.parse(String(fileSystemBytes: bytes))
+        return MountTable.parse(bytes: bytes)
     }
 
     /// blkid's low-level probe (reads the device: root, or a member of group disk); where it may

@@ -21,7 +21,7 @@ public enum GVfs {
         guard let root = root(environment: environment), let runtime = environment.runtimeDirectory else { return false }
         guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || access(runtime + "/bus", F_OK) == 0 else { return false }
         guard let bytes = FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20),
-              MountTable.parse(String(fileSystemBytes: bytes)).contains(where: { $0.mountPoint == root && $0.fsType == "fuse.gvfsd-fuse" }),
+              MountTable.parse(bytes: bytes).contains(where: { $0.mountPoint == root && $0.fsType == "fuse.gvfsd-fuse" }),
               ProgramSearch.executable("gio") != nil else { return false }
         return CommandRun.run(["gio", "mount", "-l"], seconds: 3).succeeded
     }
