@@ -52,6 +52,7 @@ struct RemoteLinkLossTests {
         let failure = try #require(outcome.0, "the listing ended without a failure over a silent link (\(outcome.1) entries)")
         #expect(failure.code == .notResponding && failure.message.contains("127.0.0.1 is not responding"), "\(failure.message)")
         // The 4 s deadline, not minutes (room for a machine busy with the whole suite).
+        print(String(format: "a listing in flight over a silent link failed %.1f s after the silence (listing deadline 4 s)", Date().timeIntervalSince(silentAt)))
         #expect(Date().timeIntervalSince(silentAt) < 30, "a silent link is given up on at the listing deadline")
         // A call on the silent link meets its deadline too, and does not wait behind the listing.
         do {
@@ -94,6 +95,8 @@ struct RemoteLinkLossTests {
         }), journal: journal)
         let silentAt = try #require(relay.silentAt, "the link went silent mid-copy")
         // The pieces' 30 s deadline and the temporary's removal tried (3 s), not minutes or never.
+        print(String(format: "a copy over a silent link stopped %.1f s after the silence (pieces' deadline 30 s, the temporary's removal tried 3 s)",
+                     Date().timeIntervalSince(silentAt)))
         #expect(Date().timeIntervalSince(silentAt) < 120, "the copy stops at its deadline")
         #expect(report.done.isEmpty && report.notDone == sources, "\(report.summary) \(report.failures)")
         #expect(report.failures.first?.contains("127.0.0.1 is not responding") == true, "\(report.failures)")
