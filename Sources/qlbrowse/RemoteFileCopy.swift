@@ -54,6 +54,10 @@ enum RemoteFileCopy {
             } catch {
                 throw RuntimeError("cannot use \(TerminalText.escaped(text)): \(error.message)")
             }
+            // A move removes its sources: the remote's root (`host:/`) is refused as rm refuses `/`.
+            if kind == .move, operands.count <= sources.count, let refusal = FileOperation.refusalToRemove(operands.last!.path) {
+                throw RuntimeError(refusal)
+            }
         }
         let from = operands.dropLast(), into = operands.last!
         guard let sourceKey = from.first?.key, from.allSatisfy({ $0.key == sourceKey }) else {

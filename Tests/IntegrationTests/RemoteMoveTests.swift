@@ -82,6 +82,11 @@ struct RemoteMoveTests {
         #expect(down.status == 0 && bytes(local + "/back/album/inner/" + Self.oddName) == Array("bonjour".utf8), "\(down.stderr)")
         #expect(!FileManager.default.fileExists(atPath: remote + "/album"))
         #expect(names(remoteTrash).contains("album"), "\(names(remoteTrash))")
+        // The remote's root is refused as rm refuses `/` (a file as the destination: were it not
+        // refused, the destination check would stop it before anything is read).
+        LoopbackSSH.write(local + "/file.txt", [1])
+        let root = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", ssh.url("/"), local + "/file.txt"], environment: environment)
+        #expect(root.status != 0 && root.stderr.contains("refusing to remove '/'"), "\(root.stderr)")
         // Every move finished: no journal stays.
         #expect(names(ssh.folder.path + "/state/qlbrowse/transfers").isEmpty)
     }
