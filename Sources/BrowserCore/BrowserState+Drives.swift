@@ -106,6 +106,15 @@ extension BrowserState {
                 message = "connected to \(url); keep the password in the keyring? (y/N)"
             }
             return effects
+        case .openedRemote(let url, let folder):
+            guard volumeState.busyWith != nil else { return [] }  // given up with Esc meanwhile
+            volumeState.busyWith = nil
+            volumeState.recentServers = [url] + volumeState.recentServers.filter { $0 != url }
+            mode = .browsing
+            _ = reduce(TabAction.new)
+            let effects = enter(folder, select: nil)
+            message = "connected to \(url)" + (tabs.isEmpty ? "" : " (tab \(currentTab + 1) of \(tabs.count))")
+            return effects
         case .ejected(let mountPoint, let said):
             message = said
             if let volume = currentVolume, volume.mountPoint == mountPoint {

@@ -37,7 +37,8 @@ extension BrowserState {
     }
 
     private mutating func parent() -> [BrowserEffect] {
-        guard folder != "/" else { return [] }
+        // A remote place's root (`ssh://host`) has no parent, as `/` has none.
+        guard folder != "/", !PlacePath.isRoot(folder) else { return [] }
         let slash = folder.lastIndex(of: "/")!
         let name = Array(folder[folder.index(after: slash)...].utf8)
         let up = slash == folder.startIndex ? "/" : String(folder[..<slash])

@@ -13,12 +13,9 @@ import ThumbnailKit
 /// orientation applied) and carried over to the stored pixels.
 enum JPEGCropper {
     static func crop(_ asked: PixelRect, input: String, output: String) throws(ThumbnailError) -> FileEditResult {
-        let file = try FileBytes(path: input)
-        guard file.size <= 512 << 20 else { throw ThumbnailError(.tooLarge, "the JPEG is larger than 512 MB") }
-        let jpeg = file.readAll(limit: file.size)
-        guard jpeg.count == file.size else { throw ThumbnailError(.unreadable, "cannot read the whole file") }
-        let tag = JPEGMetadata.parse(header: Array(jpeg.prefix(256 * 1024)), fileSize: jpeg.count)?.orientation ?? 1
-        let orientation = PictureTurn.exifOrientation(tag)
+        let file = try JPEGFile(reading: input)
+        let jpeg = file.bytes
+        let orientation = PictureTurn.exifOrientation(file.orientation)
         let stored = try header(jpeg)
         let (shownWidth, shownHeight) = orientation.swapsSides ? (stored.height, stored.width) : (stored.width, stored.height)
         try PictureCropper.check(asked, width: shownWidth, height: shownHeight)

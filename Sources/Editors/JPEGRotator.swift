@@ -12,12 +12,9 @@ import ThumbnailKit
 /// turned so that the picture as shown turns as asked.
 enum JPEGRotator {
     static func rotate(_ turn: PictureTurn, input: String, output: String) throws(ThumbnailError) -> FileEditResult {
-        let file = try FileBytes(path: input)
-        guard file.size <= 512 << 20 else { throw ThumbnailError(.tooLarge, "the JPEG is larger than 512 MB") }
-        let jpeg = file.readAll(limit: file.size)
-        guard jpeg.count == file.size else { throw ThumbnailError(.unreadable, "cannot read the whole file") }
-        let orientation = JPEGMetadata.parse(header: Array(jpeg.prefix(256 * 1024)), fileSize: jpeg.count)?.orientation ?? 1
-        let stored = PictureTurn.stored(for: turn, orientation: orientation)
+        let file = try JPEGFile(reading: input)
+        let jpeg = file.bytes
+        let stored = PictureTurn.stored(for: turn, orientation: file.orientation)
         let before = try header(jpeg)
         if stored == .identity {
             try EditOutput.write(jpeg, to: output)
@@ -39,7 +36,7 @@ enum JPEGRotator {
         }
         try EditOutput.write(turned, to: output)
         // The size as shown: the stored size, turned by the EXIF orientation left in place.
-        let shownSwapped = PictureTurn.exifOrientation(orientation).swapsSides
+        let shownSwapped = PictureTurn.exifOrientation(file.orientation).swapsSides
         return FileEditResult(notes: notes, width: shownSwapped ? after.height : after.width, height: shownSwapped ? after.width : after.height)
     }
 

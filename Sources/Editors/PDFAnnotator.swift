@@ -116,11 +116,6 @@ enum PDFAnnotator {
     }
 
     private static func failure(_ qpdf: qpdf_data, _ what: String) -> ThumbnailError {
-        guard qpdf_has_error(qpdf) == QPDF_TRUE, let error = qpdf_get_error(qpdf) else { return ThumbnailError(.corrupt, what) }
-        if qpdf_get_error_code(qpdf, error) == qpdf_e_password {
-            return ThumbnailError(.encrypted, "the PDF is encrypted and needs a password: annotations can be added only to a PDF that opens without one")
-        }
-        let detail = qpdf_get_error_message_detail(qpdf, error).map { String(cString: $0) } ?? ""
-        return ThumbnailError(.corrupt, detail.isEmpty ? what : "\(what): \(detail)")
+        QPDFFailure.error(qpdf, what, passwordNote: ": annotations can be added only to a PDF that opens without one")
     }
 }

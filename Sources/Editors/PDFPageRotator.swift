@@ -13,9 +13,9 @@ enum PDFPageRotator {
         var doomed: qpdf_data? = qpdf
         defer { qpdf_cleanup(&doomed) }
         qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
-        if CQPDF_failed(qpdf_read(qpdf, input, "")) != 0 { throw failure(qpdf, "cannot read the PDF") }
+        if CQPDF_failed(qpdf_read(qpdf, input, "")) != 0 { throw QPDFFailure.error(qpdf, "cannot read the PDF") }
         let count = Int(qpdf_get_num_pages(qpdf))
-        guard count > 0 else { throw failure(qpdf, "the PDF has no pages") }
+        guard count > 0 else { throw QPDFFailure.error(qpdf, "the PDF has no pages") }
         let pages = wanted.isEmpty ? Array(0..<count) : wanted
         if let outside = pages.first(where: { $0 < 0 || $0 >= count }) {
             throw ThumbnailError(.unsupported, "there is no page \(outside + 1): the PDF has \(count)")
@@ -25,9 +25,9 @@ enum PDFPageRotator {
             let angle = (((rotation(of: page, in: qpdf) + 90 * quarterTurns) % 360) + 360) % 360
             qpdf_oh_replace_key(qpdf, page, "/Rotate", qpdf_oh_new_integer(qpdf, Int64(angle)))
         }
-        guard CQPDF_failed(qpdf_init_write(qpdf, output)) == 0 else { throw failure(qpdf, "cannot write the PDF") }
+        guard CQPDF_failed(qpdf_init_write(qpdf, output)) == 0 else { throw QPDFFailure.error(qpdf, "cannot write the PDF") }
         CQPDF_preserve(qpdf)  // write settings follow qpdf_init_write
-        guard CQPDF_failed(qpdf_write(qpdf)) == 0 else { throw failure(qpdf, "cannot write the PDF") }
+        guard CQPDF_failed(qpdf_write(qpdf)) == 0 else { throw QPDFFailure.error(qpdf, "cannot write the PDF") }
         try EditOutput.flush(path: output)
         return FileEditResult(pages: Set(pages).count)
     }
@@ -44,14 +44,5 @@ enum PDFPageRotator {
             node = qpdf_oh_get_key(qpdf, node, "/Parent")
         }
         return 0
-    }
-
-    private static func failure(_ qpdf: qpdf_data, _ what: String) -> ThumbnailError {
-        guard qpdf_has_error(qpdf) == QPDF_TRUE, let error = qpdf_get_error(qpdf) else { return ThumbnailError(.corrupt, what) }
-        if qpdf_get_error_code(qpdf, error) == qpdf_e_password {
-            return ThumbnailError(.encrypted, "the PDF is encrypted and needs a password")
-        }
-        let detail = qpdf_get_error_message_detail(qpdf, error).map { String(cString: $0) } ?? ""
-        return ThumbnailError(.corrupt, detail.isEmpty ? what : "\(what): \(detail)")
     }
 }

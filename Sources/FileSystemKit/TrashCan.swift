@@ -13,6 +13,14 @@ public struct TrashCan: Sendable {
         public let originalPath: String
         public let trashedPath: String
         public let infoPath: String
+
+        /// An item trashed at `trashedPath` from `originalPath` (a router puts a remote's prefix
+        /// back on the paths a remote place gives).
+        public init(originalPath: String, trashedPath: String, infoPath: String) {
+            self.originalPath = originalPath
+            self.trashedPath = trashedPath
+            self.infoPath = infoPath
+        }
     }
 
     /// Why trashing or restoring failed: the errno and what was being done.

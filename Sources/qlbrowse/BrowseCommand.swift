@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrowserUI
+import FileSystemKit
 import Places
 import SystemKit
 import TerminalGraphics
@@ -48,7 +49,9 @@ struct BrowseCommand: ParsableCommand {
         let themeName = theme ?? config.values["theme"] ?? "default"
         let loadedTheme = try ThemeLoader.load(themeName)
         let remote = try RemoteEntry.open(path, config: config)
-        let folder = try remote?.folder ?? Self.folder(path ?? ".")
+        // A remote folder is named under its place's prefix (`ssh://host`), beside local tabs.
+        let remotePrefix = remote.map { PlacePath.prefix(destination: $0.place.address.destination, port: $0.place.address.port) }
+        let folder = try remote.map { PlacePath.join(remotePrefix, $0.folder) } ?? Self.folder(path ?? ".")
         if let choosedir { try Self.checkWritable(choosedir, what: "--choosedir") }
         guard isatty(0) == 1 && isatty(1) == 1 else {
             throw RuntimeError("the browser needs a terminal; for scripts use `qlbrowse thumbnail`")
@@ -73,6 +76,7 @@ struct BrowseCommand: ParsableCommand {
         options.startInVolumes = volumes
         options.placeLabel = remote.map { "remote:" + TerminalText.escaped($0.place.address.host) }
         options.sshCommand = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"]
+        options.remoteCommand = RemoteEntry.command(config: config).remoteCommand
         // No theme named: the light one when the terminal says its background is light (OSC 11).
         if theme == nil && config.values["theme"] == nil { options.lightTheme = try? ThemeLoader.load("light") }
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")
@@ -88,17 +92,16 @@ struct BrowseCommand: ParsableCommand {
             if !(thumbnails is WorkerPool) { await thumbnails.shutdown(waitSeconds: 1) }
             await pool.shutdown()
         }
-        // A remote folder: listings, pictures and file calls go to the remote's qlbrowse.
-        if let remote { parts.place = remote.place }
+        // A remote folder: its listings, pictures and file calls go to the remote's qlbrowse.
+        if let remote, let remotePrefix { parts.remotes = [(remotePrefix, remote.place, options.placeLabel)] }
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if logFD >= 0 { dup2(logFD, 2); close(logFD) }
         let finalFolder = BrowserApp(options: options, parts: parts).run()
-        remote?.place.disconnect()
         if savedError >= 0 { dup2(savedError, 2); close(savedError) }
         // A remote folder is nowhere to cd to here.
-        if let choosedir, remote == nil {
+        if let choosedir, remote == nil, PlacePath.isLocal(finalFolder) {
             // The shell function waiting for it would cd nowhere without a word: say so, and fail.
             do {
                 try AtomicFileWriter.write(Array(finalFolder.utf8) + [10], to: choosedir, permissions: 0o600)

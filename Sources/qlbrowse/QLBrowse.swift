@@ -1,5 +1,8 @@
 import ArgumentParser
 import SystemKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `qlbrowse` command: the browser (default) and the engine's command-line front ends.
 @main
@@ -28,7 +31,10 @@ struct QLBrowse: AsyncParsableCommand {
             }
         } catch let error as RuntimeError {
             StandardStream.write("qlbrowse: \(error.message)\n", to: 2)
-            Self.exit(withError: ExitCode(1))
+            Glibc.exit(1)
+        } catch let code as ExitCode {
+            // The parser's own exit would build its help text first (a third of a short call).
+            Glibc.exit(code.rawValue)
         } catch {
             Self.exit(withError: error)
         }

@@ -19,12 +19,15 @@ final class PictureService: Sendable {
         self.inbox = inbox
     }
 
-    /// The place's Quick Look previews, or why there are none.
-    private var previews: PreviewGenerator {
-        get throws(ThumbnailError) {
-            guard let previews = place.previews else { throw ThumbnailError(.unsupported, "\(place.name) makes no previews") }
-            return previews
+    /// Quick Look's previews of `path`, made where it is (a remote tab's on its remote), and
+    /// the path to ask them for; or why there are none.
+    private static func previews(_ place: any Place, _ path: String) throws(ThumbnailError) -> (PreviewGenerator, String) {
+        if let router = place as? PlaceRouter {
+            guard let found = router.previews(for: path) else { throw ThumbnailError(.unsupported, "no previews are made there") }
+            return found
         }
+        guard let previews = place.previews else { throw ThumbnailError(.unsupported, "\(place.name) makes no previews") }
+        return (previews, path)
     }
 
     /// Makes sure exactly these pictures are being fetched (or done): new ones start, the rest stop.
@@ -76,20 +79,20 @@ final class PictureService: Sendable {
         let box = key.box ?? PixelSize(width: key.side, height: key.side)
         return Task.detached(priority: .userInitiated) { [weak self] in
             do {
-                guard let previews = place.previews else { throw ThumbnailError(.unsupported, "\(place.name) makes no previews") }
+                let (previews, path) = try Self.previews(place, key.path)
                 let image: PixelImage, source: String, facts: QuickLookFacts
                 switch key.part {
                 case .page(let index):
-                    let page = try await previews.page(path: key.path, index: index, box: box)
+                    let page = try await previews.page(path: path, index: index, box: box)
                     (image, source, facts) = (page.image, "poppler, page \(page.index + 1)", QuickLookFacts(pageCount: page.pageCount, pagePoints: page.points.map { [page.index: $0] } ?? [:]))
                 case .frame(let milliseconds):
-                    let frame = try await previews.frame(path: key.path, seconds: Double(milliseconds) / 1000, box: box)
+                    let frame = try await previews.frame(path: path, seconds: Double(milliseconds) / 1000, box: box)
                     (image, source, facts) = (frame.image, "libav at \(DisplayFormat.clock(frame.shownSeconds))", QuickLookFacts(duration: frame.duration))
                 case .custom:
-                    guard case .image(let picture)? = try await previews.custom(path: key.path, box: box, columns: 0, rows: 0)?.content else { return }
+                    guard case .image(let picture)? = try await previews.custom(path: path, box: box, columns: 0, rows: 0)?.content else { return }
                     (image, source, facts) = (picture, "custom previewer", QuickLookFacts())
                 case .region(let zoom, let x, let y):
-                    let region = try await previews.region(path: key.path, box: box, zoom: Double(zoom), centerX: Double(x) / 1000, centerY: Double(y) / 1000)
+                    let region = try await previews.region(path: path, box: box, zoom: Double(zoom), centerX: Double(x) / 1000, centerY: Double(y) / 1000)
                     (image, source, facts) = (region.image, "libvips at \(zoom)×", QuickLookFacts())
                 case .whole: return
                 }
@@ -108,7 +111,7 @@ final class PictureService: Sendable {
     /// Whether a custom previewer shows this file in Quick Look: when its config says it
     /// overrides the built-in view, or when there is none (`hasBuiltIn` false).
     func customPreviewer(_ path: String, hasBuiltIn: Bool) async {
-        guard let info = try? await previews.customPreviewer(for: path), info.overridesBuiltIn || !hasBuiltIn else { return }
+        guard case let (previews, inner)? = try? Self.previews(place, path), let info = try? await previews.customPreviewer(for: inner), info.overridesBuiltIn || !hasBuiltIn else { return }
         inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(custom: info.output == .text ? .text : .picture))))
     }
 
@@ -117,7 +120,8 @@ final class PictureService: Sendable {
     func customText(_ path: String, columns: Int, rows: Int) async {
         let page: TextPage
         do {
-            guard case .text(let bytes)? = try await previews.custom(path: path, box: PixelSize(width: 1, height: 1), columns: columns, rows: rows)?.content else { return }
+            let (previews, inner) = try Self.previews(place, path)
+            guard case .text(let bytes)? = try await previews.custom(path: inner, box: PixelSize(width: 1, height: 1), columns: columns, rows: rows)?.content else { return }
             var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
             if lines.last?.runs.isEmpty == true { lines.removeLast() }  // the newline ending the output
             page = TextPage(path: path, first: 0, lines: lines, total: lines.count)
@@ -134,7 +138,8 @@ final class PictureService: Sendable {
     func listMembers(_ path: String) async {
         let page: MembersPage
         do {
-            page = MembersPage(path: path, listing: try await previews.members(path: path, limit: 20_000))
+            let (previews, inner) = try Self.previews(place, path)
+            page = MembersPage(path: path, listing: try await previews.members(path: inner, limit: 20_000))
         } catch {
             if Task.isCancelled { return }
             page = MembersPage(path: path, problem: "cannot list: " + ((error as? ThumbnailError)?.reason ?? "\(error)"))
@@ -145,7 +150,7 @@ final class PictureService: Sendable {
 
     /// The length of a song or video, for Quick Look's position bar.
     func mediaFacts(_ path: String) async {
-        guard let facts = try? await previews.mediaFacts(path: path), let duration = facts.duration else { return }
+        guard case let (previews, inner)? = try? Self.previews(place, path), let facts = try? await previews.mediaFacts(path: inner), let duration = facts.duration else { return }
         inbox.post(.result(.quickLookFacts(path: path, QuickLookFacts(duration: duration))))
     }
 

@@ -48,10 +48,13 @@ public final class BrowserApp {
         self.state = BrowserState(folder: options.folder, layout: ScreenLayout(previewPercent: options.previewPercent))
         self.screen = screen
         let inbox = self.inbox
-        // Where the files are: the local file system made of the parts' backends unless the parts name a place.
+        // Where the files are: the local file system made of the parts' backends unless the parts
+        // name a place, and the remote places connected, each under its prefix (one router).
         let knownVolumes = KnownVolumes()
-        let place = parts.place ?? LocalPlace(volumes: knownVolumes.current, thumbnails: ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache),
+        let local = parts.place ?? LocalPlace(volumes: knownVolumes.current, thumbnails: ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache),
                                               previews: PreviewGenerator(workers: parts.previews), batchWorkers: parts.jobs)
+        let place = PlaceRouter(local: local)
+        for remote in parts.remotes { place.add(remote.place, under: remote.prefix, label: remote.label) }
         self.pictures = PictureService(place: place, inbox: inbox)
         // One scheduler for every background task; a job's progress is its status in the jobs panel.
         // The jobs panel reads the scheduler's list: a job waiting for a slot shows as queued.
@@ -62,12 +65,12 @@ public final class BrowserApp {
         let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal,
                                      place: place)
         self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, place: place, workers: parts.jobs),
-                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits, isLocal: place is LocalPlace),
-                                    place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand)
+                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits, isLocal: place.isThisComputer),
+                                    place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand, remoteCommand: options.remoteCommand)
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme
-        self.view = BrowserView(screen: screen, theme: theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer, placeLabel: options.placeLabel)
+        self.view = BrowserView(screen: screen, theme: theme, lsColors: options.lsColors, keys: options.keys, drawer: drawer, placeLabel: place.label(for:))
     }
 
     /// Runs until the user quits; returns the folder the user was in.
@@ -150,6 +153,7 @@ public final class BrowserApp {
         effects.fileJobs.waitUntilIdle(seconds: 5)
         edits.waitUntilIdle(seconds: 5)
         effects.bookmarks.waitUntilSaved(seconds: 2)
+        effects.disconnectRemotes()
         Task {
             await jobs.shutdown()
             await workers()
@@ -247,7 +251,7 @@ public final class BrowserApp {
                 // The file changed under its name: its pictures, encodings and facts are asked again.
                 view.forgetPictures(of: path)
                 demand.forgetAnswers()
-            default: effects.perform(effect, volumes: state.volumes.map(\.volume))
+            default: effects.perform(effect, volumes: state.volumes.map(\.volume), folder: state.folder)
             }
         }
     }

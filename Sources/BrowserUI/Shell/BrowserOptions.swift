@@ -25,8 +25,12 @@ public struct BrowserOptions: Sendable {
     public var verifiesCopies = false
     /// The ssh SFTP connections use (QLBROWSE_SSH_COMMAND, else `ssh_command` in config.toml).
     public var sshCommand: String?
-    /// Where the files are when not on this computer ("remote:nas"), shown on the status line.
+    /// What the status line calls the remote the browser starts on ("remote:nas"), in its tabs
+    /// (`PlaceRouter.label(for:)`; a remote connected later is "remote:" + its host).
     public var placeLabel: String?
+    /// The program run on a remote the connect prompt reaches (`remote_command`,
+    /// `QLBROWSE_REMOTE_COMMAND`): `qlbrowse` when nil.
+    public var remoteCommand: String?
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder

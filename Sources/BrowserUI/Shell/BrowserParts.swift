@@ -23,6 +23,9 @@ public struct BrowserParts: Sendable {
     /// backends and cache, on the volumes the state knows); a test gives another (`MemoryPlace`).
     /// The listing, the pictures, Quick Look's previews, `T` and the file jobs all go through it.
     package var place: (any Place)?
+    /// Remote places connected before the browser starts (`qlbrowse ssh://…`), each under its
+    /// prefix (`PlacePath.prefix`) with its status-line label; more join from the connect prompt.
+    package var remotes: [(prefix: String, place: any Place, label: String?)] = []
     /// The clock the state is told on every turn of the loop.
     public var time: any TimeSource
     /// Lets the previews' and thumbnails' workers go when the browser quits (the jobs' and the

@@ -20,9 +20,13 @@ final class DriveRunner: Sendable {
     /// says whether the keyring keeps it.
     private let unkept = Mutex<(url: String, password: String)?>(nil)
 
-    init(inbox: Inbox, sshCommand: String?) {
+    /// The connect prompt's `ssh://…` and `host:path`: remote places in tabs (nil: mounts only).
+    private let remotes: RemoteConnector?
+
+    init(inbox: Inbox, sshCommand: String?, remotes: RemoteConnector? = nil) {
         self.inbox = inbox
         self.sshCommand = sshCommand
+        self.remotes = remotes
     }
 
     func perform(_ effect: DrivesEffect) {
@@ -47,6 +51,14 @@ final class DriveRunner: Sendable {
             queue.async {
                 switch Result(catching: { () throws(MountFailure) in try Ejector.eject(volume, ownHolds: ownHolds, excluding: [], mounter: Mounters.preferred()) }) {
                 case .success(let said): post(.ejected(mountPoint: volume.mountPoint, message: said))
+                case .failure(let failure): post(.failed(failure, url: nil))
+                }
+            }
+        case .connect(let url, _) where remotes != nil && RemoteConnector.handles(url):
+            _ = fresh()
+            connecting.async { [remotes] in
+                switch remotes!.open(url) {
+                case .success(let folder): post(.openedRemote(url: url, folder: folder))
                 case .failure(let failure): post(.failed(failure, url: nil))
                 }
             }

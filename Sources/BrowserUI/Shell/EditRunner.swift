@@ -17,11 +17,11 @@ final class EditRunner: Sendable {
     private let workers: any WorkerBackend
     /// The scheduler's group of edits being saved.
     static let group = "edit"
-    /// Whether the browser's place is this computer: an edit is made and placed here, so on a
-    /// remote place it is refused (it would change this computer's file of the same path).
-    private let isLocal: Bool
+    /// Whether a path is on this computer: an edit is made and placed here, so in a remote tab it
+    /// is refused (it would change this computer's file of the same path).
+    private let isLocal: @Sendable (String) -> Bool
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend, isLocal: Bool = true) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend, isLocal: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.inbox = inbox
         self.scheduler = scheduler
         self.workers = workers
@@ -31,7 +31,7 @@ final class EditRunner: Sendable {
     /// Writes `edits` of `path` and puts the result beside it (`copy`) or in its place.
     func save(path: String, edits: [FileEdit], copy: Bool, volume: String) {
         let inbox = self.inbox
-        guard isLocal else {
+        guard isLocal(path) else {
             inbox.post(.result(.editFailed(path: path, reason: "edits on a remote folder are not done yet; the original is as it was")))
             return
         }

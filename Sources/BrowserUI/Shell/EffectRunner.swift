@@ -16,7 +16,7 @@ final class EffectRunner {
     let tasks: BackgroundTasks
     /// The volumes as the state last gave them, for the local place (which volume a path is on).
     private let knownVolumes: KnownVolumes
-    let place: any Place
+    let place: PlaceRouter
     private let listing: FolderListing
     let jobs: JobRunner
     let fileJobs: FileJobRunner
@@ -27,7 +27,7 @@ final class EffectRunner {
     private let drives: DriveRunner
 
     init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
-         place: any Place, knownVolumes: KnownVolumes, sshCommand: String? = nil) {
+         place: PlaceRouter, knownVolumes: KnownVolumes, sshCommand: String? = nil, remoteCommand: String? = nil) {
         self.inbox = inbox
         self.tasks = tasks
         self.knownVolumes = knownVolumes
@@ -37,12 +37,13 @@ final class EffectRunner {
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
-        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal, isLocal: place is LocalPlace)
-        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand)
+        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal, isLocal: place.isThisComputer)
+        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand, remotes: RemoteConnector(router: place, sshCommand: sshCommand, remoteCommand: remoteCommand))
     }
 
-    /// Runs `effect`; `volumes` are the mounted volumes as the state knows them.
-    func perform(_ effect: BrowserEffect, volumes: [Volume]) {
+    /// Runs `effect`; `volumes` are the mounted volumes as the state knows them, `folder` the one
+    /// shown (`z` and `Z` act on this computer's files only, so not from a remote tab).
+    func perform(_ effect: BrowserEffect, volumes: [Volume], folder: String = "/") {
         knownVolumes.list.withLock { $0 = volumes }
         switch effect {
         case .list(let folder, let ticket): listing.list(folder, ticket: ticket)
@@ -63,11 +64,14 @@ final class EffectRunner {
         case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy, volume: Self.mountPoint(of: path, in: volumes))
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
+        case .find(let root, _, _) where !PlacePath.isLocal(root):
+            // The finder walks this computer's folders; a remote tab's would be walked here by its path.
+            inbox.post(.result(.showMessage("finding in a remote folder is not done yet")))
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
         case .findQuery(let query, let insideFiles, let ticket): finding.search(query, insideFiles: insideFiles, ticket: ticket)
         case .stopFind: finding.stop()
-        case .undo: undoing.undo(volumes: volumes)
-        case .redo: undoing.redo(volumes: volumes)
+        case .undo: undoing.undo(volumes: volumes, from: folder)
+        case .redo: undoing.redo(volumes: volumes, from: folder)
         case .applyBulkRename(let folder, let changes): undoing.rename(changes, in: folder, volumes: volumes)
         case .loadBookmarks: bookmarks.load(inbox: inbox)
         case .saveBookmarks(let list): bookmarks.save(list, inbox: inbox)
@@ -81,6 +85,11 @@ final class EffectRunner {
 
     /// Quitting: a connection under way is given up and cleaned up first.
     func finishDrives() { drives.finish(seconds: 5) }
+
+    /// Quitting: every remote place's link is ended (the remote side exits with it).
+    func disconnectRemotes() {
+        for remote in place.remotePlaces { (remote as? RemotePlace)?.disconnect() }
+    }
 
     /// The mount point of the volume `path` is on ("/" when none is known).
     static func mountPoint(of path: String, in volumes: [Volume]) -> String {

@@ -45,7 +45,13 @@ final class FileJobRunner: Sendable {
     /// Whether what is done is written down for `z` (and this computer's thumbnails follow):
     /// only on this computer. The journal's steps act on local files by their stamps, and a
     /// remote path may name another file here; a remote's thumbnails follow on the remote.
-    private var journaled: Bool { place is LocalPlace }
+    private var isLocalPlace: Bool { place is LocalPlace }
+
+    /// Whether an operation on `paths` is written down for `z`: all of them on this computer.
+    private func writesJournal(_ paths: [String]) -> Bool {
+        guard let router = place as? PlaceRouter else { return isLocalPlace }
+        return paths.allSatisfy(router.isThisComputer)
+    }
 
     /// Starts a copy, move, trash or delete; returns the job's id.
     @discardableResult
@@ -57,7 +63,7 @@ final class FileJobRunner: Sendable {
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
         let volume = Volume.containing(place, in: volumes)
         let status = JobStatus(id: id, kind: .file(kind), folder: place)
-        let started = ContinuousClock.now, files = self.place
+        let started = ContinuousClock.now, files = self.place, journaled = writesJournal(sources + [destination].compactMap { $0 })
         // Listed (and shown in the jobs panel) at once; run when the volume has a free slot.
         scheduler.submit(group: Self.group, volume: volume?.mountPoint ?? "/", priority: .user, id: id, report: status, attachment: job) { [self] context in
             // A question still open is answered "skip".
@@ -67,7 +73,8 @@ final class FileJobRunner: Sendable {
             }
             var result = status, running = false
             do throws(FileSystemError) {
-                if kind == .copy || kind == .move, let destination {
+                // The checks read the sources here: only when all of them and the destination are here.
+                if kind == .copy || kind == .move, let destination, (sources + [destination]).allSatisfy(PlacePath.isLocal) {
                     let capabilities = try await files.capabilities(of: destination, trial: true)
                     if let problem = operation.problem(destinationCapabilities: capabilities) {
                         result.phase = .interrupted(problem)
@@ -158,7 +165,7 @@ final class FileJobRunner: Sendable {
 
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
-        let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place, journaled = self.journaled
+        let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place, journaled = writesJournal([from, to])
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(to).utf8)
             do throws(FileSystemError) {
@@ -179,7 +186,7 @@ final class FileJobRunner: Sendable {
 
     /// Makes an empty file or a folder; never over an existing name.
     func create(_ path: String, folder: Bool, volume: String) {
-        let inbox = self.inbox, journal = self.journal, place = self.place, journaled = self.journaled
+        let inbox = self.inbox, journal = self.journal, place = self.place, journaled = writesJournal([path])
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(path).utf8)
             do throws(FileSystemError) {

@@ -13,12 +13,12 @@ final class UndoRunner: Sendable {
     private let cache: ThumbnailCache
     /// The scheduler's group for these, run one at a time.
     static let group = "undo"
-    /// Whether the browser's place is this computer: the journal's steps and `R`'s renames act
-    /// on this computer's files, so on a remote place they are refused (a path there may name
-    /// another file here).
-    private let isLocal: Bool
+    /// Whether a folder is on this computer: the journal's steps and `R`'s renames act on this
+    /// computer's files, so from a remote tab they are refused (a path there may name another
+    /// file here).
+    private let isLocal: @Sendable (String) -> Bool
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, journal: UndoJournal, isLocal: Bool = true) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, cache: ThumbnailCache, journal: UndoJournal, isLocal: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.isLocal = isLocal
         self.inbox = inbox
         self.scheduler = scheduler
@@ -40,12 +40,12 @@ final class UndoRunner: Sendable {
         }
     }
 
-    func undo(volumes: [Volume]) { replay(undo: true, volumes: volumes) }
-    func redo(volumes: [Volume]) { replay(undo: false, volumes: volumes) }
+    func undo(volumes: [Volume], from folder: String = "/") { replay(undo: true, volumes: volumes, from: folder) }
+    func redo(volumes: [Volume], from folder: String = "/") { replay(undo: false, volumes: volumes, from: folder) }
 
-    private func replay(undo: Bool, volumes: [Volume]) {
+    private func replay(undo: Bool, volumes: [Volume], from folder: String) {
         let inbox = self.inbox, journal = self.journal, cache = self.cache
-        guard isLocal else {
+        guard isLocal(folder) else {
             inbox.post(.result(.showMessage("\(undo ? "undo" : "redo") on a remote folder is not done yet; nothing done")))
             return
         }
@@ -61,7 +61,7 @@ final class UndoRunner: Sendable {
     /// Renames `changes` in `folder` all at once (swaps included), or none; written down for `z`.
     func rename(_ changes: [BulkRenamePlan.Change], in folder: String, volumes: [Volume]) {
         let inbox = self.inbox, journal = self.journal, cache = self.cache
-        guard isLocal else {
+        guard isLocal(folder) else {
             inbox.post(.result(.showMessage("renaming several names at once on a remote folder is not done yet; nothing renamed")))
             return
         }

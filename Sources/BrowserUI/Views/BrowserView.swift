@@ -13,11 +13,12 @@ final class BrowserView {
     let keys: KeyMap
     let store = PictureStore()
     let drawer: PictureDrawer
-    /// Where the files are when not on this computer ("remote:nas"), for the status line.
-    let placeLabel: String?
+    /// Where a folder's files are when not on this computer ("remote:nas"), for the status line:
+    /// each tab's own (the router's label for the folder shown).
+    let placeLabel: (String) -> String?
     private var wasQuickLook = false
 
-    init(screen: any Screen, theme: Theme, lsColors: LSColors, keys: KeyMap, drawer: PictureDrawer, placeLabel: String? = nil) {
+    init(screen: any Screen, theme: Theme, lsColors: LSColors, keys: KeyMap, drawer: PictureDrawer, placeLabel: @escaping (String) -> String? = { _ in nil }) {
         self.placeLabel = placeLabel
         self.screen = screen
         self.theme = theme
@@ -60,7 +61,7 @@ final class BrowserView {
         } else {
             HeaderView(context: context).draw(state)
             if state.view == .grid { GridView(context: context).draw(state) } else { ListView(context: context).draw(state) }
-            StatusLineView(context: context, graphics: (drawer.driver?.mode ?? .off).rawValue, place: placeLabel).draw(state)
+            StatusLineView(context: context, graphics: (drawer.driver?.mode ?? .off).rawValue, place: placeLabel(state.folder)).draw(state)
             if let overlay = state.overlay { OverlayView(context: context).draw(overlay, state: state) }
             if state.mode == .finding, let search = state.find { FindView(context: context).draw(search, layout: state.layout) }
         }

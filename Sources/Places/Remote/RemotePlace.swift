@@ -34,10 +34,12 @@ public final class RemotePlace: Place {
     /// Connects to `address` (showing `ssh`'s prompts and warnings on standard error while it
     /// does) and checks that the remote speaks this protocol version: a mismatch is named ("the
     /// remote qlbrowse speaks version N, this one M"), as is a remote without qlbrowse. Blocking:
-    /// call it before the browser takes the terminal, never on a cooperative thread.
+    /// call it before the browser takes the terminal, never on a cooperative thread. With
+    /// `asks` false (the browser's connect prompt, the terminal being the browser's), ssh asks
+    /// nothing (`BatchMode`) and what it says is kept for the failure, not shown.
     public init(connectingTo address: RemoteAddress, command: RemoteCommand, protocolVersion: Int? = nil,
                 callDeadline: Double = 5, listingDeadline: Double = 10, thumbnailDeadline: Double = 60,
-                connectSeconds: Double = 60, pictureCache: RemotePictureCache? = nil) throws(FileSystemError) {
+                connectSeconds: Double = 60, pictureCache: RemotePictureCache? = nil, asks: Bool = true) throws(FileSystemError) {
         self.address = address
         self.name = address.host
         self.command = command
@@ -46,7 +48,7 @@ public final class RemotePlace: Place {
         self.listingDeadline = listingDeadline
         self.thumbnailDeadline = thumbnailDeadline
         self.pictureCache = pictureCache
-        current = Mutex(try Self.connect(address, command: command, version: self.protocolVersion, reconnecting: false, seconds: connectSeconds))
+        current = Mutex(try Self.connect(address, command: command, version: self.protocolVersion, reconnecting: !asks, seconds: connectSeconds))
     }
 
     private static func connect(_ address: RemoteAddress, command: RemoteCommand, version: Int, reconnecting: Bool,
