@@ -52,8 +52,15 @@ final class FolderListing {
             self.ticket = ticket
         }
 
+        /// The host the folder is on when it is remote (the browser's place is a `PlaceRouter`,
+        /// where a remote folder is `ssh://host/…`), nil on this computer.
+        private var remoteHost: String? {
+            if let remote = place as? RemotePlace { return remote.name }
+            return place is PlaceRouter ? PlacePath.host(folder) : nil
+        }
+
         func start() {
-            if place is RemotePlace {
+            if remoteHost != nil {
                 // The clock's own "waiting for …" would name a volume of this computer.
                 DispatchQueue.global().asyncAfter(deadline: .now() + Double(BrowserState.stallNotice) / 1e9) { [self] in
                     if state.withLock({ !$0.cancelled && !$0.heard }) { stalled() }
@@ -71,7 +78,7 @@ final class FolderListing {
         }
 
         private func stalled() {
-            inbox.post(.result(.listingStalled(ticket: ticket, volume: TerminalText.escaped(place.name))))
+            inbox.post(.result(.listingStalled(ticket: ticket, volume: TerminalText.escaped(remoteHost ?? place.name))))
         }
 
         private func attempt() {
@@ -81,7 +88,7 @@ final class FolderListing {
                     defer { if failure == nil { state.heard = true } }
                     return state.heard
                 }
-                if let failure, failure.code == .notResponding, !heard, place is RemotePlace {
+                if let failure, failure.code == .notResponding, !heard, remoteHost != nil {
                     guard !state.withLock({ $0.cancelled }) else { return }
                     stalled()
                     attempt()
