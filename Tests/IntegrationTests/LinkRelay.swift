@@ -109,7 +109,8 @@ final class LinkRelay: @unchecked Sendable {
             }
             var sent = 0
             while sent < count {
-                let wrote = buffer.withUnsafeBytes { write(to, $0.baseAddress! + sent, count - sent) }
+                // send, not write: a peer gone must not raise SIGPIPE in the test process.
+                let wrote = buffer.withUnsafeBytes { send(to, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
                 if wrote < 0 && errno == EINTR { continue }
                 guard wrote > 0 else { break }
                 sent += wrote
