@@ -8,9 +8,9 @@ import ThumbnailKit
 /// move whose sources are on another place than the destination, a `PlaceTransfer` between the
 /// two, written down in a `TransferJournal` as it goes.
 ///
-/// A move between places is that copy, then the removal of each source whose copy was put in
-/// place, and of no other: an item whose copy failed, was skipped or cancelled stays where it was,
-/// so nothing is lost however the copy ends.
+/// A move between places is `PlaceTransfer.move`: that copy, then each source whose copy was put
+/// in place goes to its own place's trash (so the move can be undone), and no other: an item whose
+/// copy failed, was skipped or cancelled stays where it was, so nothing is lost however it ends.
 extension PlaceRouter {
     public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
         var groups: [(route: Route, sources: [String])] = []
@@ -42,26 +42,16 @@ extension PlaceRouter {
         return report
     }
 
-    /// Copies `sources` (paths on `from`'s place) into `to`'s folder; for a move, then removes
+    /// Copies `sources` (paths on `from`'s place) into `to`'s folder; for a move, then trashes
     /// each source whose copy is in place. The report in the caller's paths.
     func transfer(_ operation: FileOperation, sources: [String], from: Route, to: Route, events: FileOperationEvents) async -> FileOperation.Report {
-        let copy = FileOperation(kind: .copy, sources: sources, destination: to.path, verifiesContent: operation.verifiesContent)
-        let follower = Self.follow(operation, copy)
+        let inner = FileOperation(kind: operation.kind, sources: sources, destination: to.path, verifiesContent: operation.verifiesContent)
+        let follower = Self.follow(operation, inner)
         defer { follower.cancel() }
-        let journal = TransferJournal(from: from.place.name, to: to.place.name, destination: to.path, sources: sources)
-        var report = await PlaceTransfer(from: from.place, to: to.place).copy(copy, events: from.events(events, destination: to), journal: journal)
-        if operation.kind == .move {
-            let copied = report.placed.map(\.source)
-            if !copied.isEmpty {
-                // Only what was copied and put in place; the source place's own delete.
-                let removal = FileOperation(kind: .delete, sources: copied, destination: nil)
-                let removed = (try? await from.place.perform(removal, events: FileOperationEvents()))
-                let gone = Set(removed?.done ?? [])
-                for source in copied where !gone.contains(source) {
-                    report.failures.append("\(TerminalText.escaped(FileOperation.name(source))): copied, but the original could not be removed; it is still there")
-                }
-            }
-        }
+        let journal = TransferJournal(kind: operation.kind, from: from.place.name, to: to.place.name, destination: to.path, sources: sources)
+        let transfer = PlaceTransfer(from: from.place, to: to.place), relayed = from.events(events, destination: to)
+        let report = operation.kind == .move ? await transfer.move(inner, events: relayed, journal: journal)
+            : await transfer.copy(inner, events: relayed, journal: journal)
         return from.outer(report, destination: to)
     }
 

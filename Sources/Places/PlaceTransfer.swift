@@ -51,6 +51,21 @@ public struct PlaceTransfer: Sendable {
     /// `destination`); returns the report, item by item (the items chosen, not every file inside).
     /// `journal` writes each item's step down as it goes (it stays when the copy did not finish).
     public func copy(_ operation: FileOperation, events: FileOperationEvents, journal: TransferJournal? = nil) async -> FileOperation.Report {
+        await transfer(operation, events: events, journal: journal, removingSources: false)
+    }
+
+    /// A move between places: `copy`, and each item whose copy was put in place (whole, renamed
+    /// into its final name) then goes to the trash of the place it came from (`source.trash`:
+    /// the user's Trash here, the remote's own on a remote), so the move can be undone. An item
+    /// not copied, skipped or cut off keeps its source; one whose source could not be trashed is
+    /// in place and keeps its source too (reported, never lost). `report.done` holds the items
+    /// moved, `report.trashed` where their sources went, `report.placed` every copy in place.
+    public func move(_ operation: FileOperation, events: FileOperationEvents, journal: TransferJournal? = nil) async -> FileOperation.Report {
+        await transfer(operation, events: events, journal: journal, removingSources: true)
+    }
+
+    private func transfer(_ operation: FileOperation, events: FileOperationEvents, journal: TransferJournal?,
+                          removingSources: Bool) async -> FileOperation.Report {
         var report = FileOperation.Report()
         guard let folder = operation.destination else { return report }
         defer { journal?.finish() }
@@ -82,9 +97,13 @@ public struct PlaceTransfer: Sendable {
             let outcome = await place(path, items, into: folder, operation: operation, events: events, progress: progress, journal: journal)
             switch outcome {
             case .placed(let target):
-                report.done.append(path)
                 report.placed.append(FileOperation.Placement(source: path, target: target, sameVolume: false))
                 journal?.update(path) { $0.state = .done; $0.target = target; $0.temporary = nil }
+                if removingSources {
+                    await removeSource(path, placedAt: target, report: &report, journal: journal)
+                } else {
+                    report.done.append(path)
+                }
             case .skipped:
                 report.skipped.append(path)
                 journal?.update(path) { $0.state = .skipped }
@@ -103,6 +122,21 @@ public struct PlaceTransfer: Sendable {
             events.progress(progress.state.withLock { $0 })
         }
         return report
+    }
+
+    /// A move's second step, once `path`'s copy is in place at `target`: its source to its trash.
+    private func removeSource(_ path: String, placedAt target: String, report: inout FileOperation.Report, journal: TransferJournal?) async {
+        do throws(FileSystemError) {
+            let trashed = try await source.trash(path)
+            report.done.append(path)
+            report.trashed.append(trashed)
+            journal?.update(path) { $0.state = .moved; $0.trashed = trashed.trashedPath }
+        } catch {
+            let why = "copied to \(TerminalText.escaped(target)), the original kept: \(error.message)"
+            report.notDone.append(path)
+            report.failures.append("\(TerminalText.escaped(FileOperation.name(path))): \(why)")
+            journal?.update(path) { $0.reason = why }
+        }
     }
 
     /// `path` and everything under it, folders before what they hold.

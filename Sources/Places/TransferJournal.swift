@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystemKit
 import Synchronization
 import SystemKit
 import ThumbnailKit
@@ -18,19 +19,24 @@ import Glibc
 public final class TransferJournal: Sendable {
     /// One chosen item and how far it got.
     public struct Item: Codable, Sendable, Equatable {
-        public enum State: String, Codable, Sendable { case pending, copying, done, skipped, notCopied = "not copied" }
+        /// `done`: copied and in place; `moved`: that, and its source then put in its place's trash.
+        public enum State: String, Codable, Sendable { case pending, copying, done, moved, skipped, notCopied = "not copied" }
         public var source: String
         public var state: State
         /// Its final path once placed.
         public var target: String?
         /// The temporary it is written under while `copying` (and left under, when it could not be removed).
         public var temporary: String?
-        /// Why it was not copied.
+        /// Why it was not copied (or, in a move, why its source was kept).
         public var reason: String?
+        /// In a move: where its source went in the trash of the place it came from.
+        public var trashed: String?
     }
 
     /// The whole record, as the file holds it.
     public struct Record: Codable, Sendable, Equatable {
+        /// "copy" or "move" (nil in journals from before moves: a copy).
+        public var kind: String?
         public var from: String
         public var to: String
         public var destination: String
@@ -43,10 +49,10 @@ public final class TransferJournal: Sendable {
 
     /// A journal in `folder` (`$XDG_STATE_HOME/qlbrowse/transfers` by default) for copying
     /// `sources` from the place named `from` into `destination` on the place named `to`.
-    public init(folder: String = ProcessEnvironment.current.stateHome + "/qlbrowse/transfers", from: String, to: String,
-                destination: String, sources: [String]) {
-        path = folder + "/copy-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
-        record = Mutex(Record(from: from, to: to, destination: destination,
+    public init(folder: String = ProcessEnvironment.current.stateHome + "/qlbrowse/transfers", kind: FileOperation.Kind = .copy,
+                from: String, to: String, destination: String, sources: [String]) {
+        path = folder + "/\(kind.rawValue)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
+        record = Mutex(Record(kind: kind.rawValue, from: from, to: to, destination: destination,
                               items: sources.map { Item(source: $0, state: .pending) }))
         save()
     }
@@ -62,10 +68,14 @@ public final class TransferJournal: Sendable {
         save()
     }
 
-    /// The copy ended: the journal goes when every item was done or skipped; its path when it stays.
+    /// The copy ended: the journal goes when every item was done (moved, in a move) or skipped;
+    /// its path when it stays.
     @discardableResult
     func finish() -> String? {
-        let complete = record.withLock { $0.items.allSatisfy { $0.state == .done || $0.state == .skipped } }
+        let complete = record.withLock { record in
+            let whole: Item.State = record.kind == FileOperation.Kind.move.rawValue ? .moved : .done
+            return record.items.allSatisfy { $0.state == whole || $0.state == .skipped }
+        }
         guard complete else { return path }
         _ = unlink(path)
         return nil

@@ -33,7 +33,7 @@ struct FileCommand: ParsableCommand {
         @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
         @Flag(help: "Print progress to standard error.") var progress = false
         @Flag(help: "Read every copy back and compare it with its original before putting it in place.") var verify = false
-        @Argument(help: "Files or folders, then the destination folder; ssh://[user@]host[:port]/path or host:path for one on another machine (copy only).") var paths: [String]
+        @Argument(help: "Files or folders, then the destination folder; ssh://[user@]host[:port]/path or host:path for one on another machine (a move between machines trashes each original once its copy is in place).") var paths: [String]
     }
 
     struct Copy: ParsableCommand {

@@ -3,11 +3,12 @@ import Places
 import SystemKit
 import ThumbnailKit
 
-/// `qlbrowse files copy` when an operand is on another machine (`ssh://[user@]host[:port]/path`
+/// `qlbrowse files copy` and `files move` when an operand is on another machine (`ssh://[user@]host[:port]/path`
 /// or `host:path`): from this computer to a remote folder, back, or between two remotes, by
 /// `PlaceTransfer` (pieces under a temporary name, renamed into place; a dropped link resumed,
 /// a remote gone reported with what was not copied); within one remote, by that remote's own
-/// copy. Each host is connected once, through the user's ssh.
+/// copy (or move). A move between machines trashes each source once its copy is in place
+/// (`PlaceTransfer.move`). Each host is connected once, through the user's ssh.
 enum RemoteFileCopy {
     /// One operand: where it is and its path there.
     private struct Operand {
@@ -27,9 +28,7 @@ enum RemoteFileCopy {
             return local == nil ? address : nil
         }
         guard addresses.contains(where: { $0 != nil }) else { return nil }
-        guard kind == .copy else {
-            throw RuntimeError("moving between machines is not done yet: copy, then trash the originals")
-        }
+        guard kind == .copy || kind == .move else { return nil }
         let config = UserConfig.load()
         var places: [String: any Place] = ["": LocalPlace()]
         var remotes: [RemotePlace] = []
@@ -55,6 +54,10 @@ enum RemoteFileCopy {
             } catch {
                 throw RuntimeError("cannot use \(TerminalText.escaped(text)): \(error.message)")
             }
+            // A move removes its sources: the remote's root (`host:/`) is refused as rm refuses `/`.
+            if kind == .move, operands.count <= sources.count, let refusal = FileOperation.refusalToRemove(operands.last!.path) {
+                throw RuntimeError(refusal)
+            }
         }
         let from = operands.dropLast(), into = operands.last!
         guard let sourceKey = from.first?.key, from.allSatisfy({ $0.key == sourceKey }) else {
@@ -68,7 +71,7 @@ enum RemoteFileCopy {
             throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(error.message)")
         }
         guard folder.isDirectory else { throw RuntimeError("\(TerminalText.escaped(destination)) is not a folder (the last name given is where the files go)") }
-        let operation = FileOperation(kind: .copy, sources: from.map(\.path), destination: into.path, verifiesContent: verify)
+        let operation = FileOperation(kind: kind, sources: from.map(\.path), destination: into.path, verifiesContent: verify)
         let events = FileOperationEvents(resolve: { _ in (clash, true) }, progress: { state in
             guard progress, state.bytesTotal > 0 else { return }
             StandardStream.write("\r\(state.bytesDone * 100 / state.bytesTotal)% \(state.bytesDone)/\(state.bytesTotal) bytes", to: 2)
@@ -81,9 +84,16 @@ enum RemoteFileCopy {
         let transfer = PlaceTransfer(from: source, to: target)
         // Written down as it goes: if this process is killed or the link cut, what was and was
         // not copied (and the temporary left) stays in the journal.
-        let journal = TransferJournal(from: source.name, to: target.name, destination: into.path, sources: operation.sources)
-        let report = try PlaceCall.wait { () throws(FileSystemError) in await transfer.copy(operation, events: events, journal: journal) }
-        if !report.notDone.isEmpty { StandardStream.write("qlbrowse: what was and was not copied is written in \(TerminalText.escaped(journal.path))\n", to: 2) }
+        // A move trashes each source once its copy is in place (the user's Trash here, the
+        // remote's own there): undone by restoring it.
+        let journal = TransferJournal(kind: kind, from: source.name, to: target.name, destination: into.path, sources: operation.sources)
+        let report = try PlaceCall.wait { () throws(FileSystemError) in
+            kind == .move ? await transfer.move(operation, events: events, journal: journal) : await transfer.copy(operation, events: events, journal: journal)
+        }
+        if !report.notDone.isEmpty {
+            let what = kind == .move ? "moved" : "copied"
+            StandardStream.write("qlbrowse: what was and was not \(what) is written in \(TerminalText.escaped(journal.path))\n", to: 2)
+        }
         return report
     }
 }

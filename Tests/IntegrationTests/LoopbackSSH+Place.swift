@@ -9,8 +9,8 @@ import Glibc
 extension LoopbackSSH {
     /// A remote place on this server, connected off the cooperative threads (the handshake blocks).
     func place(_ path: String, sshCommand: String? = nil, version: Int = RemoteCodec.version, callDeadline: Double = 5,
-                 thumbnailDeadline: Double = 60) async throws(FileSystemError) -> RemotePlace {
-        let address = RemoteAddress.parse(url(path))!
+                 thumbnailDeadline: Double = 60, through relay: LinkRelay? = nil) async throws(FileSystemError) -> RemotePlace {
+        let address = RemoteAddress.parse(url(path, port: relay?.port))!
         let command = RemoteCommand(sshCommand: sshCommand ?? self.sshCommand, remoteCommand: remoteCommand)
         let result: Result<RemotePlace, FileSystemError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -80,8 +80,22 @@ final class LoopbackSSH: @unchecked Sendable {
         "env XDG_CACHE_HOME=\(remoteCache.path) XDG_STATE_HOME=\(folder.path)/remote-state XDG_DATA_HOME=\(folder.path)/remote-data \(TestEnvironment.qlbrowse)"
     }
 
-    /// The `ssh://` address of `path` on this server.
-    func url(_ path: String) -> String { "ssh://127.0.0.1:\(port)\(path)" }
+    /// The `ssh://` address of `path` on this server (through `port`, a relay's, when given).
+    func url(_ path: String, port: Int? = nil) -> String { "ssh://127.0.0.1:\(port ?? self.port)\(path)" }
+
+    /// A relay in front of this server (`LinkRelay`), its port named in known_hosts with the
+    /// server's key, so ssh checks the same host key through it.
+    func relay() throws -> LinkRelay {
+        guard let relay = LinkRelay(to: port) else { throw CocoaError(.fileWriteUnknown) }
+        let knownHosts = folder.appendingPathComponent("known_hosts").path
+        let line = try String(contentsOfFile: knownHosts, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        let key = line.split(separator: " ").dropFirst().joined(separator: " ")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: knownHosts))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("[127.0.0.1]:\(relay.port) \(key)\n".utf8))
+        try handle.close()
+        return relay
+    }
 
     /// Kills the server and every process it started (the sessions, and the `qlbrowse serve`
     /// they run), by their ids: the link drops as when a server dies.

@@ -131,7 +131,7 @@ struct RemoteTransferTests {
 
     /// `qlbrowse files copy` with a remote operand, the ssh and remote commands read from
     /// config.toml (`ssh_command`, `remote_command`): a file up to the remote, a folder back,
-    /// and a copy within the remote done there.
+    /// and a copy within the remote done there (moves: `RemoteMoveTests`).
     @Test func theFilesCommandCopiesToAndFromARemote() throws {
         defer { ssh.stop() }
         LoopbackSSH.write(local + "/album/" + Self.oddName, Array("bonjour".utf8))
@@ -150,10 +150,6 @@ struct RemoteTransferTests {
         let within = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", ssh.url(remote + "/album"), ssh.url(remote + "/other")],
                                          environment: environment)
         #expect(within.status == 0 && size(remote + "/other/album/" + Self.oddName) == 7, "\(within.stderr)")
-        // A move between machines is refused before anything is done.
-        let move = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", local + "/back/album", ssh.url(remote + "/other")], environment: environment)
-        #expect(move.status != 0 && move.stderr.contains("moving between machines is not done yet"), "\(move.stderr)")
-        #expect(size(local + "/back/album") != nil)
     }
 
     /// 64 MB up to the remote and back down, timed (prints MB/s each way and the link's bytes).

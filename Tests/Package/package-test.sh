@@ -51,6 +51,8 @@ for library in libc6 libncursesw6 libchafa0 libjpeg62-turbo zlib1g libvips42 lib
     grep -Eq "(^|, )$library( |,|$)" <<<"$depends" || fail "Depends lacks $library: $depends"
 done
 ! grep -qi swift <<<"$depends" || fail "Depends names Swift: $depends"
+# The release link packs relative relocations: the loader reads them from glibc 2.36 on.
+grep -q 'libc6 (>= 2.36)' <<<"$depends" || fail "Depends must ask for libc6 (>= 2.36) (DT_RELR): $depends"
 grep -q bubblewrap <<<"$(dpkg-deb -f "$deb" Recommends)" || fail "Recommends lacks bubblewrap"
 grep -q ffmpegthumbnailer <<<"$(dpkg-deb -f "$deb" Suggests)" || fail "Suggests lacks ffmpegthumbnailer"
 dpkg-deb --ctrl-tarfile "$deb" | tar -t | sed 's|^\./||' | grep -Ev '^(|control|md5sums)$' >"$work/scripts" &&

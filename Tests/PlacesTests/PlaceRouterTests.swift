@@ -130,6 +130,9 @@ import Glibc
         #expect(moved.skipped == [Self.prefix + there + "/kept"])
         #expect(contents(here + "/sub/" + Self.oddName) == big)
         #expect(contents(there + "/" + Self.oddName) == nil, "the moved source is gone")
+        let root = (here as NSString).deletingLastPathComponent
+        #expect(contents(root + "/data-there/Trash/files/" + Self.oddName) == big, "into its own place's trash (undoable)")
+        #expect(moved.trashed.map(\.originalPath) == [Self.prefix + there + "/" + Self.oddName], "\(moved.trashed)")
         #expect(contents(there + "/kept") == [9], "the skipped one stays where it was")
         #expect(contents(here + "/sub/kept") == [7])
     }

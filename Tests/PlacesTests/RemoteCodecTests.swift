@@ -143,6 +143,20 @@ import Glibc
         let custom = RemoteCommand(sshCommand: "ssh -F /tmp/cfg", remoteCommand: "/opt/qlbrowse")
         #expect(custom.arguments(for: address, reconnecting: true) == ["/bin/sh", "-c", "ssh -F /tmp/cfg \"$@\"", "ssh -F /tmp/cfg", "-p", "2222", "ann@nas", "/opt/qlbrowse serve --stdio"])
     }
+
+    /// ssh's keep-alive goes after the user's own options (ssh takes the first value it gets),
+    /// before ours for a reconnection; ssh -G is asked through the same command line.
+    @Test func theKeepAliveComesAfterTheUsersOptionsAndTheQueryIsTheSameSsh() {
+        let address = RemoteAddress(destination: "ann@nas", host: "nas", port: 2222, path: "/x")
+        let keepAlive = ["-o", "ServerAliveInterval=15"]
+        #expect(RemoteCommand().arguments(for: address, reconnecting: true, options: keepAlive)
+                == ["ssh", "-o", "ServerAliveInterval=15", "-o", "BatchMode=yes", "-p", "2222", "ann@nas", "qlbrowse serve --stdio"])
+        let custom = RemoteCommand(sshCommand: "ssh -o ServerAliveInterval=2", remoteCommand: "/opt/qlbrowse")
+        #expect(custom.arguments(for: address, options: keepAlive).prefix(6)
+                == ["/bin/sh", "-c", "ssh -o ServerAliveInterval=2 \"$@\"", "ssh -o ServerAliveInterval=2", "-o", "ServerAliveInterval=15"])
+        #expect(RemoteCommand().configQuery(for: address) == ["ssh", "-G", "-p", "2222", "ann@nas"])
+        #expect(custom.configQuery(for: address) == ["/bin/sh", "-c", "ssh -o ServerAliveInterval=2 \"$@\"", "ssh -o ServerAliveInterval=2", "-G", "-p", "2222", "ann@nas"])
+    }
 }
 
 extension FrameCodec {

@@ -64,9 +64,10 @@ public struct RemoteCommand: Sendable, Equatable {
     }
 
     /// The argv for `address`. A reconnection with plain `ssh` asks for no password (BatchMode):
-    /// the terminal then belongs to the browser.
-    public func arguments(for address: RemoteAddress, reconnecting: Bool = false) -> [String] {
-        var sshArguments: [String] = []
+    /// the terminal then belongs to the browser. `options` go to ssh after the command's own
+    /// (`SSHKeepAlive`'s).
+    public func arguments(for address: RemoteAddress, reconnecting: Bool = false, options: [String] = []) -> [String] {
+        var sshArguments: [String] = options
         if reconnecting && sshCommand == nil { sshArguments += ["-o", "BatchMode=yes"] }
         if let port = address.port { sshArguments += ["-p", String(port)] }
         sshArguments += [address.destination, remoteCommand + " serve --stdio"]
@@ -85,5 +86,13 @@ public struct RemoteCommand: Sendable, Equatable {
     private func wrapped(_ sshArguments: [String]) -> [String] {
         guard let sshCommand else { return ["ssh"] + sshArguments }
         return ["/bin/sh", "-c", sshCommand + " \"$@\"", sshCommand] + sshArguments
+    }
+
+    /// The argv that asks the same ssh what its settings for `address` are (`ssh -G`: the
+    /// user's config resolved, nothing connected).
+    public func configQuery(for address: RemoteAddress) -> [String] {
+        let arguments = ["-G"] + (address.port.map { ["-p", String($0)] } ?? []) + [address.destination]
+        guard let sshCommand else { return ["ssh"] + arguments }
+        return ["/bin/sh", "-c", sshCommand + " \"$@\"", sshCommand] + arguments
     }
 }

@@ -27,16 +27,18 @@ final class RemoteConnection: Sendable {
     /// What the place is called in messages ("nas:/photos" → "nas").
     private let host: String
     private let state = Mutex(State())
-    /// The requests' end of the channel to the process's standard input: a socket, not a pipe,
-    /// so that a request written after the process ended fails instead of raising SIGPIPE.
-    private let requests: Mutex<LocalSocket?>
+    /// The requests' end of the channel to the process's standard input (a socket, not a pipe,
+    /// so that a request written after the process ended fails instead of raising SIGPIPE),
+    /// written by a thread of its own: a silent link never blocks a caller.
+    private let requests: RemoteFrameWriter
     /// The last lines of the process's standard error.
     private let errors = Mutex<[UInt8]>([])
     /// Whether standard error is shown as it comes (while connecting).
     private let echoesErrors: Atomic<Bool>
     /// The process's exit status, once reaped.
     private let exitStatus = Mutex<Int32?>(nil)
-    /// Bytes read from the link and written to it (frames, heads included): what crossed.
+    /// Bytes read from the link and handed to it (frames, heads included; queued for the writer):
+    /// what crossed, or is on its way.
     let bytesIn = Atomic<Int>(0)
     let bytesOut = Atomic<Int>(0)
     /// Whether the remote answered the hello (a link lost before that never connected).
@@ -68,7 +70,8 @@ final class RemoteConnection: Sendable {
             throw FileSystemError(errno: status, call: "posix_spawn", path: command.first ?? "", context: "cannot start \(TerminalText.escaped(command.first ?? ""))")
         }
         pid = child
-        requests = Mutex(requestEnd)
+        requests = RemoteFrameWriter(requestEnd, name: String(child))
+        requests.start { [self] in end(because: lost()) }
         startReadingErrors(errorPipe.readEnd)
         startReadingAnswers(fromRemote.readEnd)
     }
@@ -90,8 +93,7 @@ final class RemoteConnection: Sendable {
         let frame = RemoteCodec.frame(request, id: id, payload: payload)
         if RemoteTrace.isOn { RemoteTrace.note("browser", "sends \(id) \(RemoteTrace.describe(request)) \(frame.head.count + frame.payload.count) bytes") }
         bytesOut.add(frame.head.count + frame.payload.count, ordering: .relaxed)
-        let sent = requests.withLock { socket in socket.map { (try? FrameCodec.write(frame, to: $0)) != nil } ?? false }
-        if !sent { end(because: lost()) }
+        if !requests.enqueue(frame) { end(because: lost()) }
         return id
     }
 
@@ -108,7 +110,7 @@ final class RemoteConnection: Sendable {
         } }
         let frame = RemoteCodec.frame(RemoteRequest.hello(version: mine.version, software: mine.software), id: 0)
         RemoteTrace.note("browser", "sends the hello (ssh started)")
-        if !requests.withLock({ socket in socket.map { (try? FrameCodec.write(frame, to: $0)) != nil } ?? false }) { end(because: lost()) }
+        if !requests.enqueue(frame) { end(because: lost()) }
         if done.wait(timeout: .now() + seconds) == .timedOut {
             close()
             throw FileSystemError(code: .notResponding, path: host, context: "\(host) did not answer within \(Int(seconds)) s" + lastError())
@@ -125,7 +127,7 @@ final class RemoteConnection: Sendable {
     func signal(_ request: RemoteRequest, to id: UInt64) {
         let frame = RemoteCodec.frame(request, id: id)
         bytesOut.add(frame.head.count + frame.payload.count, ordering: .relaxed)
-        requests.withLock { socket in if let socket { _ = try? FrameCodec.write(frame, to: socket) } }
+        requests.enqueue(frame)
     }
 
     /// Tells the remote to stop request `id`; its handler hears nothing more.
@@ -133,26 +135,27 @@ final class RemoteConnection: Sendable {
         let known = state.withLock { $0.handlers.removeValue(forKey: id) != nil }
         guard known else { return }
         RemoteTrace.note("browser", "cancels \(id)")
-        let frame = RemoteCodec.frame(.cancel, id: id)
-        requests.withLock { socket in if let socket { _ = try? FrameCodec.write(frame, to: socket) } }
+        requests.enqueue(RemoteCodec.frame(.cancel, id: id))
     }
 
-    /// Ends request `id` with `failure` (its deadline passed) and tells the remote to stop it.
+    /// Ends request `id` with `failure` (its deadline passed) and tells the remote to stop it:
+    /// the caller hears first, whatever the link does with the cancel.
     func fail(_ id: UInt64, with failure: FileSystemError) {
-        let handler = state.withLock { $0.handlers[id] }
-        cancel(id)
-        handler?(.failure(failure))
+        guard let handler = state.withLock({ $0.handlers.removeValue(forKey: id) }) else { return }
+        handler(.failure(failure))
+        RemoteTrace.note("browser", "gives up on \(id)")
+        requests.enqueue(RemoteCodec.frame(.cancel, id: id))
     }
+
+    /// Bytes of requests queued and not yet taken by the process (a silent link's backlog).
+    var backlog: Int { requests.backlog }
 
     /// Why the link is gone, nil while it is up.
     var gone: FileSystemError? { state.withLock { $0.gone } }
 
     /// Closes the requests' channel: the remote ends, and so does `ssh`.
     func close() {
-        requests.withLock { socket in
-            socket?.close()
-            socket = nil
-        }
+        requests.close()
     }
 
     /// Kills the process (a remote that hangs after the requests' pipe closed).

@@ -53,7 +53,8 @@ public final class RemotePlace: Place {
 
     private static func connect(_ address: RemoteAddress, command: RemoteCommand, version: Int, reconnecting: Bool,
                                 seconds: Double) throws(FileSystemError) -> RemoteConnection {
-        let connection = try RemoteConnection(command: command.arguments(for: address, reconnecting: reconnecting), host: address.host,
+        let keepAlive = SSHKeepAlive.options(for: address, command: command)
+        let connection = try RemoteConnection(command: command.arguments(for: address, reconnecting: reconnecting, options: keepAlive), host: address.host,
                                               echoErrors: !reconnecting)
         let theirs: RemoteHello
         do throws(FileSystemError) {

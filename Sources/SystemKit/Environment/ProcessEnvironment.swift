@@ -19,8 +19,12 @@ public struct ProcessEnvironment: Sendable, Equatable {
         var result: [String: String] = [:]
         var pointer = CSystem_environment()
         while let entry = pointer?.pointee {
-            let text = String(fileSystemRepresentation: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            // Split at the first "=" as bytes: searching the text for it went character by
+            // character (grapheme breaking), most of a short call's environment reading.
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                result[String(fileSystemBytes: bytes[..<equals])] = String(fileSystemBytes: bytes[(equals + 1)...])
+            }
             pointer = pointer?.advanced(by: 1)
         }
         return ProcessEnvironment(result)

@@ -4,6 +4,21 @@ extension String {
         self = FileSystemBytes.string(from: bytes)
     }
 
+    /// The name or path for bytes as the kernel gives them (the common containers, specialized).
+    public init(fileSystemBytes bytes: [UInt8]) {
+        self = FileSystemBytes.string(from: bytes)
+    }
+
+    /// The name or path for bytes as the kernel gives them.
+    public init(fileSystemBytes bytes: ArraySlice<UInt8>) {
+        self = FileSystemBytes.string(from: bytes)
+    }
+
+    /// The name or path for bytes as the kernel gives them.
+    public init(fileSystemBytes bytes: UnsafeBufferPointer<UInt8>) {
+        self = FileSystemBytes.string(from: bytes)
+    }
+
     /// The name or path for a NUL-terminated C string from the kernel or a C library, losslessly.
     public init(fileSystemRepresentation pointer: UnsafePointer<CChar>) {
         self = FileSystemBytes.string(fromCString: pointer)
