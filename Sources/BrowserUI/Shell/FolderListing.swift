@@ -18,10 +18,13 @@ final class FolderListing {
     private let place: any Place
     private let inbox: Inbox
     private var running: Run?
+    /// The listed folder's watch: a change lists it again by itself.
+    private let watching: FolderWatching
 
     init(place: any Place, inbox: Inbox) {
         self.place = place
         self.inbox = inbox
+        watching = FolderWatching(place: place, inbox: inbox)
     }
 
     /// Lists `folder` for the state's `ticket`, cancelling the listing before.
@@ -30,6 +33,7 @@ final class FolderListing {
         let run = Run(place: place, inbox: inbox, folder: folder, ticket: ticket)
         running = run
         run.start()
+        watching.follow(folder)
     }
 
     func cancel() {

@@ -42,6 +42,11 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
     case report(FileOperation.Report)
     /// Events of a batch; the last says `ended`.
     case batch(events: [RemoteBatchEvent], ended: Bool)
+    /// A watched folder's changes: `count` names in the payload, each ended by a NUL byte (a
+    /// name's own bytes, never holding one); `relist` when the watch lost track of names (too
+    /// many, or the kernel's queue overflowed) and the folder should be listed again; `gone`
+    /// when the folder itself went, which ends the watch.
+    case changes(count: Int, relist: Bool, gone: Bool)
     /// The request failed (a file-system failure, or a thumbnail's). Ends the request.
     case failure(RemoteFailure)
 
@@ -60,6 +65,7 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
         case .entries(let complete): return complete
         case .progress, .conflict: return false
         case .batch(_, let ended): return ended
+        case .changes(_, _, let gone): return gone
         default: return true
         }
     }

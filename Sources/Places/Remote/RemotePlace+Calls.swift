@@ -73,9 +73,4 @@ extension RemotePlace {
         guard case .capabilities(let capabilities) = answer else { throw unexpected() }
         return capabilities.capabilities
     }
-
-    /// Not yet over the link (#26): the browser does not watch folders today.
-    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
-        throw FileSystemError(code: .unsupported, path: folder, context: "watching a folder on \(TerminalText.escaped(name)) is not done yet")
-    }
 }

@@ -28,6 +28,9 @@ public final class RemotePlace: Place {
     let callDeadline: Double
     let listingDeadline: Double
     let thumbnailDeadline: Double
+    /// The `.changes` messages the watches heard so far (for measurements: a busy folder's
+    /// changes cross in a few messages, not one per name).
+    let watchMessagesHeard = Atomic<Int>(0)
     /// This machine's copy of the pictures the remote sent (nil: none kept), asked first.
     public let pictureCache: RemotePictureCache?
 
@@ -110,6 +113,14 @@ public final class RemotePlace: Place {
     public var traffic: (received: Int, sent: Int) {
         guard let open = current.withLock({ $0 }) else { return (0, 0) }
         return (open.bytesIn.load(ordering: .relaxed), open.bytesOut.load(ordering: .relaxed))
+    }
+
+    /// The watch messages (`.changes`) heard so far, over every connection (for measurements).
+    public var watchMessages: Int { watchMessagesHeard.load(ordering: .relaxed) }
+
+    /// The open connection, if it is still up (a watch waits for one after the link dropped).
+    var liveConnection: RemoteConnection? {
+        current.withLock { $0 }.flatMap { $0.gone == nil ? $0 : nil }
     }
 
     /// The process that carries the open connection (the user's ssh, or the shell that runs

@@ -59,6 +59,10 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
     /// Thumbnails every file under the roots into the remote's cache, there; answered with
     /// `.batch` events as they come, the last `ended`.
     case batch(Batch)
+    /// Watches a folder (the remote's `LocalPlace.watch`): answered with `.changes` under this
+    /// request's id, the changes of ~150 ms together, until `cancel`, the folder gone (the last
+    /// `.changes` says `gone`) or the link's end. A folder that cannot be watched: `.failure`.
+    case watch(path: String)
 
     package struct Text: Codable, Sendable, Equatable {
         package var path: String

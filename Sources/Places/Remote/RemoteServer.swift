@@ -148,6 +148,8 @@ package final class RemoteServer: Sendable {
             handle.set(perform(asked, id: id))
         case .batch(let asked):
             handle.set(batch(asked, id: id))
+        case .watch(let path):
+            handle.set(watch(path, id: id))
         default:
             let calls = RemoteCalls(place: place, cache: cache)
             let task = Task { [self] in
