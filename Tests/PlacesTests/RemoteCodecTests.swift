@@ -35,6 +35,7 @@ import Glibc
             .choose(choice: .keepBoth, applyToAll: true), .pause(true),
             .append(.init(path: Self.oddPath, offset: 1 << 33, last: true)),
             .batch(.init(roots: [Self.oddPath], box: PixelSize(width: 256, height: 256), jobs: 2, shard: [1, 3], writesShared: true, ignoresStored: false)),
+            .watch(path: Self.oddPath),
         ]
         for (index, request) in requests.enumerated() {
             let frame = RemoteCodec.frame(request, id: UInt64(index) << 40, payload: index == 7 ? [1, 2, 3] : [])
@@ -58,6 +59,7 @@ import Glibc
             .restored(path: "/a (2)"), .capabilities(capabilities),
             .thumbnail(.init(type: .thumbnail, source: "vips", contentType: ContentType("image/jpeg"), facts: [])),
             .failure(RemoteFailure(FileSystemError(errno: ENOENT, call: "lstat", path: Self.oddPath))),
+            .changes(count: 2, relist: false, gone: false), .changes(count: 0, relist: true, gone: true),
             .failure(RemoteFailure(ThumbnailError(.noPreview, "no preview"))),
             .text(first: 7, count: 2, total: nil),
             .preview(answer: .page(.init(size: PixelSize(width: 2, height: 3), index: 1, pageCount: 9)), png: true),
