@@ -1,0 +1,55 @@
+import Foundation
+import SystemKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The browser shows a watched folder's changes without a key (#26): a file made in a remote
+/// folder over ssh (the remote's own inotify, `.watch` over the link) and one removed there; a
+/// file made in a local folder (the local place's inotify). On an SFTP place nothing watches,
+/// and the folder is listed again by entering it.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"), "needs openssh-server (scripts/install-deps test)"))
+struct BrowserRemoteWatchTests {
+    let ssh: LoopbackSSH
+    let remote: String
+
+    init() throws {
+        ssh = try #require(LoopbackSSH(), "sshd did not start")
+        remote = ssh.folder.appendingPathComponent("remote-files").path
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+    }
+
+    private func browser(on target: String) throws -> TmuxSession {
+        try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(target)'", columns: 140, rows: 30,
+                        environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand,
+                                      "XDG_STATE_HOME": ssh.folder.path + "/state", "XDG_DATA_HOME": ssh.folder.path + "/data",
+                                      "XDG_CONFIG_HOME": ssh.folder.path + "/config"])
+    }
+
+    @Test func aFileMadeInTheRemoteFolderAppearsOnScreenWithoutAKey() throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(remote + "/first.txt", Array("one".utf8))
+        LoopbackSSH.write(remote + "/doomed.txt", Array("two".utf8))
+        let session = try browser(on: ssh.url(remote))
+        #expect(session.waitFor(30) { $0.contains("first.txt") && $0.contains("doomed.txt") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        LoopbackSSH.write(remote + "/arrived-by-itself.txt", Array("three".utf8))
+        unlink(remote + "/doomed.txt")
+        #expect(session.waitFor(15) { $0.contains("arrived-by-itself.txt") && !$0.contains("doomed.txt") }, "no key was pressed:\n\(session.screen())")
+        session.send("q")
+        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
+
+    @Test func aFileMadeInALocalFolderAppearsOnScreenWithoutAKey() throws {
+        defer { ssh.stop() }
+        let local = ssh.folder.appendingPathComponent("local-files").path
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        LoopbackSSH.write(local + "/first.txt", Array("one".utf8))
+        let session = try browser(on: local)
+        #expect(session.waitFor(20) { $0.contains("first.txt") }, "\(session.screen())")
+        LoopbackSSH.write(local + "/arrived-by-itself.txt", Array("two".utf8))
+        #expect(session.waitFor(15) { $0.contains("arrived-by-itself.txt") }, "no key was pressed:\n\(session.screen())")
+        session.send("q")
+        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
+}
