@@ -52,4 +52,25 @@ struct BrowserRemoteWatchTests {
         session.send("q")
         #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
     }
+
+    @Test func anSFTPFolderDoesNotWatchAndIsListedAgainByEnteringIt() throws {
+        defer { ssh.stop() }
+        try FileManager.default.createDirectory(atPath: remote + "/inner", withIntermediateDirectories: true)
+        LoopbackSSH.write(remote + "/inner/first.txt", Array("one".utf8))
+        let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --sftp --graphics symbols '\(ssh.url(remote + "/inner"))'", columns: 140, rows: 30,
+                                      environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "XDG_STATE_HOME": ssh.folder.path + "/state",
+                                                    "XDG_CONFIG_HOME": ssh.folder.path + "/config"])
+        #expect(session.waitFor(30) { $0.contains("first.txt") && $0.contains("sftp:127.0.0.1") }, "\(session.screen())")
+        LoopbackSSH.write(remote + "/inner/later.txt", Array("two".utf8))
+        // SFTP has no watch (the place refuses it): nothing changes by itself.
+        usleep(2_000_000)
+        #expect(!session.screen().contains("later.txt"), "\(session.screen())")
+        // Backspace to the parent (the cursor on the folder left), Enter lists it again.
+        session.send("BSpace")
+        #expect(session.waitFor(15) { $0.contains("inner") && !$0.contains("first.txt") }, "\(session.screen())")
+        session.send("Enter")
+        #expect(session.waitFor(15) { $0.contains("first.txt") && $0.contains("later.txt") }, "\(session.screen())")
+        session.send("q")
+        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
 }
