@@ -18,6 +18,9 @@ public enum BackgroundResult: Sendable, Equatable {
     case listingStalled(ticket: Int, volume: String)
     /// List the current folder again (after a file operation), keeping the cursor on `select`.
     case reload(select: [UInt8]?)
+    /// The watched `folder` changed by itself (a file made, changed or gone there, on any place
+    /// that watches): list it again keeping the cursor's entry, the filter and the marks.
+    case folderChanged(folder: String)
     /// A line for the status bar from work that finished or failed.
     case showMessage(String)
     /// The mount table or a volume's state changed.

@@ -25,6 +25,7 @@ extension BrowserState {
         case .listingStalled(let ticket, let volume):
             if ticket == self.ticket && !listingComplete { waitingFor = volume }
         case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes)
+        case .folderChanged(let changed): return changed == folder ? refreshFolder() : []
         case .showMessage(let text): message = text
         case .volumesChanged, .volumeLost, .volumeGone, .capabilitiesFound: return reduceVolumeResult(result)
         case .drives(let drives): return reduceDrives(drives)

@@ -90,6 +90,16 @@ extension BrowserState {
         return effects
     }
 
+    /// The folder changed by itself (its watch): listed again as `reloadFolder` does, but what
+    /// the user set in it stays, the filter typed and the names marked.
+    mutating func refreshFolder() -> [BrowserEffect] {
+        let (filter, marked) = (navigation.filter, navigation.marked)
+        let effects = reloadFolder(select: selected?.nameBytes)
+        navigation.filter = filter
+        navigation.marked = marked
+        return effects
+    }
+
     /// The volume under the current folder is gone: say so and move to the folder it was mounted
     /// in (on another volume, so reachable); its jobs stop.
     mutating func leave(vanished volume: Volume) -> [BrowserEffect] {

@@ -4,8 +4,8 @@ import Synchronization
 
 /// The shown folder watched through its place (`Place.watch`: inotify here, the remote's own
 /// inotify over the link, nothing on an SFTP place, which refuses): files that appear, change
-/// or go are shown without a key. A change lists the folder again (`.reload`, which keeps the
-/// selection), a quarter of a second after it so that the changes after it fold in, and at most
+/// or go are shown without a key. A change lists the folder again (`.folderChanged`, which keeps
+/// the cursor's entry, the filter and the marks), a quarter of a second after it so that the changes after it fold in, and at most
 /// once a second, so a folder being written to all the time is not listed without end.
 final class FolderWatching {
     private let place: any Place
@@ -30,7 +30,7 @@ final class FolderWatching {
         let task = Task {
             // A place that cannot watch (SFTP, a folder inotify refuses) is not watched.
             guard let changes = try? place.watch(folder) else { return }
-            let reloads = Reloads(inbox: inbox)
+            let reloads = Reloads(inbox: inbox, folder: folder)
             for await change in changes {
                 reloads.due()
                 if change == .gone { return }
@@ -48,9 +48,13 @@ final class FolderWatching {
     /// The listings a watch asks for: one `settle` after a change, at most one each `spacing`.
     private final class Reloads: Sendable {
         private let inbox: Inbox
+        private let folder: String
         private let state = Mutex<(scheduled: Bool, last: ContinuousClock.Instant?)>((false, nil))
 
-        init(inbox: Inbox) { self.inbox = inbox }
+        init(inbox: Inbox, folder: String) {
+            self.inbox = inbox
+            self.folder = folder
+        }
 
         /// A change: lists the folder again soon, unless that is already asked.
         func due() {
@@ -65,7 +69,7 @@ final class FolderWatching {
             Task { [self] in
                 try? await Task.sleep(for: wait)
                 state.withLock { $0 = (false, .now) }
-                inbox.post(.result(.reload(select: nil)))
+                inbox.post(.result(.folderChanged(folder: folder)))
             }
         }
     }
