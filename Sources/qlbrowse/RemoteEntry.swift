@@ -64,4 +64,28 @@ enum RemoteEntry {
     static func connect(_ address: RemoteAddress, config: UserConfig) throws(FileSystemError) -> RemotePlace {
         try RemotePlace(connectingTo: address, command: command(config: config), pictureCache: .user)
     }
+
+    /// A place connected for `files copy`/`move`: how a path there is resolved (a relative one
+    /// is in the home folder), and how to end it. `qlbrowse serve` when the remote has it, plain SFTP otherwise (or when asked),
+    /// as the browser chooses.
+    struct Connected {
+        let place: any Place
+        let resolve: @Sendable (String) async throws(FileSystemError) -> PlaceItem
+        let disconnect: @Sendable () -> Void
+    }
+
+    static func connectAny(_ address: RemoteAddress, config: UserConfig) throws(FileSystemError) -> Connected {
+        if !sftpConfigured(config) {
+            do throws(FileSystemError) {
+                let place = try connect(address, config: config)
+                // A first call: a remote without qlbrowse fails here, not at connecting.
+                _ = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
+                return Connected(place: place, resolve: { path throws(FileSystemError) in try await place.resolve(path) }, disconnect: { place.disconnect() })
+            } catch where RemotePlace.lacksRemoteCommand(error, host: address.host) {
+                StandardStream.write("qlbrowse: no qlbrowse on \(TerminalText.escaped(address.host)): copying over plain SFTP\n", to: 2)
+            }
+        }
+        let place = try SFTPPlace(connectingTo: address, command: command(config: config))
+        return Connected(place: place, resolve: { path throws(FileSystemError) in try await place.resolve(path) }, disconnect: { place.disconnect() })
+    }
 }

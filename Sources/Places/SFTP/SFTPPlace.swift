@@ -37,6 +37,8 @@ public final class SFTPPlace: Place {
     let downloads = Mutex<[String: (task: Task<String?, Never>, askers: Int)]>([:])
     /// Three whole-file reads at a time, the others waiting in the order asked.
     let downloadTurns = SFTPDownloadTurns(slots: 3)
+    /// Set once the server answered that it has no `fsync@openssh.com`: not asked again.
+    let lacksFsync = Atomic<Bool>(false)
     /// Bytes of files read by connections before the open one (for measurements).
     private let earlierFileBytes = Atomic<Int>(0)
 
@@ -156,7 +158,7 @@ public final class SFTPPlace: Place {
         case SFTPReply.noSuchFile: return FileSystemError(code: .notFound, path: path, context: nil)
         case SFTPReply.permissionDenied: return FileSystemError(code: .permissionDenied, path: path, context: nil)
         case SFTPReply.endOfFile: return FileSystemError(code: .other, path: path, context: "\(TerminalText.escaped(name)) ended the file early")
-        case 8: return FileSystemError(code: .unsupported, path: path, context: "\(TerminalText.escaped(name))'s SFTP server does not do this")
+        case SFTPReply.unsupported: return FileSystemError(code: .unsupported, path: path, context: "\(TerminalText.escaped(name))'s SFTP server does not do this")
         default: return FileSystemError(code: .other, path: path, context: "\(TerminalText.escaped(name)) refused: \(shown.isEmpty ? "failure" : shown)")
         }
     }
