@@ -173,4 +173,34 @@ struct SFTPTransferTests {
         #expect(names(back).isEmpty, "nothing copied: \(names(back))")
         #expect(bytes(remote + "/" + Self.oddFolder + "/big.bin") == pattern, "the original is where it was")
     }
+
+    /// `qlbrowse files copy`/`move` with a remote whose shell has no qlbrowse: over plain SFTP
+    /// (said on standard error), a folder up and back byte for byte; a move up done (the source
+    /// in this computer's Trash), a move down refused with exit 1 and the original kept.
+    @Test func theFilesCommandCopiesAndMovesOverSFTPWhenTheRemoteHasNoQlbrowse() throws {
+        defer { ssh.stop() }
+        // Operands cross Foundation's `Process` as UTF-8: the name that is not UTF-8 is inside.
+        mkdir(local + "/album")
+        mkdir(local + "/album/" + Self.oddFolder)
+        LoopbackSSH.write(local + "/album/" + Self.oddFolder + "/" + Self.oddFile, Array("bonjour".utf8))
+        LoopbackSSH.write(local + "/note.txt", Array("note".utf8))
+        let config = ssh.folder.appendingPathComponent("config").path
+        try FileManager.default.createDirectory(atPath: config + "/qlbrowse", withIntermediateDirectories: true)
+        try "ssh_command = \"\(ssh.sshCommand)\"\nremote_command = \"\(ssh.folder.path)/no-such-qlbrowse\"\n"
+            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": journals, "XDG_DATA_HOME": localData]
+        let up = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", local + "/album", ssh.url(remote)], environment: environment)
+        #expect(up.status == 0 && up.stderr.contains("plain SFTP"), "\(up.stdout) \(up.stderr)")
+        #expect(bytes(remote + "/album/" + Self.oddFolder + "/" + Self.oddFile) == Array("bonjour".utf8), "\(names(remote))")
+        let back = local + "/back"
+        mkdir(back)
+        let down = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", ssh.url(remote + "/album"), back], environment: environment)
+        #expect(down.status == 0 && bytes(back + "/album/" + Self.oddFolder + "/" + Self.oddFile) == Array("bonjour".utf8), "\(down.stderr)")
+        let moveUp = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", local + "/note.txt", ssh.url(remote)], environment: environment)
+        #expect(moveUp.status == 0 && bytes(remote + "/note.txt") == Array("note".utf8), "\(moveUp.stderr)")
+        #expect(bytes(local + "/note.txt") == nil && bytes(localData + "/Trash/files/note.txt") == Array("note".utf8), "moved: the source in the Trash")
+        let moveDown = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", ssh.url(remote + "/note.txt"), back], environment: environment)
+        #expect(moveDown.status == 1 && moveDown.stderr.contains("has no trash"), "\(moveDown.stdout) \(moveDown.stderr)")
+        #expect(bytes(remote + "/note.txt") == Array("note".utf8) && bytes(back + "/note.txt") == nil, "refused: nothing copied, nothing removed")
+    }
 }
