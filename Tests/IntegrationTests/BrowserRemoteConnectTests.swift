@@ -35,8 +35,12 @@ struct BrowserRemoteConnectTests {
         let session = try ssh.browser(on: local, environment: ["QLBROWSE_REMOTE_COMMAND": ssh.folder.path + "/no-such-qlbrowse"])
         #expect(session.waitFor(20) { $0.contains("here.txt") }, "\(session.screen())")
         #expect(session.connect(to: ssh.url(remote)), "the connect prompt:\n\(session.screen())")
-        #expect(session.waitFor(30) { $0.contains("over-sftp.txt") && $0.contains("[2 remote-files]") && $0.contains("sftp:127.0.0.1") },
-                "the remote over SFTP in tab 2, said so:\n\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("over-sftp.txt") && $0.contains("[2 remote-files]") && $0.contains("connected to ssh://127.0.0.1") },
+                "the remote in tab 2:\n\(session.screen())")
+        session.type("1")
+        #expect(session.waitFor(10) { $0.contains("here.txt") }, "\(session.screen())")
+        session.type("2")
+        #expect(session.waitFor(10) { $0.contains("over-sftp.txt") && $0.contains("sftp:127.0.0.1") }, "over SFTP, said so:\n\(session.screen())")
         #expect(ssh.servers().isEmpty, "no qlbrowse serve runs there")
         let browser = try #require(session.browserPID(), "the browser's process")
         let links = sshChildren(of: browser)
@@ -60,21 +64,21 @@ struct BrowserRemoteConnectTests {
         let session = try hostA.browser(on: local)
         #expect(session.waitFor(20) { $0.contains("here.txt") }, "\(session.screen())")
         #expect(session.connect(to: hostA.url(onA)), "\(session.screen())")
-        #expect(session.waitFor(30) { $0.contains("travels.bin") && $0.contains("[2 a-files]") && $0.contains("ssh:127.0.0.1") },
+        #expect(session.waitFor(30) { $0.contains("travels.bin") && $0.contains("[2 a-files]") && $0.contains("connected to ssh://127.0.0.1") },
                 "host A in tab 2:\n\(session.screen())")
         #expect(session.connect(to: hostB.url(onB)), "\(session.screen())")
-        #expect(session.waitFor(30) { $0.contains("stays.txt") && $0.contains("[3 b-files]") && $0.contains("ssh:127.0.0.1") },
+        #expect(session.waitFor(30) { $0.contains("stays.txt") && $0.contains("[3 b-files]") && $0.contains("connected to ssh://127.0.0.1") },
                 "host B in tab 3:\n\(session.screen())")
         #expect(hostA.servers().count == 1 && hostB.servers().count == 1, "one qlbrowse serve on each host")
         // Host A → host B: y in tab 2, p in tab 3 (the router's PlaceTransfer between two remotes).
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("travels.bin") && !$0.contains("stays.txt") }, "tab 2:\n\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("travels.bin") && !$0.contains("stays.txt") && $0.contains("ssh:127.0.0.1") }, "tab 2:\n\(session.screen())")
         session.type("/travels")
         session.send("Enter")
         #expect(session.waitFor(10) { $0.contains("1/1 ") && $0.contains("travels.bin") }, "\(session.screen())")
         session.type("y")
         session.type("3")
-        #expect(session.waitFor(10) { $0.contains("stays.txt") }, "tab 3:\n\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("stays.txt") && $0.contains("ssh:127.0.0.1") }, "tab 3:\n\(session.screen())")
         session.type("p")
         #expect(eventually(60) { FileManager.default.contents(atPath: onB + "/travels.bin").map { [UInt8]($0) } == bytes },
                 "the copy arrived on host B, byte for byte:\n\(session.screen())")
