@@ -92,7 +92,7 @@ final class EffectRunner {
     /// Quitting: every remote place's link is ended, over qlbrowse serve or SFTP (the remote
     /// side exits with it).
     func disconnectRemotes() {
-        for remote in place.remotePlaces { (remote as? any RemoteLink)?.disconnect() }
+        place.disconnectRemotes()
     }
 
     /// The mount point of the volume `path` is on ("/" when none is known).
