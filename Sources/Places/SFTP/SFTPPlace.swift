@@ -44,9 +44,10 @@ public final class SFTPPlace: Place {
 
     /// Connects to `address` (ssh's prompts and warnings shown on standard error while it does)
     /// and checks that the server speaks SFTP version 3 or later. Blocking: call it before the
-    /// browser takes the terminal, never on a cooperative thread.
+    /// browser takes the terminal, never on a cooperative thread. With `asks` false (the
+    /// browser's connect prompt) ssh asks nothing (`BatchMode`) and what it says is kept, not shown.
     public init(connectingTo address: RemoteAddress, command: RemoteCommand, callDeadline: Double = 5, listingDeadline: Double = 10,
-                connectSeconds: Double = 60, fileCache: SFTPFileCache? = nil, thumbnails: ThumbnailGenerator? = nil) throws(FileSystemError) {
+                connectSeconds: Double = 60, fileCache: SFTPFileCache? = nil, thumbnails: ThumbnailGenerator? = nil, asks: Bool = true) throws(FileSystemError) {
         self.address = address
         self.name = address.host
         self.command = command
@@ -54,7 +55,7 @@ public final class SFTPPlace: Place {
         self.listingDeadline = listingDeadline
         self.fileCache = fileCache
         generator.withLock { $0 = thumbnails }
-        current = Mutex(try Self.connect(address, command: command, reconnecting: false, seconds: connectSeconds))
+        current = Mutex(try Self.connect(address, command: command, reconnecting: !asks, seconds: connectSeconds))
     }
 
     private static func connect(_ address: RemoteAddress, command: RemoteCommand, reconnecting: Bool,
