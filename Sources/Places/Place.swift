@@ -64,6 +64,10 @@ public protocol Place: Sendable {
     /// Moves an item to the place's trash; where it went, to put it back.
     func trash(_ path: String) async throws(FileSystemError) -> TrashCan.Item
 
+    /// Whether `trash` can work here (false: an SFTP server). A copy between places overwrites
+    /// and a move removes its sources only through a trash, so without one they are refused.
+    var hasTrash: Bool { get }
+
     /// Puts a trashed item back (beside, as "name (2)", when its place is taken); where it went.
     func restore(_ item: TrashCan.Item) async throws(FileSystemError) -> String
 
@@ -100,6 +104,11 @@ public protocol Place: Sendable {
     /// place hands it a backend that relays the workers' frames over its link, as the resident
     /// service relays them); nil when the place makes none (Quick Look then shows why).
     var previews: PreviewGenerator? { get }
+}
+
+extension Place {
+    /// Every place but the SFTP fallback has a trash (this computer's, or the remote's own).
+    public var hasTrash: Bool { true }
 }
 
 extension Place {

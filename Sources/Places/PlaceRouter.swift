@@ -48,6 +48,12 @@ public final class PlaceRouter: Place {
         remotes.withLock { Array($0.values.map(\.place)) }
     }
 
+    /// Ends the link of every remote place connected, over qlbrowse serve or SFTP (`RemoteLink`):
+    /// the browser quitting leaves no ssh of its own running.
+    public func disconnectRemotes() {
+        for place in remotePlaces { (place as? any RemoteLink)?.disconnect() }
+    }
+
     /// What the status line says of the place `path` is on: nil on this computer.
     public func label(for path: String) -> String? {
         guard let prefix = PlacePath.split(path)?.prefix else { return nil }

@@ -21,10 +21,13 @@ extension PlaceTransfer {
         var target = join(folder, name)
         var replaces = false
         if (try? await destination.item(at: target)) != nil {
-            let (choice, _) = events.resolve(FileOperation.Conflict(source: path, destination: target, destinationIsFolder: top.isDirectory))
+            let (choice, _) = await Self.ask(events, FileOperation.Conflict(source: path, destination: target, destinationIsFolder: top.isDirectory))
             switch choice {
             case .skip: return .skipped
-            case .overwrite: replaces = true
+            case .overwrite:
+                // Without a trash the old item would be deleted for good: refused before a byte is sent.
+                guard destination.hasTrash else { return .failed(notOverwritten(target), leftover: nil) }
+                replaces = true
             case .keepBoth:
                 var index = 2
                 while (try? await destination.item(at: target)) != nil, index < 10_000 {

@@ -15,8 +15,11 @@ import SystemKit
 /// temporary is named (`leftovers`) and the items after it are reported not copied.
 ///
 /// Progress, pause and cancel are `FileOperation`'s (the jobs panel's); a taken name is asked
-/// through `events.resolve` (overwrite moves the old item to the destination's trash first, so
-/// nothing is lost). A source changed while it was copied is not put in place.
+/// through `events.resolve` on a thread of its own (the user may take minutes: no shared thread
+/// waits), and overwrite moves the old item to the destination's trash first, so nothing is lost
+/// (a place without a trash, SFTP, refuses an overwrite and a move from it). A source changed
+/// while it was copied is not put in place. A temporary an earlier transfer into the same
+/// folder left (its journal says so, and its process is gone) is removed first.
 public struct PlaceTransfer: Sendable {
     public let source: any Place
     public let destination: any Place
@@ -69,6 +72,8 @@ public struct PlaceTransfer: Sendable {
         var report = FileOperation.Report()
         guard let folder = operation.destination else { return report }
         defer { journal?.finish() }
+        if removingSources, !source.hasTrash { return refusedMove(operation, journal: journal) }
+        if let journal { await removeLeftovers(in: folder, journal: journal, report: &report) }
         var trees: [(source: String, items: [Item])] = []
         for path in operation.sources {
             do throws(FileSystemError) {

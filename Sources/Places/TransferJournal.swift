@@ -54,6 +54,7 @@ public final class TransferJournal: Sendable {
         path = folder + "/\(kind.rawValue)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
         record = Mutex(Record(kind: kind.rawValue, from: from, to: to, destination: destination,
                               items: sources.map { Item(source: $0, state: .pending) }))
+        Self.running.withLock { _ = $0.insert(path) }
         save()
     }
 
@@ -72,6 +73,7 @@ public final class TransferJournal: Sendable {
     /// its path when it stays.
     @discardableResult
     func finish() -> String? {
+        Self.running.withLock { _ = $0.remove(path) }
         let complete = record.withLock { record in
             let whole: Item.State = record.kind == FileOperation.Kind.move.rawValue ? .moved : .done
             return record.items.allSatisfy { $0.state == whole || $0.state == .skipped }

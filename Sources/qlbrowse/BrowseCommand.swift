@@ -80,6 +80,7 @@ struct BrowseCommand: ParsableCommand {
         options.placeLabel = remote?.label
         options.sshCommand = ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"]
         options.remoteCommand = RemoteEntry.command(config: config).remoteCommand
+        options.forcesSFTP = sftp || RemoteEntry.sftpConfigured(config)
         // No theme named: the light one when the terminal says its background is light (OSC 11).
         if theme == nil && config.values["theme"] == nil { options.lightTheme = try? ThemeLoader.load("light") }
         options.verifiesCopies = ["true", "yes", "1"].contains(config.values["verify_copies"]?.lowercased() ?? "")

@@ -23,20 +23,13 @@ enum RemoteEntry {
         guard let path, let address = RemoteAddress.parse(path) else { return nil }
         let local = try? PlaceCall.wait { () throws(FileSystemError) in try await LocalPlace().item(at: path) }
         if local != nil { return nil }
-        let host = TerminalText.escaped(address.host)
         do throws(FileSystemError) {
-            if !(forcesSFTP || sftpConfigured(config)) {
-                do throws(FileSystemError) {
-                    let place = try connect(address, config: config)
-                    let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
-                    return Opened(place: place, address: address, folder: folder(of: item), label: "ssh:" + host, disconnect: { place.disconnect() }, sftp: nil)
-                } catch where RemotePlace.lacksRemoteCommand(error, host: address.host) {
-                    StandardStream.write("qlbrowse: no qlbrowse on \(host): browsing it over plain SFTP (pictures made here)\n", to: 2)
-                }
+            let opened = try RemoteOpening.connect(address, command: command(config: config), forcesSFTP: forcesSFTP || sftpConfigured(config)) { said in
+                StandardStream.write("qlbrowse: \(said)\n", to: 2)
             }
-            let place = try SFTPPlace(connectingTo: address, command: command(config: config), fileCache: .user)
-            let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
-            return Opened(place: place, address: address, folder: folder(of: item), label: "sftp:" + host, disconnect: { place.disconnect() }, sftp: place)
+            let place = opened.place
+            return Opened(place: place, address: address, folder: try opened.folder(for: address.path), label: opened.label,
+                          disconnect: { place.disconnect() }, sftp: opened.sftp)
         } catch {
             throw RuntimeError("cannot open \(TerminalText.escaped(path)): \(error.message)")
         }
@@ -47,21 +40,26 @@ enum RemoteEntry {
         (ProcessEnvironment.variable("QLBROWSE_SSH_MODE") ?? config.values["ssh_mode"])?.lowercased() == "sftp"
     }
 
-    /// The folder to open for what `address` named: itself, or the folder a file is in.
-    private static func folder(of item: PlaceItem) -> String {
-        if item.isDirectory { return item.path }
-        let parent = item.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return parent.isEmpty ? "/" : parent
-    }
-
     /// `QLBROWSE_SSH_COMMAND` / `ssh_command` and `QLBROWSE_REMOTE_COMMAND` / `remote_command`.
     static func command(config: UserConfig) -> RemoteCommand {
         RemoteCommand(sshCommand: ProcessEnvironment.variable("QLBROWSE_SSH_COMMAND") ?? config.values["ssh_command"],
                       remoteCommand: ProcessEnvironment.variable("QLBROWSE_REMOTE_COMMAND") ?? config.values["remote_command"] ?? "qlbrowse")
     }
 
-    /// A remote place on `address`, connected (blocking: ssh's prompts are seen).
-    static func connect(_ address: RemoteAddress, config: UserConfig) throws(FileSystemError) -> RemotePlace {
-        try RemotePlace(connectingTo: address, command: command(config: config), pictureCache: .user)
+    /// A place connected for `files copy`/`move`: how a path there is resolved (a relative one
+    /// is in the home folder), and how to end it. `qlbrowse serve` when the remote has it, plain SFTP otherwise (or when asked),
+    /// as the browser chooses.
+    struct Connected {
+        let place: any Place
+        let resolve: @Sendable (String) async throws(FileSystemError) -> PlaceItem
+        let disconnect: @Sendable () -> Void
+    }
+
+    static func connectAny(_ address: RemoteAddress, config: UserConfig) throws(FileSystemError) -> Connected {
+        let opened = try RemoteOpening.connect(address, command: command(config: config), forcesSFTP: sftpConfigured(config)) { said in
+            StandardStream.write("qlbrowse: \(said)\n", to: 2)
+        }
+        let place = opened.place
+        return Connected(place: place, resolve: { path throws(FileSystemError) in try await place.resolve(path) }, disconnect: { place.disconnect() })
     }
 }

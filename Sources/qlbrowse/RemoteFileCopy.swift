@@ -8,7 +8,9 @@ import ThumbnailKit
 /// `PlaceTransfer` (pieces under a temporary name, renamed into place; a dropped link resumed,
 /// a remote gone reported with what was not copied); within one remote, by that remote's own
 /// copy (or move). A move between machines trashes each source once its copy is in place
-/// (`PlaceTransfer.move`). Each host is connected once, through the user's ssh.
+/// (`PlaceTransfer.move`). Each host is connected once, through the user's ssh: to its
+/// `qlbrowse serve`, or over plain SFTP when it has none (`RemoteEntry.connectAny`; there a
+/// move *to* it is done, a move *from* it refused: an SFTP server has no trash).
 enum RemoteFileCopy {
     /// One operand: where it is and its path there.
     private struct Operand {
@@ -31,8 +33,8 @@ enum RemoteFileCopy {
         guard kind == .copy || kind == .move else { return nil }
         let config = UserConfig.load()
         var places: [String: any Place] = ["": LocalPlace()]
-        var remotes: [RemotePlace] = []
-        defer { remotes.forEach { $0.disconnect() } }
+        var connected: [String: RemoteEntry.Connected] = [:]
+        defer { connected.values.forEach { $0.disconnect() } }
         var operands: [Operand] = []
         for (text, address) in zip(all, addresses) {
             guard let address else {
@@ -41,15 +43,15 @@ enum RemoteFileCopy {
             }
             let key = "\(address.destination):\(address.port ?? 0)"
             do throws(FileSystemError) {
-                let place: RemotePlace
-                if let known = places[key] as? RemotePlace {
-                    place = known
+                let remote: RemoteEntry.Connected
+                if let known = connected[key] {
+                    remote = known
                 } else {
-                    place = try RemoteEntry.connect(address, config: config)
-                    places[key] = place
-                    remotes.append(place)
+                    remote = try RemoteEntry.connectAny(address, config: config)
+                    connected[key] = remote
+                    places[key] = remote.place
                 }
-                let resolved = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
+                let resolved = try PlaceCall.wait { () throws(FileSystemError) in try await remote.resolve(address.path) }
                 operands.append(Operand(key: key, path: resolved.path))
             } catch {
                 throw RuntimeError("cannot use \(TerminalText.escaped(text)): \(error.message)")

@@ -29,30 +29,12 @@ struct BrowserRemoteTabsTests {
     }
 
     /// Waits (up to `seconds`) until `condition` holds.
-    private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(100_000)
-        }
-        return condition()
-    }
+    private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool { TmuxSession.eventually(seconds, condition) }
 
-    private func browser(on folder: String) throws -> TmuxSession {
-        try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(folder)'", columns: 140, rows: 30,
-                        environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand,
-                                      "XDG_STATE_HOME": ssh.folder.path + "/local-state", "XDG_DATA_HOME": ssh.folder.path + "/local-data",
-                                      "XDG_CONFIG_HOME": ssh.folder.path + "/local-config"])
-    }
+    private func browser(on folder: String) throws -> TmuxSession { try ssh.browser(on: folder) }
 
-    /// `V`, `C`, the address, Enter.
     private func connect(_ session: TmuxSession, to address: String) {
-        session.type("V")
-        #expect(session.waitFor(10) { $0.contains("C connects to a server") }, "the volumes view:\n\(session.screen())")
-        session.type("C")
-        #expect(session.waitFor(10) { $0.contains("server (") }, "the connect prompt:\n\(session.screen())")
-        session.type(address)
-        session.send("Enter")
+        #expect(session.connect(to: address), "the connect prompt:\n\(session.screen())")
     }
 
     @Test func aRemoteTabBesideALocalOneCopiesBothWaysAndMoves() throws {
@@ -69,10 +51,10 @@ struct BrowserRemoteTabsTests {
                 "the remote in tab 2:\n\(session.screen())")
         // Local → remote: y in tab 1, p in tab 2.
         session.type("1")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("remote:127.0.0.1") }, "tab 1 is local:\n\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "tab 1 is local:\n\(session.screen())")
         session.type("y")
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("there.bin") && $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("there.bin") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("p")
         #expect(eventually { contents(remote + "/here.bin") == here }, "the copy arrived on the remote, byte for byte:\n\(session.screen())")
         #expect(session.waitFor(20) { $0.contains("here.bin") && $0.contains("there.bin") }, "\(session.screen())")
@@ -82,19 +64,19 @@ struct BrowserRemoteTabsTests {
         #expect(session.waitFor(10) { $0.contains("1/1 ") && $0.contains("there.bin") }, "\(session.screen())")
         session.type("y")
         session.type("1")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("p")
         #expect(eventually { contents(local + "/there.bin") == there }, "the copy arrived here, byte for byte:\n\(session.screen())")
         // A move, remote → local: the source goes once its copy is here, whole.
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.send("Escape")
         session.type("/zmove")
         session.send("Enter")
         #expect(session.waitFor(10) { $0.contains("1/1 ") && $0.contains("zmove.bin") }, "\(session.screen())")
         session.type("x")
         session.type("1")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("p")
         #expect(eventually { contents(local + "/zmove.bin") == Array(there.reversed()) && contents(remote + "/zmove.bin") == nil },
                 "moved: here whole, gone there:\n\(session.screen())")
@@ -104,13 +86,13 @@ struct BrowserRemoteTabsTests {
         session.type("gd")  // the first entry here: here.bin, to this computer's trash
         #expect(eventually { contents(local + "/here.bin") == nil }, "trashed:\n\(session.screen())")
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(10) { $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("z")
         #expect(session.waitFor(10) { $0.contains("undo on a remote folder is not done yet") }, "refused in the remote tab:\n\(session.screen())")
         usleep(300_000)
         #expect(contents(local + "/here.bin") == nil, "nothing undone from the remote tab")
         session.type("1")
-        #expect(session.waitFor(10) { !$0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(10) { !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("z")
         #expect(eventually { contents(local + "/here.bin") == here }, "undone from the local tab:\n\(session.screen())")
         session.type("q")

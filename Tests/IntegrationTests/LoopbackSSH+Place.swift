@@ -28,8 +28,8 @@ extension LoopbackSSH {
 
     /// An SFTP place on this server (its sshd's internal-sftp), connected off the cooperative threads.
     func sftpPlace(_ path: String, sshCommand: String? = nil, callDeadline: Double = 5, fileCache: SFTPFileCache? = nil,
-                   thumbnails: ThumbnailGenerator? = nil) async throws(FileSystemError) -> SFTPPlace {
-        let address = RemoteAddress.parse(url(path))!
+                   thumbnails: ThumbnailGenerator? = nil, through relay: LinkRelay? = nil) async throws(FileSystemError) -> SFTPPlace {
+        let address = RemoteAddress.parse(url(path, port: relay?.port))!
         let command = RemoteCommand(sshCommand: sshCommand ?? self.sshCommand, remoteCommand: folder.path + "/no-such-qlbrowse")
         let result: Result<SFTPPlace, FileSystemError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -158,7 +158,7 @@ struct RemoteLinkLossTests {
         defer { relay.stop() }
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(ssh.url(remote, port: relay.port))'",
                                       environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand])
-        #expect(session.waitFor(20) { $0.contains("album") && $0.contains("remote:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(20) { $0.contains("album") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         relay.blackHole()
         session.send("Enter")
         #expect(session.waitFor(10) { $0.contains("waiting for 127.0.0.1") }, "\(session.screen())")

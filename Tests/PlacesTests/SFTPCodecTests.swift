@@ -37,6 +37,15 @@ struct SFTPCodecTests {
         #expect(Array(rename.suffix(11)) == [0, 0, 0, 1, 0x61, 0, 0, 0, 2, 0x62, 0xFF])
     }
 
+    /// A piece of a copy: WRITE at a 64-bit offset with its data; the flush is OpenSSH's
+    /// `fsync@openssh.com`, an SSH_FXP_EXTENDED (200) with the extension's name and the handle.
+    @Test func aWriteAndTheFsyncExtensionAreTheDraftsBytes() {
+        let write = SFTPCodec.encode(.write(handle: [0xAA], offset: 0x1_0000_0003, data: [1, 2, 3]), id: 9)
+        #expect(write == [0, 0, 0, 25, 6, 0, 0, 0, 9] + string([0xAA]) + [0, 0, 0, 1, 0, 0, 0, 3] + string([1, 2, 3]))
+        let fsync = SFTPCodec.encode(.fsync(handle: [0xAA, 0xBB]), id: 4)
+        #expect(fsync == uint32(UInt32(fsync.count - 4)) + [200, 0, 0, 0, 4] + string(Array("fsync@openssh.com".utf8)) + string([0xAA, 0xBB]))
+    }
+
     @Test func aListingKeepsEachNamesBytesAndAttributes() throws {
         let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
         let utf8: [UInt8] = Array("café.txt".utf8)

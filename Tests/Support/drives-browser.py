@@ -102,7 +102,7 @@ def main():
                         and point not in browser.text().splitlines()[0], browser.text().splitlines()[0].strip()))
 
         browser.send(b'\x1bVC')
-        asked = browser.wait_for('server (smb://… or sftp://…', 5) is not None
+        asked = browser.wait_for('server (smb://…, sftp://… or ssh://…', 5) is not None
         browser.send(('smb://alice@127.0.0.1/priv').encode())
         show('the connect prompt', browser)
         browser.send(b'\r')
@@ -127,7 +127,7 @@ def main():
         quiet.bind(('127.0.0.1', 0))
         quiet.listen(8)
         browser.send(b'VC')
-        browser.wait_for('server (smb://… or sftp://…', 5)
+        browser.wait_for('server (smb://…, sftp://… or ssh://…', 5)
         browser.send(('sftp://127.0.0.1:%d/x' % quiet.getsockname()[1]).encode() + b'\r')
         browser.wait_for('Esc gives up', 5)
         time.sleep(1)

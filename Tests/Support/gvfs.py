@@ -214,7 +214,7 @@ def main():
         browser = Browser([qlbrowse, work], env)
         try:
             browser.send(b'VC')
-            browser.wait_for('server (smb://… or sftp://…', 5)
+            browser.wait_for('server (smb://…, sftp://… or ssh://…', 5)
             browser.send(url.encode() + b'\r')
             asked = browser.wait_for('password for alice@127.0.0.1:', 15) is not None
             stores_before = len([c for c in calls(secret_log) if c['argv'][0] == 'store'])

@@ -25,12 +25,16 @@ public struct BrowserOptions: Sendable {
     public var verifiesCopies = false
     /// The ssh SFTP connections use (QLBROWSE_SSH_COMMAND, else `ssh_command` in config.toml).
     public var sshCommand: String?
-    /// What the status line calls the remote the browser starts on ("remote:nas"), in its tabs
-    /// (`PlaceRouter.label(for:)`; a remote connected later is "remote:" + its host).
+    /// What the status line calls the remote the browser starts on ("ssh:nas" or "sftp:nas"),
+    /// in its tabs (`PlaceRouter.label(for:)`; a remote connected later is labelled the same way,
+    /// by `RemoteOpening`).
     public var placeLabel: String?
     /// The program run on a remote the connect prompt reaches (`remote_command`,
     /// `QLBROWSE_REMOTE_COMMAND`): `qlbrowse` when nil.
     public var remoteCommand: String?
+    /// `--sftp`, `ssh_mode = "sftp"`, `QLBROWSE_SSH_MODE=sftp`: remotes the connect prompt
+    /// reaches are browsed over plain SFTP even when they have qlbrowse.
+    public var forcesSFTP = false
     public init(folder: String, graphics: GraphicsMode?, theme: Theme, lsColors: LSColors, useColor: Bool, chooseDirFile: String?, logFile: String?,
                 keys: KeyMap = .standard, previewPercent: Int = 55) {
         self.folder = folder

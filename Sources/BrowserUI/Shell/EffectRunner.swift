@@ -3,6 +3,7 @@ import FileSystemKit
 import Places
 import Synchronization
 import SystemKit
+import ThumbnailKit
 
 /// The browser's one scheduler: every background task, its progress a job's status.
 typealias BackgroundTasks = Scheduler<JobStatus>
@@ -27,7 +28,8 @@ final class EffectRunner {
     private let drives: DriveRunner
 
     init(inbox: Inbox, tasks: BackgroundTasks, jobs: JobRunner, fileJobs: FileJobRunner, edits: EditRunner, bookmarks: BookmarkFile = BookmarkFile(),
-         place: PlaceRouter, knownVolumes: KnownVolumes, sshCommand: String? = nil, remoteCommand: String? = nil) {
+         place: PlaceRouter, knownVolumes: KnownVolumes, sshCommand: String? = nil, remoteCommand: String? = nil,
+         forcesSFTP: Bool = false, sftpPictures: ThumbnailGenerator? = nil) {
         self.inbox = inbox
         self.tasks = tasks
         self.knownVolumes = knownVolumes
@@ -38,7 +40,8 @@ final class EffectRunner {
         self.edits = edits
         self.bookmarks = bookmarks
         self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal, isLocal: place.isThisComputer)
-        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand, remotes: RemoteConnector(router: place, sshCommand: sshCommand, remoteCommand: remoteCommand))
+        self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand, remotes: RemoteConnector(router: place, sshCommand: sshCommand, remoteCommand: remoteCommand,
+                                                                                                  forcesSFTP: forcesSFTP, sftpPictures: sftpPictures))
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them, `folder` the one
@@ -86,9 +89,10 @@ final class EffectRunner {
     /// Quitting: a connection under way is given up and cleaned up first.
     func finishDrives() { drives.finish(seconds: 5) }
 
-    /// Quitting: every remote place's link is ended (the remote side exits with it).
+    /// Quitting: every remote place's link is ended, over qlbrowse serve or SFTP (the remote
+    /// side exits with it).
     func disconnectRemotes() {
-        for remote in place.remotePlaces { (remote as? RemotePlace)?.disconnect() }
+        place.disconnectRemotes()
     }
 
     /// The mount point of the volume `path` is on ("/" when none is known).

@@ -1,6 +1,7 @@
 import FileSystemKit
 import Places
 import SystemKit
+import ThumbnailKit
 
 /// The connect prompt's `ssh://[user@]host[:port]/path` and scp's `[user@]host:path`: a remote
 /// place reached through the user's own ssh (as `qlbrowse ssh://…` does), added to the browser's
@@ -14,10 +15,16 @@ import SystemKit
 struct RemoteConnector: Sendable {
     let router: PlaceRouter
     let command: RemoteCommand
+    /// SFTP even where the remote has qlbrowse (`--sftp`, `ssh_mode = "sftp"`).
+    let forcesSFTP: Bool
+    /// The browser's workers, which make an SFTP place's pictures from its cached copies.
+    let sftpPictures: ThumbnailGenerator?
 
-    init(router: PlaceRouter, sshCommand: String?, remoteCommand: String?) {
+    init(router: PlaceRouter, sshCommand: String?, remoteCommand: String?, forcesSFTP: Bool = false, sftpPictures: ThumbnailGenerator? = nil) {
         self.router = router
         self.command = RemoteCommand(sshCommand: sshCommand, remoteCommand: remoteCommand ?? "qlbrowse")
+        self.forcesSFTP = forcesSFTP
+        self.sftpPictures = sftpPictures
     }
 
     /// Whether `text` is this connector's (`ssh://…` or `host:path`), not a mount's.
@@ -33,19 +40,17 @@ struct RemoteConnector: Sendable {
         guard let address = RemoteAddress.parse(text) else { return .failure(MountFailure(.other, "\(TerminalText.escaped(text)) is not an ssh address")) }
         let prefix = PlacePath.prefix(destination: address.destination, port: address.port)
         do throws(FileSystemError) {
-            let place: RemotePlace
-            if let known = router.place(under: prefix) as? RemotePlace {
+            let place: any RemoteLink
+            if let known = router.place(under: prefix) as? any RemoteLink {
                 place = known
             } else {
-                place = try RemotePlace(connectingTo: address, command: command, connectSeconds: 20, pictureCache: .user, asks: false)
-                router.add(place, under: prefix, label: "remote:" + TerminalText.escaped(address.host))
+                // The command line's choice (RemoteEntry): qlbrowse serve, else SFTP.
+                let opened = try RemoteOpening.connect(address, command: command, forcesSFTP: forcesSFTP, asks: false, connectSeconds: 20)
+                opened.sftp?.useThumbnails(sftpPictures)
+                router.add(opened.place, under: prefix, label: opened.label)
+                place = opened.place
             }
-            let item = try PlaceCall.wait { () throws(FileSystemError) in try await place.resolve(address.path) }
-            var folder = item.path
-            if !item.isDirectory {
-                let parent = item.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-                folder = parent.isEmpty ? "/" : parent
-            }
+            let folder = try RemoteOpening.folder(of: place, for: address.path)
             return .success(PlacePath.join(prefix, folder))
         } catch {
             return .failure(MountFailure(.other, Self.explained(error, host: address.host)))

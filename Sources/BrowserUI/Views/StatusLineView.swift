@@ -54,7 +54,7 @@ struct StatusLineView {
         case .rename(let name): label = " rename \(TerminalText.escaped(name)) to: "
         case .create: label = " new file (end with / for a folder): "
         case .note: label = " note: "
-        case .connect: label = " server (smb://… or sftp://…, ↑↓ recent): "
+        case .connect: label = " server (smb://…, sftp://… or ssh://…, ↑↓ recent): "
         case .password(let url):
             let note = state.volumeState.passwordNote
             let server = (try? ServerAddress(parsing: url)).map { ($0.user.map { $0 + "@" } ?? "") + $0.host } ?? url

@@ -23,7 +23,9 @@ final class RemoteConnection: Sendable {
         var gone: FileSystemError?
     }
 
-    let pid: pid_t
+    /// The ssh that carries the link (`SSHProcess`: the spawn, its standard error).
+    private let process: SSHProcess
+    var pid: pid_t { process.pid }
     /// What the place is called in messages ("nas:/photos" → "nas").
     private let host: String
     private let state = Mutex(State())
@@ -31,10 +33,6 @@ final class RemoteConnection: Sendable {
     /// so that a request written after the process ended fails instead of raising SIGPIPE),
     /// written by a thread of its own: a silent link never blocks a caller.
     private let requests: RemoteFrameWriter
-    /// The last lines of the process's standard error.
-    private let errors = Mutex<[UInt8]>([])
-    /// Whether standard error is shown as it comes (while connecting).
-    private let echoesErrors: Atomic<Bool>
     /// The process's exit status, once reaped.
     private let exitStatus = Mutex<Int32?>(nil)
     /// Bytes read from the link and handed to it (frames, heads included; queued for the writer):
@@ -43,37 +41,15 @@ final class RemoteConnection: Sendable {
     let bytesOut = Atomic<Int>(0)
     /// Whether the remote answered the hello (a link lost before that never connected).
     private let isOpen = Atomic<Bool>(false)
-    /// Signalled when standard error ends, so the last words are read before they are quoted.
-    private let errorsEnded = DispatchSemaphore(value: 0)
 
     /// Starts `command` (its argv); `echoErrors` shows its standard error on ours until the
     /// hello is answered.
     init(command: [String], host: String, echoErrors: Bool) throws(FileSystemError) {
         self.host = host
-        echoesErrors = Atomic(echoErrors)
-        let (requestEnd, remoteInput) = try LocalSocket.pair()
-        let fromRemote = try SystemPipe.make(), errorPipe = try SystemPipe.make()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, remoteInput.fd, 0)
-        posix_spawn_file_actions_adddup2(&actions, fromRemote.writeEnd, 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe.writeEnd, 2)
-        SpawnActions.closeOthers(&actions)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawnp(&child, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
-        remoteInput.close(); Glibc.close(fromRemote.writeEnd); Glibc.close(errorPipe.writeEnd)
-        guard status == 0 else {
-            requestEnd.close(); Glibc.close(fromRemote.readEnd); Glibc.close(errorPipe.readEnd)
-            throw FileSystemError(errno: status, call: "posix_spawn", path: command.first ?? "", context: "cannot start \(TerminalText.escaped(command.first ?? ""))")
-        }
-        pid = child
-        requests = RemoteFrameWriter(requestEnd, name: String(child))
+        process = try SSHProcess(command: command, echoErrors: echoErrors, label: "qlbrowse.remote")
+        requests = RemoteFrameWriter(process.requests, name: String(process.pid))
         requests.start { [self] in end(because: lost()) }
-        startReadingErrors(errorPipe.readEnd)
-        startReadingAnswers(fromRemote.readEnd)
+        startReadingAnswers(process.answers)
     }
 
     /// Sends `request`; `handler` hears each answer until the one that ends it, or the failure
@@ -115,7 +91,7 @@ final class RemoteConnection: Sendable {
             close()
             throw FileSystemError(code: .notResponding, path: host, context: "\(host) did not answer within \(Int(seconds)) s" + lastError())
         }
-        echoesErrors.store(false, ordering: .relaxed)
+        process.stopEchoing()
         RemoteTrace.note("browser", "hears the hello")
         let hello = try answer.withLock { $0 }!.get()
         isOpen.store(true, ordering: .relaxed)
@@ -173,8 +149,7 @@ final class RemoteConnection: Sendable {
             Glibc.close(fd)
             let status = SystemCall.waitForExit(pid)
             exitStatus.withLock { $0 = status }
-            // A ControlMaster that ssh left behind may hold standard error open: not for long.
-            _ = errorsEnded.wait(timeout: .now() + 1)
+            process.waitForErrors(seconds: 1)
             end(because: lost())
         }
     }
@@ -213,7 +188,7 @@ final class RemoteConnection: Sendable {
     private func lost() -> FileSystemError {
         let status = exitStatus.withLock { $0 }
         let notFound = status.map { ($0 >> 8) & 0xff == 127 } ?? false
-        if !isOpen.load(ordering: .relaxed), let told = SSHDiagnosis.explain(errors.withLock { String(decoding: $0, as: UTF8.self) }, host: host) {
+        if !isOpen.load(ordering: .relaxed), let told = SSHDiagnosis.explain(process.errorText, host: host) {
             return FileSystemError(code: .volumeGone, path: host, context: told)
         }
         let what = notFound ? Self.missing(on: host) + " (set remote_command in config.toml, or QLBROWSE_REMOTE_COMMAND)"
@@ -224,34 +199,6 @@ final class RemoteConnection: Sendable {
     /// The words of a remote whose shell did not find the command (exit status 127).
     static func missing(on host: String) -> String { "qlbrowse was not found on \(host)" }
 
-    /// The last line the process wrote on its standard error, as ": …", or "".
-    func lastError() -> String {
-        let text = errors.withLock { String(decoding: $0, as: UTF8.self) }
-        let line = text.split(whereSeparator: \.isNewline).last.map { TerminalText.escaped(String($0)) }
-        return line.map { " (\($0.trimmingCharacters))" } ?? ""
-    }
-
-    private func startReadingErrors(_ fd: Int32) {
-        DispatchQueue(label: "qlbrowse.remote.errors.\(pid)").async { [self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = SystemCall.retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } }
-                guard count > 0 else { break }
-                let chunk = Array(buffer[..<count])
-                if echoesErrors.load(ordering: .relaxed) { _ = FileDescriptorWriter.writeAll(chunk, to: 2) }
-                errors.withLock { kept in
-                    kept += chunk
-                    if kept.count > 4096 { kept.removeFirst(kept.count - 4096) }
-                }
-            }
-            Glibc.close(fd)
-            errorsEnded.signal()
-        }
-    }
-}
-
-private extension String {
-    var trimmingCharacters: String {
-        String(drop(while: { $0 == " " || $0 == "\r" }).reversed().drop(while: { $0 == " " || $0 == "\r" }).reversed())
-    }
+    /// The last line the process wrote on its standard error, as " (…)", or "".
+    func lastError() -> String { process.lastError() }
 }

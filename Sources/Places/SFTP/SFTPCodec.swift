@@ -49,6 +49,9 @@ package enum SFTPCodec {
         case .rename(let from, let to):
             put(from, into: &body)
             put(to, into: &body)
+        case .fsync(let handle):
+            put(Array("fsync@openssh.com".utf8), into: &body)
+            put(handle, into: &body)
         }
         return framed(body)
     }

@@ -22,14 +22,13 @@ final class SFTPConnection: Sendable {
         var gone: FileSystemError?
     }
 
-    let pid: pid_t
+    /// The ssh that carries the link (`SSHProcess`, as `RemoteConnection`'s).
+    private let process: SSHProcess
+    var pid: pid_t { process.pid }
     private let host: String
     private let state = Mutex(State())
     private let requests: Mutex<LocalSocket?>
-    private let errors = Mutex<[UInt8]>([])
-    private let echoesErrors: Atomic<Bool>
     private let isOpen = Atomic<Bool>(false)
-    private let errorsEnded = DispatchSemaphore(value: 0)
     /// Packet bytes read from the link and written to it: what crossed.
     let bytesIn = Atomic<Int>(0)
     let bytesOut = Atomic<Int>(0)
@@ -39,29 +38,9 @@ final class SFTPConnection: Sendable {
 
     init(command: [String], host: String, echoErrors: Bool) throws(FileSystemError) {
         self.host = host
-        echoesErrors = Atomic(echoErrors)
-        let (requestEnd, remoteInput) = try LocalSocket.pair()
-        let fromRemote = try SystemPipe.make(), errorPipe = try SystemPipe.make()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, remoteInput.fd, 0)
-        posix_spawn_file_actions_adddup2(&actions, fromRemote.writeEnd, 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe.writeEnd, 2)
-        SpawnActions.closeOthers(&actions)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawnp(&child, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment)
-        remoteInput.close(); Glibc.close(fromRemote.writeEnd); Glibc.close(errorPipe.writeEnd)
-        guard status == 0 else {
-            requestEnd.close(); Glibc.close(fromRemote.readEnd); Glibc.close(errorPipe.readEnd)
-            throw FileSystemError(errno: status, call: "posix_spawn", path: command.first ?? "", context: "cannot start \(TerminalText.escaped(command.first ?? ""))")
-        }
-        pid = child
-        requests = Mutex(requestEnd)
-        startReadingErrors(errorPipe.readEnd)
-        startReadingAnswers(fromRemote.readEnd)
+        process = try SSHProcess(command: command, echoErrors: echoErrors, label: "qlbrowse.sftp")
+        requests = Mutex(process.requests)
+        startReadingAnswers(process.answers)
     }
 
     /// Sends SSH_FXP_INIT and waits for the server's version: `.notResponding` past `seconds`,
@@ -82,7 +61,7 @@ final class SFTPConnection: Sendable {
             close()
             throw FileSystemError(code: .notResponding, path: host, context: "\(host) did not answer within \(Int(seconds)) s" + lastError())
         }
-        echoesErrors.store(false, ordering: .relaxed)
+        process.stopEchoing()
         guard case .version(let version) = try answer.withLock({ $0 })!.get() else {
             close()
             throw FileSystemError(code: .other, path: host, context: "the SFTP server of \(host) did not answer the hello")
@@ -152,7 +131,7 @@ final class SFTPConnection: Sendable {
             Glibc.close(fd)
             close()
             _ = SystemCall.waitForExit(pid)
-            _ = errorsEnded.wait(timeout: .now() + 1)
+            process.waitForErrors(seconds: 1)
             end(because: failure ?? lost())
         }
     }
@@ -190,7 +169,7 @@ final class SFTPConnection: Sendable {
 
     /// The failure of a link that ended, in ssh's words when it left any.
     private func lost() -> FileSystemError {
-        let text = errors.withLock { String(decoding: $0, as: UTF8.self) }
+        let text = process.errorText
         if !isOpen.load(ordering: .relaxed), let told = SSHDiagnosis.explain(text, host: host) {
             return FileSystemError(code: .volumeGone, path: host, context: told)
         }
@@ -202,28 +181,5 @@ final class SFTPConnection: Sendable {
     }
 
     /// The last line ssh wrote on its standard error, as " (…)", or "".
-    func lastError() -> String {
-        let text = errors.withLock { String(decoding: $0, as: UTF8.self) }
-        guard let line = text.split(whereSeparator: \.isNewline).last else { return "" }
-        let trimmed = line.drop { $0 == " " || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\r" }.reversed()
-        return " (\(TerminalText.escaped(String(trimmed))))"
-    }
-
-    private func startReadingErrors(_ fd: Int32) {
-        DispatchQueue(label: "qlbrowse.sftp.errors.\(pid)").async { [self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = SystemCall.retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } }
-                guard count > 0 else { break }
-                let chunk = Array(buffer[..<count])
-                if echoesErrors.load(ordering: .relaxed) { _ = FileDescriptorWriter.writeAll(chunk, to: 2) }
-                errors.withLock { kept in
-                    kept += chunk
-                    if kept.count > 4096 { kept.removeFirst(kept.count - 4096) }
-                }
-            }
-            Glibc.close(fd)
-            errorsEnded.signal()
-        }
-    }
+    func lastError() -> String { process.lastError() }
 }

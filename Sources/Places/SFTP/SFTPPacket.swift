@@ -15,6 +15,9 @@ package enum SFTPRequest: Sendable, Equatable {
     case removeDirectory(path: [UInt8])
     case realPath(path: [UInt8])
     case rename(from: [UInt8], to: [UInt8])
+    /// OpenSSH's `fsync@openssh.com` extension (SSH_FXP_EXTENDED): the file of `handle` flushed
+    /// to its disk; a server without it answers SSH_FX_OP_UNSUPPORTED.
+    case fsync(handle: [UInt8])
 
     /// SSH_FXF_*: how `open` opens.
     package static let readFlag: UInt32 = 0x01, writeFlag: UInt32 = 0x02, createFlag: UInt32 = 0x08, exclusiveFlag: UInt32 = 0x20
@@ -35,6 +38,7 @@ package enum SFTPRequest: Sendable, Equatable {
         case .realPath: 16
         case .stat: 17
         case .rename: 18
+        case .fsync: 200
         }
     }
 }
@@ -57,7 +61,8 @@ package enum SFTPReply: Sendable, Equatable {
     }
 
     /// SSH_FX_*: the status codes a server sends.
-    package static let ok: UInt32 = 0, endOfFile: UInt32 = 1, noSuchFile: UInt32 = 2, permissionDenied: UInt32 = 3, failure: UInt32 = 4
+    package static let ok: UInt32 = 0, endOfFile: UInt32 = 1, noSuchFile: UInt32 = 2, permissionDenied: UInt32 = 3, failure: UInt32 = 4,
+                          unsupported: UInt32 = 8
 }
 
 /// A file's attributes as the server sends them: each one only when its flag says it is there.

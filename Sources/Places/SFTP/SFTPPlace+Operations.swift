@@ -4,13 +4,10 @@ import ThumbnailKit
 
 extension SFTPPlace {
     /// Refused: SFTP version 3 cannot replace a file atomically (its RENAME never goes over an
-    /// existing name), and a write that could leave half a file is not done differently.
+    /// existing name), and a write that could leave half a file is not done differently. (Copies
+    /// into it are `writeChunk` under a temporary name, renamed to a name that is free.)
     public func write(_ bytes: [UInt8], to path: String) async throws(FileSystemError) {
         throw refused("saving a file", path)
-    }
-
-    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
-        throw refused("copying into it", path)
     }
 
     public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
@@ -46,9 +43,10 @@ extension SFTPPlace {
     }
 
     /// Whether something is at `path` (a refusal that was a name taken says so).
-    private func taken(_ path: String) async -> Bool {
-        (try? await call(.lstat(path: path.fileSystemBytes), path: path)) != nil
-    }
+    private func taken(_ path: String) async -> Bool { await exists(path) }
+
+    /// An SFTP server has no trash: copies do not overwrite, and moves do not start, here.
+    public var hasTrash: Bool { false }
 
     /// Refused: an SFTP server has no trash, and deleting instead is not what was asked.
     public func trash(_ path: String) async throws(FileSystemError) -> TrashCan.Item {

@@ -37,14 +37,17 @@ public final class SFTPPlace: Place {
     let downloads = Mutex<[String: (task: Task<String?, Never>, askers: Int)]>([:])
     /// Three whole-file reads at a time, the others waiting in the order asked.
     let downloadTurns = SFTPDownloadTurns(slots: 3)
+    /// Set once the server answered that it has no `fsync@openssh.com`: not asked again.
+    let lacksFsync = Atomic<Bool>(false)
     /// Bytes of files read by connections before the open one (for measurements).
     private let earlierFileBytes = Atomic<Int>(0)
 
     /// Connects to `address` (ssh's prompts and warnings shown on standard error while it does)
     /// and checks that the server speaks SFTP version 3 or later. Blocking: call it before the
-    /// browser takes the terminal, never on a cooperative thread.
+    /// browser takes the terminal, never on a cooperative thread. With `asks` false (the
+    /// browser's connect prompt) ssh asks nothing (`BatchMode`) and what it says is kept, not shown.
     public init(connectingTo address: RemoteAddress, command: RemoteCommand, callDeadline: Double = 5, listingDeadline: Double = 10,
-                connectSeconds: Double = 60, fileCache: SFTPFileCache? = nil, thumbnails: ThumbnailGenerator? = nil) throws(FileSystemError) {
+                connectSeconds: Double = 60, fileCache: SFTPFileCache? = nil, thumbnails: ThumbnailGenerator? = nil, asks: Bool = true) throws(FileSystemError) {
         self.address = address
         self.name = address.host
         self.command = command
@@ -52,7 +55,7 @@ public final class SFTPPlace: Place {
         self.listingDeadline = listingDeadline
         self.fileCache = fileCache
         generator.withLock { $0 = thumbnails }
-        current = Mutex(try Self.connect(address, command: command, reconnecting: false, seconds: connectSeconds))
+        current = Mutex(try Self.connect(address, command: command, reconnecting: !asks, seconds: connectSeconds))
     }
 
     private static func connect(_ address: RemoteAddress, command: RemoteCommand, reconnecting: Bool,
@@ -156,7 +159,7 @@ public final class SFTPPlace: Place {
         case SFTPReply.noSuchFile: return FileSystemError(code: .notFound, path: path, context: nil)
         case SFTPReply.permissionDenied: return FileSystemError(code: .permissionDenied, path: path, context: nil)
         case SFTPReply.endOfFile: return FileSystemError(code: .other, path: path, context: "\(TerminalText.escaped(name)) ended the file early")
-        case 8: return FileSystemError(code: .unsupported, path: path, context: "\(TerminalText.escaped(name))'s SFTP server does not do this")
+        case SFTPReply.unsupported: return FileSystemError(code: .unsupported, path: path, context: "\(TerminalText.escaped(name))'s SFTP server does not do this")
         default: return FileSystemError(code: .other, path: path, context: "\(TerminalText.escaped(name)) refused: \(shown.isEmpty ? "failure" : shown)")
         }
     }
