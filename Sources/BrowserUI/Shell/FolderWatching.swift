@@ -1,5 +1,6 @@
 import BrowserCore
 import Places
+import SystemKit
 import Synchronization
 
 /// The shown folder watched through its place (`Place.watch`: inotify here, the remote's own
@@ -29,7 +30,8 @@ final class FolderWatching {
         let place = self.place, inbox = self.inbox
         let task = Task {
             // A place that cannot watch (SFTP, a folder inotify refuses) is not watched.
-            guard let changes = try? place.watch(folder) else { return }
+            let watch = await FolderWatching.changes(of: folder, in: place)
+            guard let changes = watch, !Task.isCancelled else { return }
             let reloads = Reloads(inbox: inbox, folder: folder)
             for await change in changes {
                 reloads.due()
@@ -37,6 +39,18 @@ final class FolderWatching {
             }
         }
         watched = (folder, task)
+    }
+
+    /// The folder's changes, asked for on a thread of its own: adding an inotify watch looks the
+    /// folder up, and on a hung share that lookup never returns (hung-volume.py's FUSE mount): it
+    /// must hold no thread of the pool the browser's other work runs on.
+    private static func changes(of folder: String, in place: any Place) async -> AsyncStream<PlaceChange>? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<AsyncStream<PlaceChange>?, Never>) in
+            // Resumed once: by the thread, or here when no thread could be made.
+            if !DetachedThread.start(stackSize: 256 << 10, { continuation.resume(returning: try? place.watch(folder)) }) {
+                continuation.resume(returning: nil)
+            }
+        }
     }
 
     /// Stops watching.
