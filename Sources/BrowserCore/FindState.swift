@@ -18,6 +18,7 @@ public struct FindState: Sendable, Equatable {
     /// The absolute path of the match under the cursor.
     public var chosen: String? {
         guard let best = report?.best, best.indices.contains(cursor) else { return nil }
-        return (root == "/" ? "" : root) + "/" + best[cursor]
+        // A remote tab's top ("ssh://nas/") ends with its slash as "/" does.
+        return (root.hasSuffix("/") ? root : root + "/") + best[cursor]
     }
 }

@@ -13,7 +13,7 @@ import Glibc
 /// it. Everything stops on `stop()`.
 public final class FileFinder: Sendable {
     /// What the finder has found so far for the current query.
-    public struct Report: Sendable, Equatable {
+    public struct Report: Sendable, Equatable, Codable {
         public let query: String
         /// The best matches, best first, as paths relative to the root.
         public let best: [String]

@@ -76,6 +76,13 @@ public protocol Place: Sendable {
     /// was done otherwise): `.notResponding`, with the operation cancelled.
     func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report
 
+    /// Finds names below `folder` as the user types (`F`): the place walks its folder where the
+    /// files are, leaving out other volumes (`skipping` their mount points; nil: the place's own
+    /// mount table), and ranks the walk against each query the returned handle is told,
+    /// reporting the best matches relative to `folder` through `report`, or why it cannot find.
+    func find(under folder: String, showsHidden: Bool, skipping mountPoints: [String]?,
+              report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceFind
+
     /// What `folder`'s volume allows (links, permissions, names, sizes); `trial` writes a test file.
     func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities
 
@@ -104,6 +111,14 @@ public protocol Place: Sendable {
     /// place hands it a backend that relays the workers' frames over its link, as the resident
     /// service relays them); nil when the place makes none (Quick Look then shows why).
     var previews: PreviewGenerator? { get }
+}
+
+extension Place {
+    /// A place that cannot walk its folders says so when the search starts.
+    public func find(under folder: String, showsHidden: Bool, skipping mountPoints: [String]?,
+                     report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceFind {
+        .refused(FileSystemError(code: .unsupported, path: folder, context: "finding names is not done in \(name)"), report: report)
+    }
 }
 
 extension Place {

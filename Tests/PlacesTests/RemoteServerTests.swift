@@ -107,4 +107,52 @@ import Glibc
         #expect(await wait(done), "the end of the input ends the session")
         close(answers.readEnd)
     }
+
+    /// `F` on the remote: the search walks here and streams reports under its id, a new query
+    /// under that id ranks again, and the cancel stops the search (its walk with it): no report
+    /// after it, and the search is gone from the server.
+    @Test func aFindStreamsReportsUnderItsIdAndItsCancelStopsIt() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let odd = String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(".txt".utf8))
+        _ = mkdir(root + "/one", 0o755)
+        _ = mkdir(root + "/one/two", 0o755)
+        _ = close(open(root + "/one/two/" + odd, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644))
+        _ = close(open(root + "/one/plain.txt", O_CREAT | O_WRONLY | O_CLOEXEC, 0o644))
+        let done = start()
+        try send(.hello(version: RemoteCodec.version, software: "test"), id: 0)
+        _ = try await answer()
+        try send(.find(.init(path: root, showsHidden: false, query: "caf")), id: 42)
+        var last: FileFinder.Report?
+        while last?.complete != true {
+            let (id, found, _) = try await answer()
+            #expect(id == 42)
+            guard case .found(let report) = found else { Issue.record("\(found)"); break }
+            last = report
+        }
+        #expect(last?.best.map(\.fileSystemBytes) == [("one/two/" + odd).fileSystemBytes], "the match two folders down, by its bytes")
+        try send(.findQuery("plain"), id: 42)
+        var again: FileFinder.Report?
+        while again?.query != "plain" {
+            guard case (42, .found(let report), _) = try await answer() else { Issue.record(); return }
+            again = report
+        }
+        #expect(again?.best == ["one/plain.txt"], "ranked again over what was walked")
+        let search = try #require(server.finders.withLock { $0[42] })
+        try send(.cancel, id: 42)
+        // The cancelled search ranks nothing more: no report for a query sent after the cancel.
+        try send(.findQuery("two"), id: 42)
+        try send(.probe(path: root), id: 43)
+        while true {
+            let (id, answered, _) = try await answer()
+            if id == 43 {
+                #expect(answered == .done)
+                break
+            }
+            if case .found(let late) = answered { #expect(late.query != "two", "a report after the cancel") }
+        }
+        #expect(search.isCancelled && server.finders.withLock { $0.isEmpty }, "the cancel stopped the search there")
+        close(requests.writeEnd)
+        #expect(await wait(done))
+        close(answers.readEnd)
+    }
 }

@@ -23,7 +23,7 @@ final class EffectRunner {
     let fileJobs: FileJobRunner
     let edits: EditRunner
     let bookmarks: BookmarkFile
-    private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks)
+    private lazy var finding = FindRunner(inbox: inbox, scheduler: tasks, place: place)
     private let undoing: UndoRunner
     private let drives: DriveRunner
 
@@ -67,9 +67,6 @@ final class EffectRunner {
         case .saveEdit(let path, let list, let copy): edits.save(path: path, edits: list, copy: copy, volume: Self.mountPoint(of: path, in: volumes))
         case .cancelEdit: edits.cancel()
         case .restoreReplaced(let original, let edited): edits.restoreReplaced(original, edited: edited, volumes: volumes)
-        case .find(let root, _, _) where !PlacePath.isLocal(root):
-            // The finder walks this computer's folders; a remote tab's would be walked here by its path.
-            inbox.post(.result(.showMessage("finding in a remote folder is not done yet")))
         case .find(let root, let showsHidden, let ticket): finding.start(root: root, showsHidden: showsHidden, ticket: ticket, volumes: volumes)
         case .findQuery(let query, let insideFiles, let ticket): finding.search(query, insideFiles: insideFiles, ticket: ticket)
         case .stopFind: finding.stop()

@@ -1,18 +1,22 @@
 import BrowserCore
 import Dispatch
 import FileSystemKit
+import Places
 import Synchronization
 import SystemKit
 
-/// Runs the one search `F` has open: a `FileFinder` on the folder, told each new query, stopped
-/// when the search closes; or, inside the files, ripgrep (`rg -l`), started again for each query
+/// Runs the one search `F` has open: the folder's place's search (`Place.find`: a `FileFinder`
+/// here, the remote's own over there in a remote tab), told each new query, stopped when the
+/// search closes; or, inside the files (this computer's only), ripgrep (`rg -l`), started again for each query
 /// a moment after the last key, as a task of the scheduler that the next query cancels. The
 /// walk is a task of the scheduler too, until it is done or the search closes.
 /// Reports come back through the inbox with the search's ticket.
 final class FindRunner {
     private let inbox: Inbox
     private let scheduler: BackgroundTasks
-    private var finder: FileFinder?
+    private let place: PlaceRouter
+    private var finder: PlaceFind?
+    private var isLocal = true
     private var ticket = 0
     private var root = "/"
     private var volume = "/"
@@ -23,30 +27,46 @@ final class FindRunner {
     /// The scheduler's group of the name search's walk.
     static let walkGroup = "find"
 
-    init(inbox: Inbox, scheduler: BackgroundTasks) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, place: PlaceRouter) {
         self.inbox = inbox
         self.scheduler = scheduler
+        self.place = place
     }
 
-    /// Starts finding below `root`; other volumes mounted below it are left out.
+    /// A search over before it began: nothing matched, and the walk is over.
+    private static func nothing(_ query: String) -> FileFinder.Report {
+        FileFinder.Report(query: query, best: [], matched: 0, walked: 0, complete: true, unreadable: 0)
+    }
+
+    /// Starts finding below `root` (a remote tab's on the remote); other volumes mounted below it
+    /// are left out. A place that cannot find says why, and the search shows nothing.
     func start(root: String, showsHidden: Bool, ticket: Int, volumes: [Volume]) {
         stop()
         let inbox = self.inbox
         let walked = Latch()
-        let finder = FileFinder(root: root, showsHidden: showsHidden, skipping: volumes.map(\.mountPoint)) { report in
-            inbox.post(.result(.found(ticket: ticket, report)))
-            if report.complete { walked.open() }
+        let finder = place.find(under: root, showsHidden: showsHidden, skipping: volumes.map(\.mountPoint)) { result in
+            switch result {
+            case .success(let report):
+                inbox.post(.result(.found(ticket: ticket, report)))
+                if report.complete { walked.open() }
+            case .failure(let failure):
+                inbox.post(.result(.showMessage(failure.message)))
+                inbox.post(.result(.found(ticket: ticket, Self.nothing(""))))
+                walked.open()
+            }
         }
         self.finder = finder
         self.ticket = ticket
         self.root = root
-        self.volume = Volume.containing(root, in: volumes)?.mountPoint ?? "/"
+        self.isLocal = PlacePath.isLocal(root)
+        // A remote's walk is on its link: the scheduler's lane is the remote's prefix.
+        self.volume = isLocal ? Volume.containing(root, in: volumes)?.mountPoint ?? "/" : PlacePath.split(root)?.prefix ?? root
         finder.search("")
         // The walk is a task of the scheduler while it runs (its thread is the finder's own);
         // closing the search cancels it. Queries after the walk rank what it found, on no task.
         scheduler.submit(group: Self.walkGroup, volume: volume, priority: .user) { context in
             context.onCancel {
-                finder.stop()
+                finder.cancel()
                 walked.open()
             }
             if !context.isCancelled { finder.start() }
@@ -86,7 +106,12 @@ final class FindRunner {
             return
         }
         guard !query.isEmpty else {
-            inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: [], matched: 0, walked: 0, complete: true, unreadable: 0))))
+            inbox.post(.result(.found(ticket: ticket, Self.nothing(query))))
+            return
+        }
+        guard isLocal else {
+            inbox.post(.result(.showMessage("looking inside files in a remote folder is not done yet: Tab finds names there")))
+            inbox.post(.result(.found(ticket: ticket, Self.nothing(query))))
             return
         }
         let inbox = self.inbox, root = self.root
@@ -124,7 +149,7 @@ final class FindRunner {
     }
 
     func stop() {
-        finder?.stop()
+        finder?.cancel()
         finder = nil
         scheduler.cancel(group: Self.walkGroup)
         scheduler.cancel(group: Self.contentGroup)

@@ -47,6 +47,9 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
     /// many, or the kernel's queue overflowed) and the folder should be listed again; `gone`
     /// when the folder itself went, which ends the watch.
     case changes(count: Int, relist: Bool, gone: Bool)
+    /// A search's best matches so far, relative to its folder; a search never ends by itself
+    /// (a new query ranks again after the walk): only its cancel or a failure ends it.
+    case found(FileFinder.Report)
     /// The request failed (a file-system failure, or a thumbnail's). Ends the request.
     case failure(RemoteFailure)
 
@@ -63,7 +66,7 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
     package var endsRequest: Bool {
         switch self {
         case .entries(let complete): return complete
-        case .progress, .conflict: return false
+        case .progress, .conflict, .found: return false
         case .batch(_, let ended): return ended
         case .changes(_, _, let gone): return gone
         default: return true

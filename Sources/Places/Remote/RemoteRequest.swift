@@ -63,6 +63,18 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
     /// request's id, the changes of ~150 ms together, until `cancel`, the folder gone (the last
     /// `.changes` says `gone`) or the link's end. A folder that cannot be watched: `.failure`.
     case watch(path: String)
+    /// Finds names below a folder (the remote's `LocalPlace.find`, its own mount table's other
+    /// volumes left out): answered with `.found` reports under this request's id, for `query` and
+    /// then for each `.findQuery` sent under the same id, until `cancel` (which stops the walk).
+    case find(Find)
+    /// A new query for the search of the frame's id: ranks what it walked, never walks again.
+    case findQuery(String)
+
+    package struct Find: Codable, Sendable, Equatable {
+        package var path: String
+        package var showsHidden: Bool
+        package var query: String
+    }
 
     package struct Text: Codable, Sendable, Equatable {
         package var path: String

@@ -24,6 +24,8 @@ package final class RemoteServer: Sendable {
     private let running = Mutex<[UInt64: @Sendable () -> Void]>([:])
     /// The running file operations by request id, for `.choose` and `.pause`.
     let operations = Mutex<[UInt64: RemoteOperationControl]>([:])
+    /// The running searches by request id, for `.findQuery`.
+    let finders = Mutex<[UInt64: PlaceFind]>([:])
     private let software: String
     /// Thumbnails made in the order asked, a few more at once than the workers.
     private let turns = RemoteThumbnailTurns(width: min(WorkerPool.coreCount, 4) + 2)
@@ -74,6 +76,8 @@ package final class RemoteServer: Sendable {
                     cancel?()
                 } else if case .choose(let choice, let applyToAll) = request {
                     operations.withLock { $0[frame.id] }?.answer(choice, applyToAll: applyToAll)
+                } else if case .findQuery(let query) = request {
+                    finders.withLock { $0[frame.id] }?.search(query)
                 } else if case .pause(let paused) = request {
                     operations.withLock { $0[frame.id] }?.operation.setPaused(paused)
                 } else {
@@ -150,6 +154,8 @@ package final class RemoteServer: Sendable {
             handle.set(batch(asked, id: id))
         case .watch(let path):
             handle.set(watch(path, id: id))
+        case .find(let asked):
+            handle.set(find(asked, id: id))
         default:
             let calls = RemoteCalls(place: place, cache: cache)
             let task = Task { [self] in
