@@ -1,0 +1,103 @@
+import FileSystemKit
+import Foundation
+import Places
+import Synchronization
+import SystemKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `F` on a remote over a real sshd on loopback (#26), `qlbrowse serve` on the "remote" being the
+/// binary under test: a name that is not UTF-8 two folders down is found there (through the
+/// router, the remote's prefix taken off), a new query ranks again, a cancel mid-walk ends the
+/// search without a hang and leaves the link working, and an SFTP place refuses with why.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"), "needs openssh-server (scripts/install-deps test)"))
+struct RemoteFindTests {
+    /// `caf\xE9.txt`: Latin-1, not UTF-8.
+    static let oddName = String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(".txt".utf8))
+
+    let ssh: LoopbackSSH
+    let files: String
+
+    init() throws {
+        ssh = try #require(LoopbackSSH(), "sshd did not start")
+        files = ssh.folder.appendingPathComponent("files").path
+        try FileManager.default.createDirectory(atPath: files + "/one/two", withIntermediateDirectories: true)
+    }
+
+    /// A search's reports and failure as they come.
+    final class Reports: Sendable {
+        private let state = Mutex<(reports: [FileFinder.Report], failure: FileSystemError?)>(([], nil))
+        func add(_ result: Result<FileFinder.Report, FileSystemError>) {
+            state.withLock { state in
+                switch result {
+                case .success(let report): state.reports.append(report)
+                case .failure(let failure): state.failure = failure
+                }
+            }
+        }
+        var count: Int { state.withLock { $0.reports.count } }
+        var last: FileFinder.Report? { state.withLock { $0.reports.last } }
+        var failure: FileSystemError? { state.withLock { $0.failure } }
+    }
+
+    @Test func findsANameThatIsNotUTF8TwoFoldersDownOnTheRemote() async throws {
+        defer { ssh.stop() }
+        LoopbackSSH.write(files + "/one/two/" + Self.oddName, Array("bonjour".utf8))
+        LoopbackSSH.write(files + "/one/notes.md", [])
+        for index in 0..<200 { LoopbackSSH.write(files + "/photo \(index).jpg", []) }
+        let place = try await ssh.place(files)
+        defer { place.disconnect() }
+        // Through the router as the browser asks: the prefix taken off on the way there.
+        let router = PlaceRouter(local: LocalPlace())
+        let prefix = PlacePath.prefix(destination: place.address.destination, port: place.address.port)
+        router.add(place, under: prefix, label: nil)
+        let reports = Reports()
+        let search = router.find(under: PlacePath.join(prefix, files), showsHidden: false, skipping: ["/"]) { reports.add($0) }
+        defer { search.cancel() }
+        search.search("caf")
+        search.start()
+        #expect(TmuxSession.eventually(20) { reports.last.map { $0.complete && $0.query == "caf" } == true || reports.failure != nil },
+                "\(String(describing: reports.failure))")
+        let found = try #require(reports.last)
+        #expect(found.best.map(\.fileSystemBytes) == [("one/two/" + Self.oddName).fileSystemBytes], "relative to the folder, the name's own bytes")
+        #expect(found.walked == 204, "everything below, walked on the remote")
+        search.search("notes")
+        #expect(TmuxSession.eventually(10) { reports.last?.query == "notes" }, "a new query is ranked again there")
+        #expect(reports.last?.best == ["one/notes.md"])
+    }
+
+    @Test func aCancelMidWalkEndsTheSearchAndTheLinkWorksOn() async throws {
+        defer { ssh.stop() }
+        // Enough folders that the walk is still going when its first report comes.
+        for folder in 0..<3000 {
+            try FileManager.default.createDirectory(atPath: files + "/d\(folder)/e", withIntermediateDirectories: true)
+        }
+        let place = try await ssh.place(files)
+        defer { place.disconnect() }
+        let reports = Reports()
+        let search = place.find(under: files, showsHidden: false, skipping: nil) { reports.add($0) }
+        search.start()
+        #expect(TmuxSession.eventually(20) { reports.count > 0 }, "a first report")
+        let walking = reports.last?.complete == false
+        search.cancel()
+        let heard = reports.count, started = SystemTime.now()
+        // Bounded: the link answers at once after the cancel, and the search says nothing more.
+        #expect(await place.probe(files) == nil)
+        #expect(SystemTime.now() - started < 5_000_000_000, "the link answered within 5 s")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(reports.count == heard && reports.failure == nil, "nothing after the cancel (walking when cancelled: \(walking))")
+    }
+
+    @Test func anSFTPPlaceRefusesWithWhy() async throws {
+        defer { ssh.stop() }
+        let place = try await ssh.sftpPlace(files)
+        defer { place.disconnect() }
+        let reports = Reports()
+        let search = place.find(under: files, showsHidden: false, skipping: nil) { reports.add($0) }
+        search.start()
+        #expect(reports.failure?.message.contains("finding names needs qlbrowse on the remote") == true, "\(String(describing: reports.failure))")
+        #expect(reports.count == 0)
+    }
+}
