@@ -56,6 +56,18 @@ import Testing
         state.apply(.found(ticket: ticket, report(["old.txt"], query: "")))
         #expect(state.find?.report == nil, "a report of the search before is not this one's")
     }
+
+    /// A remote tab's top (`ssh://nas/`) ends in its slash as `/` does: the match goes under it
+    /// once, not after a second slash; below it, as anywhere.
+    @Test func aMatchInARemoteTabIsUnderItsFolder() {
+        for (root, expected) in [("ssh://nas/", "ssh://nas/a/b.txt"), ("ssh://nas/srv", "ssh://nas/srv/a/b.txt"), ("/", "/a/b.txt")] {
+            var state = BrowserState(folder: root, layout: ScreenLayout(rows: 24, columns: 100))
+            _ = state.start()
+            state.apply(.find(.start))
+            state.apply(.found(ticket: state.find!.ticket, report(["a/b.txt"], query: "b")))
+            #expect(state.find?.chosen == expected)
+        }
+    }
 }
 
 /// `R` and `z` as the state decides them: the names edited become a checked plan, shown; Enter
