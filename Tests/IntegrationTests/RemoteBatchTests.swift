@@ -67,8 +67,9 @@ struct RemoteBatchTests {
 
     @Test func endingTheIterationStopsTheBatchThere() async throws {
         defer { ssh.stop() }
-        // More files than a second or two of decoding: a batch that went on would make most.
-        for copy in 1...3 {
+        // Far more files than the stop takes to arrive, even with the whole suite on two cores
+        // (with 40, CI once saw all made before it did): a batch that went on would make them all.
+        for copy in 1...12 {
             try FileManager.default.createDirectory(atPath: files + "/copy\(copy)", withIntermediateDirectories: true)
             for name in try FileManager.default.contentsOfDirectory(atPath: files) where name.hasSuffix(".jpg") {
                 try FileManager.default.copyItem(atPath: files + "/" + name, toPath: files + "/copy\(copy)/" + name)

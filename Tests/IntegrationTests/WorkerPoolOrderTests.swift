@@ -25,9 +25,15 @@ import ThumbnailKit
         defer { try? FileManager.default.removeItem(at: folder) }
         let gate = folder.appendingPathComponent("open").path
         let worker = folder.appendingPathComponent("gated-worker.sh").path
-        try "#!/bin/sh\nwhile [ ! -e '\(gate)' ]; do sleep 0.05; done\nexec '\(TestEnvironment.thumbnailer)' \"$@\"\n"
-            .write(toFile: worker, atomically: true, encoding: .utf8)
-        chmod(worker, 0o755)
+        // Written by another process: a file this process had open for writing can be inherited by
+        // another test's fork at that moment, and then cannot be run ("text file busy").
+        let script = "#!/bin/sh\nwhile [ ! -e '\(gate)' ]; do sleep 0.05; done\nexec '\(TestEnvironment.thumbnailer)' \"$@\"\n"
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "printf '%s' \"$1\" > \"$2\" && chmod 755 \"$2\"", "sh", script, worker]
+        try writer.run()
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
         // No deadline to end the first request while it waits behind the gate on a busy machine.
         let pool = WorkerPool(size: 1, executable: worker, limits: WorkerLimits(deadlineSeconds: 600))
         let photo = TestEnvironment.fixtures.appendingPathComponent("with-exif-thumb.jpg").path

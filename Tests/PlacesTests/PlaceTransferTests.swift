@@ -36,7 +36,7 @@ import Glibc
     /// More pastes waiting for an answer than the cooperative pool has threads: another place
     /// call still completes. (Before, each question was asked on the transfer's own cooperative
     /// thread: with as many questions as threads nothing else of the process ran.)
-    @Test func aPendingQuestionDoesNotStopAnotherPlaceCall() throws {
+    @Test func aPendingQuestionDoesNotStopAnotherPlaceCall() async throws {
         let pastes = ProcessInfo.processInfo.activeProcessorCount + 2
         let asked = Atomic<Int>(0)
         let answer = DispatchSemaphore(value: 0)
@@ -58,19 +58,29 @@ import Glibc
                 finished.signal()
             }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while asked.load(ordering: .relaxed) < pastes, Date() < deadline { usleep(20_000) }
-        // Every question is waiting now; a call of another place must not wait with them.
+        // Hang guards, not timings: the whole suite runs in this process, on the same threads.
+        try await Self.until(seconds: 120) { asked.load(ordering: .relaxed) == pastes }
+        // Every question is waiting now; a call of another place must not wait with them (before,
+        // it waited until they were answered: never, here).
         let other = DispatchSemaphore(value: 0)
         Task.detached { [here] in
             if (try? await place().item(at: here + "/0.txt")) != nil { other.signal() }
         }
-        let completed = other.wait(timeout: .now() + 10) == .success
+        var callCompleted = false
+        try await Self.until(seconds: 60) { callCompleted = callCompleted || other.wait(timeout: .now()) == .success; return callCompleted }
         for _ in 0..<pastes { answer.signal() }
-        for _ in 0..<pastes { _ = finished.wait(timeout: .now() + 30) }
-        #expect(asked.load(ordering: .relaxed) == pastes, "every paste asked at once")
-        #expect(completed, "a place call completed while \(pastes) questions waited")
+        var done = 0
+        try await Self.until(seconds: 60) { while finished.wait(timeout: .now()) == .success { done += 1 }; return done == pastes }
+        let askedAll = asked.load(ordering: .relaxed) == pastes
+        #expect(askedAll, "every paste asked at once")
+        #expect(callCompleted, "a place call completed while \(pastes) questions waited")
         #expect((try? String(contentsOfFile: there + "/0.txt", encoding: .utf8)) == "old 0", "skipped: the old one kept")
+    }
+
+    /// Waits, without holding a thread, until `condition` holds or `seconds` pass.
+    private static func until(seconds: Double, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// A journal of a process that is gone, stopped while `copying`, names its temporary in
