@@ -53,7 +53,9 @@ struct RemoteLinkLossTests {
         #expect(failure.code == .notResponding && failure.message.contains("127.0.0.1 is not responding"), "\(failure.message)")
         // The 4 s deadline, not minutes (room for a machine busy with the whole suite).
         print(String(format: "a listing in flight over a silent link failed %.1f s after the silence (listing deadline 4 s)", Date().timeIntervalSince(silentAt)))
-        #expect(Date().timeIntervalSince(silentAt) < 30, "a silent link is given up on at the listing deadline")
+        // Below ssh's own keep-alive (15 s × 3), so it is the listing's deadline that ended it; the
+        // 4 s deadline took up to 24 s in CI with the whole suite on two cores.
+        #expect(Date().timeIntervalSince(silentAt) < 42, "a silent link is given up on at the listing deadline")
         // A call on the silent link meets its deadline too, and does not wait behind the listing.
         do {
             _ = try await place.item(at: remote)
