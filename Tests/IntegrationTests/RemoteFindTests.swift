@@ -42,6 +42,17 @@ struct RemoteFindTests {
         var failure: FileSystemError? { state.withLock { $0.failure } }
     }
 
+    /// Polls `condition` without holding a thread (the reports come on the same pool) until it
+    /// holds or `seconds` pass: a hang guard, not a timing.
+    private static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
+
     @Test func findsANameThatIsNotUTF8TwoFoldersDownOnTheRemote() async throws {
         defer { ssh.stop() }
         LoopbackSSH.write(files + "/one/two/" + Self.oddName, Array("bonjour".utf8))
@@ -58,13 +69,13 @@ struct RemoteFindTests {
         defer { search.cancel() }
         search.search("caf")
         search.start()
-        #expect(TmuxSession.eventually(20) { reports.last.map { $0.complete && $0.query == "caf" } == true || reports.failure != nil },
+        #expect(await Self.eventually(120) { reports.last.map { $0.complete && $0.query == "caf" } == true || reports.failure != nil },
                 "\(String(describing: reports.failure))")
         let found = try #require(reports.last)
         #expect(found.best.map(\.fileSystemBytes) == [("one/two/" + Self.oddName).fileSystemBytes], "relative to the folder, the name's own bytes")
         #expect(found.walked == 204, "everything below, walked on the remote")
         search.search("notes")
-        #expect(TmuxSession.eventually(10) { reports.last?.query == "notes" }, "a new query is ranked again there")
+        #expect(await Self.eventually(60) { reports.last?.query == "notes" }, "a new query is ranked again there")
         #expect(reports.last?.best == ["one/notes.md"])
     }
 
@@ -79,13 +90,15 @@ struct RemoteFindTests {
         let reports = Reports()
         let search = place.find(under: files, showsHidden: false, skipping: nil) { reports.add($0) }
         search.start()
-        #expect(TmuxSession.eventually(20) { reports.count > 0 }, "a first report")
+        #expect(await Self.eventually(120) { reports.count > 0 }, "a first report")
         let walking = reports.last?.complete == false
         search.cancel()
         let heard = reports.count, started = SystemTime.now()
-        // Bounded: the link answers at once after the cancel, and the search says nothing more.
+        // The link answers after the cancel (a hang guard: 14 s were seen in CI with the whole
+        // suite on two cores; that the remote's walk stops is RemoteServerTests' to show), and
+        // the search says nothing more.
         #expect(await place.probe(files) == nil)
-        #expect(SystemTime.now() - started < 5_000_000_000, "the link answered within 5 s")
+        #expect(SystemTime.now() - started < 60_000_000_000, "the link answered")
         try await Task.sleep(for: .milliseconds(500))
         #expect(reports.count == heard && reports.failure == nil, "nothing after the cancel (walking when cancelled: \(walking))")
     }
