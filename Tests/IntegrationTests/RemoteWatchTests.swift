@@ -32,8 +32,9 @@ struct RemoteWatchTests {
         var hasEnded: Bool { ended.load(ordering: .relaxed) }
         var names: Set<[UInt8]> { Set(all.compactMap { if case .changed(let name) = $0 { name } else { nil } }) }
 
-        /// Waits (up to `seconds`: a hang guard, not a timing) until `done` holds.
-        func wait(seconds: Double = 15, until done: (Heard) -> Bool) async -> Bool {
+        /// Waits (up to `seconds`: a hang guard, not a timing; 15 s were too few in CI with the
+        /// whole suite on two cores) until `done` holds.
+        func wait(seconds: Double = 90, until done: (Heard) -> Bool) async -> Bool {
             let end = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < end {
                 if done(self) { return true }
@@ -53,17 +54,24 @@ struct RemoteWatchTests {
         return (heard, task)
     }
 
-    /// The inotify descriptors the remote's `qlbrowse serve` processes hold.
+    /// The inotify descriptors the remote's `qlbrowse serve` processes hold with a watch added
+    /// (fdinfo's `inotify wd:` lines): a descriptor is made before its watch is added, and a file
+    /// made between the two is never heard.
     func remoteInotify() -> Int {
         ssh.servers().reduce(0) { total, pid in
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            return total + fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == "anon_inode:inotify" }.count
+            return total + fds.filter { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == "anon_inode:inotify"
+                    && ((try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? "").contains("inotify wd:")
+            }.count
         }
     }
 
-    /// Waits until the remote holds `count` inotify descriptors (a hang guard of 10 s).
+    /// Waits until the remote holds `count` watching inotify descriptors (a hang guard of 60 s:
+    /// the whole suite shares two cores).
     func waitForRemoteInotify(_ count: Int) async -> Bool {
-        for _ in 0..<500 where remoteInotify() != count { try? await Task.sleep(for: .milliseconds(20)) }
+        let end = ContinuousClock.now + .seconds(60)
+        while remoteInotify() != count, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
         return remoteInotify() == count
     }
 
@@ -95,7 +103,7 @@ struct RemoteWatchTests {
         #expect(await waitForRemoteInotify(before + 1))
         let (sentBefore, messagesBefore) = (place.traffic.received, place.watchMessages)
         for index in 0..<1000 { LoopbackSSH.write(files.path + "/photo \(index).jpg", []) }
-        let all = await heard.wait(seconds: 30) { heard in (0..<1000).allSatisfy { heard.names.contains(Array("photo \($0).jpg".utf8)) } }
+        let all = await heard.wait(seconds: 120) { heard in (0..<1000).allSatisfy { heard.names.contains(Array("photo \($0).jpg".utf8)) } }
         #expect(all, "heard \(heard.names.count) names")
         try? await Task.sleep(for: .milliseconds(400))
         let messages = place.watchMessages - messagesBefore

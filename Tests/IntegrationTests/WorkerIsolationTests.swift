@@ -68,8 +68,9 @@ import ThumbnailKit
         print("cancelling a 400-megapixel decode returned after \(elapsed)")
         // The caller's stream ends at once (typically a few ms); the bound only tells "returned on
         // the cancel" from "waited for the decode" (seconds for 400 megapixels), with room for CI's
-        // busy cores, where 1 s was seen.
-        #expect(elapsed < .seconds(3), "cancel took \(elapsed)")
+        // busy cores, where 1 s and then 3.2 s were seen; below the worker's 10 s deadline, which
+        // would end the decode anyway.
+        #expect(elapsed < .seconds(6), "cancel took \(elapsed)")
         let next = ThumbnailRequest(path: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, size: 32, types: [.thumbnail])
         #expect(try await generator.bestRepresentation(for: next).image.size == PixelSize(width: 32, height: 24))
         await pool.shutdown()

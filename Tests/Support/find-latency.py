@@ -80,6 +80,11 @@ def main():
             if trial < args.trials - 1:
                 browser.send(b'\x1b')
                 browser.pump(0.3)
+                # The next F only once the Esc has been read: a busy browser that finds Esc and F
+                # together in its input reads them as Alt-F (seen in CI: 4 of 5 trials found).
+                gone = time.time() + 10
+                while 'Find below' in browser.text() and time.time() < gone:
+                    browser.pump(0.1)
         results.append(('the file four folders down is found in every trial', found == args.trials, '%d of %d' % (found, args.trials)))
         results.append(('first result after the last key: p99 <= %d ms' % first_target, found and percentile(firsts, 0.99) <= first_target,
                         'p50 %.1f ms, p99 %.1f ms over %d trials' % (percentile(firsts, 0.5), percentile(firsts, 0.99), len(firsts))))
