@@ -138,7 +138,8 @@ struct RemoteFileOperationTests {
         usleep(300_000)
         #expect(exists(files + "/album/photo.jpg"), "the paste was not undone through the local journal")
         session.send("d")
-        let trashed = (0..<100).contains { _ in
+        // A hang guard of 30 s (10 s were too few once in CI with the whole suite on two cores).
+        let trashed = (0..<300).contains { _ in
             if !exists(files + "/album/photo.jpg") { return true }
             usleep(100_000)
             return false
