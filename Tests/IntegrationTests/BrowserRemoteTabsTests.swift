@@ -29,7 +29,7 @@ struct BrowserRemoteTabsTests {
     }
 
     /// Waits (up to `seconds`) until `condition` holds.
-    private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool { TmuxSession.eventually(seconds, condition) }
+    private func eventually(_ seconds: Double = 60, _ condition: () -> Bool) -> Bool { TmuxSession.eventually(seconds, condition) }
 
     private func browser(on folder: String) throws -> TmuxSession { try ssh.browser(on: folder) }
 
@@ -45,38 +45,38 @@ struct BrowserRemoteTabsTests {
         FileManager.default.createFile(atPath: remote + "/there.bin", contents: Data(there))
         FileManager.default.createFile(atPath: remote + "/zmove.bin", contents: Data(there.reversed()))
         let session = try browser(on: local)
-        #expect(session.waitFor(20) { $0.contains("here.bin") }, "\(session.screen())")
+        #expect(session.waitFor(60) { $0.contains("here.bin") }, "\(session.screen())")
         connect(session, to: ssh.url(remote))
         #expect(session.waitFor(30) { $0.contains("there.bin") && $0.contains("[2 remote-files]") && $0.contains("connected to ssh://127.0.0.1") },
                 "the remote in tab 2:\n\(session.screen())")
         // Local → remote: y in tab 1, p in tab 2.
         session.type("1")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "tab 1 is local:\n\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "tab 1 is local:\n\(session.screen())")
         session.type("y")
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("there.bin") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("there.bin") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("p")
         #expect(eventually { contents(remote + "/here.bin") == here }, "the copy arrived on the remote, byte for byte:\n\(session.screen())")
-        #expect(session.waitFor(20) { $0.contains("here.bin") && $0.contains("there.bin") }, "\(session.screen())")
+        #expect(session.waitFor(60) { $0.contains("here.bin") && $0.contains("there.bin") }, "\(session.screen())")
         // Remote → local: the filter puts the cursor on there.bin, y, tab 1, p.
         session.type("/there")
         session.send("Enter")
-        #expect(session.waitFor(10) { $0.contains("1/1 ") && $0.contains("there.bin") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("1/1 ") && $0.contains("there.bin") }, "\(session.screen())")
         session.type("y")
         session.type("1")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("p")
         #expect(eventually { contents(local + "/there.bin") == there }, "the copy arrived here, byte for byte:\n\(session.screen())")
         // A move, remote → local: the source goes once its copy is here, whole.
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.send("Escape")
         session.type("/zmove")
         session.send("Enter")
-        #expect(session.waitFor(10) { $0.contains("1/1 ") && $0.contains("zmove.bin") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("1/1 ") && $0.contains("zmove.bin") }, "\(session.screen())")
         session.type("x")
         session.type("1")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("here.bin") && !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("p")
         #expect(eventually { contents(local + "/zmove.bin") == Array(there.reversed()) && contents(remote + "/zmove.bin") == nil },
                 "moved: here whole, gone there:\n\(session.screen())")
@@ -86,35 +86,35 @@ struct BrowserRemoteTabsTests {
         session.type("gd")  // the first entry here: here.bin, to this computer's trash
         #expect(eventually { contents(local + "/here.bin") == nil }, "trashed:\n\(session.screen())")
         session.type("2")
-        #expect(session.waitFor(10) { $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("z")
-        #expect(session.waitFor(10) { $0.contains("undo on a remote folder is not done yet") }, "refused in the remote tab:\n\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("undo on a remote folder is not done yet") }, "refused in the remote tab:\n\(session.screen())")
         usleep(300_000)
         #expect(contents(local + "/here.bin") == nil, "nothing undone from the remote tab")
         session.type("1")
-        #expect(session.waitFor(10) { !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
+        #expect(session.waitFor(30) { !$0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("z")
         #expect(eventually { contents(local + "/here.bin") == here }, "undone from the local tab:\n\(session.screen())")
         session.type("q")
-        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("EXITED:0") }, "\(session.screen())")
     }
 
     @Test func aRefusedConnectIsAMessageAndTheBrowserRunsOn() throws {
         defer { ssh.stop() }
         FileManager.default.createFile(atPath: local + "/here.bin", contents: Data([1, 2, 3]))
         let session = try browser(on: local)
-        #expect(session.waitFor(20) { $0.contains("here.bin") }, "\(session.screen())")
+        #expect(session.waitFor(60) { $0.contains("here.bin") }, "\(session.screen())")
         // Port 1 on loopback: nothing listens, ssh is refused.
         connect(session, to: "ssh://127.0.0.1:1/tmp")
         #expect(session.waitFor(30) { $0.contains("cannot open 127.0.0.1") }, "the refusal is said:\n\(session.screen())")
         session.send("Escape")
         session.type("j")
-        #expect(session.waitFor(10) { $0.contains("here.bin") && !$0.contains("[2 ") }, "still browsing, one tab:\n\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("here.bin") && !$0.contains("[2 ") }, "still browsing, one tab:\n\(session.screen())")
         // A login refused (no such user: no key of this user is accepted) names the way that works.
         connect(session, to: "ssh://nosuchuser@127.0.0.1:\(ssh.port)/tmp")
         #expect(session.waitFor(30) { $0.contains("ssh was refused without a key") }, "the refusal is said:\n\(session.screen())")
         session.send("Escape")
         session.type("q")
-        #expect(session.waitFor(10) { $0.contains("EXITED:0") }, "\(session.screen())")
+        #expect(session.waitFor(30) { $0.contains("EXITED:0") }, "\(session.screen())")
     }
 }
