@@ -130,20 +130,20 @@ struct RemoteLinkLossTests {
         #expect(sshArguments(plain).contains("ServerAliveInterval=15"), "ours when the user set none: \(sshArguments(plain))")
         plain.disconnect()
         let command = ssh.sshCommand + " -o ServerAliveInterval=1"
-        let place = try await ssh.place(remote, sshCommand: command, callDeadline: 20, through: relay)
+        let place = try await ssh.place(remote, sshCommand: command, callDeadline: 60, through: relay)
         defer { place.disconnect() }
         #expect(!sshArguments(place).contains("ServerAliveInterval=15"), "the user's setting stays in charge: \(sshArguments(place))")
         let first = place.linkProcessID
         relay.blackHole()
         let silentAt = Date()
         do {
-            // A 20 s deadline: ssh's 3 s ends it first, as a lost connection.
+            // A 60 s deadline: ssh's 3 s ends it first, as a lost connection.
             _ = try await place.item(at: remote)
             Issue.record("a call was answered over a silent link")
         } catch {
             #expect(error.code == .volumeGone && error.message.contains("the connection to 127.0.0.1 was lost"), "\(error.message)")
         }
-        #expect(Date().timeIntervalSince(silentAt) < 18, "ssh's keep-alive, not the call's deadline")
+        #expect(Date().timeIntervalSince(silentAt) < 50, "ssh's keep-alive, not the call's 60 s deadline")
         relay.heal()
         #expect(try await place.item(at: remote + "/album").isDirectory, "connected again")
         #expect(place.linkProcessID != first)

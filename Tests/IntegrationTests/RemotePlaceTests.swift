@@ -204,7 +204,7 @@ struct RemotePlaceTests {
             #expect(error.code == .notResponding && error.message.contains("127.0.0.1 is not responding"), "\(error.message)")
         }
         // The 1 s deadline, not a hang (room for a machine busy with the whole suite).
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(Date().timeIntervalSince(started) < 30)
         let listed = await withCheckedContinuation { (continuation: CheckedContinuation<FileSystemError?, Never>) in
             place.list(files.path) { _, complete, failure in
                 if failure != nil || complete { continuation.resume(returning: failure) }
