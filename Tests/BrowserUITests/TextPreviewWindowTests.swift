@@ -62,9 +62,11 @@ import Places
 
     @Test func batColoursSourceCodeWhenInstalled() throws {
         guard Highlighter.program != nil else { return }
-        let styled = try #require(Highlighter.highlight(["import Foundation", "let x = 1 // one"], fileName: "a.swift"))
+        // A hang guard of 60 s, not the browser's 2 s: bat's first start loads its syntaxes, and
+        // CI's whole suite on two cores once kept it past 2 s.
+        let styled = try #require(Highlighter.highlight(["import Foundation", "let x = 1 // one"], fileName: "a.swift", seconds: 60))
         #expect(styled.map(\.text) == ["import Foundation", "let x = 1 // one"])
         #expect(styled[0].runs.contains { $0.style.foreground >= 0 }, "the keyword is coloured")
-        #expect(Highlighter.highlight(["just words"], fileName: "notes.unknownextension")?.allSatisfy { $0.runs.allSatisfy { $0.style == Theme.Style() } } ?? true)
+        #expect(Highlighter.highlight(["just words"], fileName: "notes.unknownextension", seconds: 60)?.allSatisfy { $0.runs.allSatisfy { $0.style == Theme.Style() } } ?? true)
     }
 }

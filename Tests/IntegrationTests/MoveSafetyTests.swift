@@ -64,7 +64,12 @@ struct MoveSafetyTests {
         let big = volumes.source + "/big.bin"
         try Self.bigFile(big, megabytes: 400)
         let writer = try Self.rewriter(big)
-        usleep(100_000)
+        // The move starts once the rewriter is writing (python's start took over 100 ms in CI with
+        // the whole suite on two cores, and a move that saw no write rightly moved the file).
+        let writing = Date().addingTimeInterval(60)
+        while Date() < writing, (try? FileHandle(forReadingFrom: URL(fileURLWithPath: big)).read(upToCount: 8)) != Data("CHANGED-".utf8) {
+            usleep(10_000)
+        }
         let result = volumes.files(["move"] + (verify ? ["--verify"] : []) + [big, volumes.destination])
         // SIGKILL: the test process's threads may block SIGTERM, and a child inherits the mask.
         kill(writer.processIdentifier, SIGKILL)

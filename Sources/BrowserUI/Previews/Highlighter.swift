@@ -13,11 +13,12 @@ enum Highlighter {
 
     /// The lines coloured for a file called `fileName`, or nil when they stay plain. The lines
     /// must already be visible text (control characters escaped): only bat's colours come back.
-    static func highlight(_ lines: [String], fileName: String) -> [StyledLine]? {
+    /// bat gets `seconds` to answer (a screenful takes milliseconds; a stuck bat leaves it plain).
+    static func highlight(_ lines: [String], fileName: String, seconds: Double = 2) -> [StyledLine]? {
         guard let program, !lines.isEmpty else { return nil }
         let input = Array(lines.joined(separator: "\n").utf8) + [0x0A]
         let command = [program, "--color=always", "--style=plain", "--paging=never", "--theme=ansi", "--wrap=never", "--file-name", fileName, "-"]
-        guard let output = ProcessOutput.run(command, input: input, seconds: 2) else { return nil }
+        guard let output = ProcessOutput.run(command, input: input, seconds: seconds) else { return nil }
         var styled = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine(highlighted: String($0)) }
         if styled.last?.runs.isEmpty == true && styled.count > lines.count { styled.removeLast() }
         // bat changes nothing but colours; if the text came back different, it is not trusted.
