@@ -65,7 +65,7 @@ public struct PlaceUndoFiles: UndoFiles {
     /// in the words the user needs.
     private func remote<Value: Sendable>(_ path: String, _ call: @escaping @Sendable () async throws(FileSystemError) -> Value) throws(FileSystemError) -> Value {
         if let prefix = PlacePath.split(path)?.prefix, router.place(under: prefix) == nil {
-            throw FileSystemError(code: .volumeGone, path: path, context: "\(TerminalText.escaped(prefix)) is not connected: connect it to undo this")
+            throw FileSystemError(code: .other, path: path, context: "\(TerminalText.escaped(prefix)) is not connected: connect it to undo this")
         }
         let answer = Mutex<Result<Value, FileSystemError>?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -140,6 +140,8 @@ struct RemoteFileOperationTests {
         session.send("Z")
         #expect(session.waitFor(30) { $0.contains("redone: the copy of photo.jpg") }, "\(session.screen())")
         #expect(contents(files + "/album/photo.jpg") == contents(files + "/photo.jpg"), "the copy is back")
+        // Listed again (a row with its size) before `d`, which acts on the row under the cursor.
+        #expect(session.waitFor(30) { $0.split(separator: "\n").contains { $0.contains("photo.jpg") && $0.contains(" KB") } }, "\(session.screen())")
         session.send("d")
         // A hang guard of 30 s (10 s were too few once in CI with the whole suite on two cores).
         let trashed = (0..<300).contains { _ in
