@@ -194,4 +194,39 @@ struct BrowserRemoteUndoTests {
         session.type("q")
         #expect(session.waitFor(30) { $0.contains("EXITED:0") }, "\(session.screen())")
     }
+
+    @Test func aMoveBetweenTwoRemotesIsUndoneThroughBoth() throws {
+        defer { ssh.stop() }
+        let other = try #require(LoopbackSSH(), "the second sshd did not start")
+        defer { other.stop() }
+        try ssh.trust(other)
+        let onB = other.folder.appendingPathComponent("b-files").path
+        try FileManager.default.createDirectory(atPath: onB, withIntermediateDirectories: true)
+        let bytes = (0..<1_500_007).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        LoopbackSSH.write(remote + "/travels.bin", bytes)
+        LoopbackSSH.write(onB + "/stays.txt", Array("b".utf8))
+        LoopbackSSH.write(local + "/here.txt", Array("here".utf8))
+        let session = try browserWithRemote(waitingFor: "here.txt")
+        showRemote(session)
+        #expect(session.connect(to: other.url(onB)), "\(session.screen())")
+        #expect(session.waitFor(60) { $0.contains("stays.txt") && $0.contains("[3 b-files]") }, "host B in tab 3:\n\(session.screen())")
+        session.type("2")
+        #expect(session.waitFor(30) { $0.contains("travels.bin") && $0.contains("[2 remote-files]") }, "host A in tab 2:\n\(session.screen())")
+        session.type("x")
+        session.type("3")
+        #expect(session.waitFor(30) { $0.contains("stays.txt") && $0.contains("ssh:127.0.0.1") }, "tab 3:\n\(session.screen())")
+        session.type("p")
+        let moved = eventually { contents(onB + "/travels.bin") == bytes && contents(remote + "/travels.bin") == nil }
+        #expect(moved, "moved from A to B:\n\(session.screen())")
+        ended(session, "moved:")
+        session.type("z")
+        #expect(session.waitFor(60) { $0.contains("undone: the move of travels.bin") }, "\(session.screen())")
+        let back = eventually { contents(remote + "/travels.bin") == bytes && contents(onB + "/travels.bin") == nil }
+        #expect(back, "back on A byte for byte, gone from B:\n\(session.screen())")
+        // One remote command for both hosts (the same machine): their trashes are the one folder.
+        let inBTrash = contents(ssh.folder.path + "/remote-data/Trash/files/travels.bin") == bytes
+        #expect(inBTrash && trash("remote") == ["travels.bin"], "B's copy in the remote trash, A's source out of it: \(trash("remote"))")
+        session.type("q")
+        #expect(session.waitFor(30) { $0.contains("EXITED:0") }, "\(session.screen())")
+    }
 }
