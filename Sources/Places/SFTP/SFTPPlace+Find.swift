@@ -11,4 +11,13 @@ extension SFTPPlace {
                                  context: "finding names needs qlbrowse on the remote: over SFTP alone there is nothing to walk the folders there"),
                  report: report)
     }
+
+    /// Refused: looking inside files over SFTP alone would read every file across the link;
+    /// qlbrowse on the remote runs ripgrep there instead.
+    public func findInside(_ folder: String, query: String, limit: Int,
+                           report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceTask {
+        report(.failure(FileSystemError(code: .unsupported, path: folder,
+                                        context: "looking inside files needs qlbrowse on the remote: over SFTP alone every file would cross the link")))
+        return PlaceTask()
+    }
 }
