@@ -17,19 +17,19 @@ extension LocalPlace {
                            report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceTask {
         let task = PlaceTask()
         DispatchQueue.global(qos: .userInitiated).async {
-            var found: [String] = [], count = 0, lastPost = SystemTime.now()
-            let prefix = folder == "/" ? "/" : folder + "/"
+            let found = Found(folder: folder, limit: limit)
             let post = { (complete: Bool) in
-                report(.success(FileFinder.Report(query: query, best: found, matched: count, walked: 0, complete: complete, unreadable: 0)))
+                report(.success(FileFinder.Report(query: query, best: found.paths, matched: found.count, walked: 0, complete: complete, unreadable: 0)))
             }
-            let started = ProcessOutput.lines(Self.ripgrep(query, in: folder), isCancelled: { task.isCancelled }) { line in
+            // Asked between lines and at every quiet 100 ms: what came since the last report
+            // goes out within that (a match then hours of files without one is not held back).
+            let started = ProcessOutput.lines(Self.ripgrep(query, in: folder), isCancelled: {
+                if found.reportIsDue() { post(false) }
+                return task.isCancelled
+            }) { line in
                 guard !task.isCancelled else { return false }
-                count += 1
-                if found.count < limit { found.append(line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line) }
-                if SystemTime.now() - lastPost > 50_000_000 {
-                    post(false)
-                    lastPost = SystemTime.now()
-                }
+                found.add(line)
+                if found.reportIsDue() { post(false) }
                 return true
             }
             guard !task.isCancelled else { return }
@@ -42,8 +42,40 @@ extension LocalPlace {
         return task
     }
 
-    /// ripgrep's command line: the files holding `query` below `folder`, nothing else said.
+    /// What one ripgrep listed so far (its thread's own), and whether a report is due: something
+    /// new, and 50 ms since the last (the first at once).
+    private final class Found {
+        let prefix: String
+        let limit: Int
+        var paths: [String] = []
+        var count = 0
+        private var isNew = false
+        private var lastReport: Int64 = 0
+
+        init(folder: String, limit: Int) {
+            prefix = folder == "/" ? "/" : folder + "/"
+            self.limit = limit
+        }
+
+        func add(_ line: String) {
+            count += 1
+            isNew = true
+            if paths.count < limit { paths.append(line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line) }
+        }
+
+        /// True once for each report due (the caller reports).
+        func reportIsDue() -> Bool {
+            guard isNew, SystemTime.now() - lastReport > 50_000_000 else { return false }
+            isNew = false
+            lastReport = SystemTime.now()
+            return true
+        }
+    }
+
+    /// ripgrep's command line: the files holding `query` below `folder`, nothing else said, each
+    /// path written as it is found (into a pipe ripgrep would otherwise hold them all until the
+    /// end of a long search).
     static func ripgrep(_ query: String, in folder: String) -> [String] {
-        ["rg", "--files-with-matches", "--smart-case", "--fixed-strings", "--no-messages", "--", query, folder]
+        ["rg", "--files-with-matches", "--smart-case", "--fixed-strings", "--no-messages", "--line-buffered", "--", query, folder]
     }
 }

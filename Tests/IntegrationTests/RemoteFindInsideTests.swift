@@ -51,12 +51,15 @@ struct RemoteFindInsideTests {
 
     @Test func aCancelKillsTheRemotesRipgrepAndNothingIsReportedAfter() async throws {
         defer { ssh.stop() }
-        let (remoteCommand, slowFolder) = try SlowRipgrep.make(in: ssh, files: files, slowFiles: 40)
+        LoopbackSSH.write(files + "/recipe.md", Array("marmalade\n".utf8))
+        let (remoteCommand, slowFolder) = try SlowRipgrep.make(in: ssh, files: files, slowFiles: 60)
         let place = try await ssh.place(files, remoteCommand: remoteCommand)
         defer { place.disconnect() }
         let reports = RemoteFindTests.Reports()
         let search = place.findInside(files, query: "marmalade", limit: 200) { reports.add($0) }
-        #expect(await LoopbackSSH.eventually(60) { !SlowRipgrep.running(below: slowFolder).isEmpty }, "ripgrep runs on the remote")
+        // The match streams back while ripgrep is still at the slow files (not all at its end).
+        #expect(await LoopbackSSH.eventually(60) { reports.last?.best == ["recipe.md"] }, "the match, as ripgrep found it")
+        #expect(!SlowRipgrep.running(below: slowFolder).isEmpty, "ripgrep still runs on the remote")
         #expect(reports.last?.complete != true, "still searching when cancelled")
         search.cancel()
         let started = Date()

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A remote whose ripgrep is slow on purpose, to see it stopped: `qlbrowse serve` runs with a
-/// PATH whose `rg` is the real one with a preprocessor (`--pre`) that takes a second for each
+/// PATH whose `rg` is the real one with a preprocessor (`--pre`) that takes three seconds for each
 /// file under `slow/` (none of which holds the word searched), so ripgrep is still running,
 /// by its own name, seconds after the other files' matches came.
 enum SlowRipgrep {
@@ -15,7 +15,7 @@ enum SlowRipgrep {
         let bin = ssh.folder.appendingPathComponent("slow-bin").path
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try "#!/bin/sh\nexec /usr/bin/rg --pre \(bin)/slowcat \"$@\"\n".write(toFile: bin + "/rg", atomically: true, encoding: .utf8)
-        try "#!/bin/sh\ncase \"$1\" in */slow/*) sleep 1 ;; esac\nexec cat \"$1\"\n".write(toFile: bin + "/slowcat", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ncase \"$1\" in */slow/*) sleep 3 ;; esac\nexec cat \"$1\"\n".write(toFile: bin + "/slowcat", atomically: true, encoding: .utf8)
         chmod(bin + "/rg", 0o755)
         chmod(bin + "/slowcat", 0o755)
         let slow = files + "/slow"
