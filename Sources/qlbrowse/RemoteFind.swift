@@ -6,8 +6,9 @@ import SystemKit
 
 /// `qlbrowse find QUERY ssh://host/path` (or `host:path`): the remote connected as `files copy`
 /// connects it (`RemoteEntry.connectAny`: its `qlbrowse serve`, else plain SFTP), its folder
-/// walked and ranked there (`RemotePlace.find` with the command line's `--best` and `--all`),
-/// the reports handed to the caller, which prints them as it prints a local search's.
+/// walked and ranked there (`RemotePlace.find` with the command line's `--best` and `--all`; over
+/// SFTP, walked from here, `SFTPPlace.find`), the reports handed to the caller, which prints
+/// them as it prints a local search's.
 struct RemoteFind {
     let text: String
     let address: RemoteAddress
@@ -46,8 +47,14 @@ struct RemoteFind {
                 finished.signal()
             }
         }
-        let search = (remote.place as? RemotePlace)?.find(under: item.path, showsHidden: showsHidden, best: best, streams: streams, report: handle)
-            ?? remote.place.find(under: item.path, showsHidden: showsHidden, skipping: nil, report: handle)
+        let search: PlaceFind
+        if let sftp = remote.place as? SFTPPlace {
+            search = sftp.find(under: item.path, showsHidden: showsHidden, best: best, streams: streams, report: handle)
+        } else if let place = remote.place as? RemotePlace {
+            search = place.find(under: item.path, showsHidden: showsHidden, best: best, streams: streams, report: handle)
+        } else {
+            search = remote.place.find(under: item.path, showsHidden: showsHidden, skipping: nil, report: handle)
+        }
         search.search(query)
         search.start()
         finished.wait()

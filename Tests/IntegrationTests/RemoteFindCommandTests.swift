@@ -55,6 +55,12 @@ struct RemoteFindCommandTests {
         // scp's form, the port in the ssh command.
         let scp = run(["find", "23bea", "127.0.0.1:" + files], environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand + " -p \(ssh.port)"])
         #expect(scp.status == 0 && scp.output == Array("holiday/2023/beach.jpg\n".utf8), "\(scp.errors)")
+        // Over plain SFTP (no qlbrowse there), walked from here: the same lines too.
+        for arguments in [["23bea"], ["caf"], ["--hidden", "beach2023"], ["zebra"]] {
+            let local = run(["find"] + arguments + [files])
+            let sftp = run(["find"] + arguments + [ssh.url(files)], environment: ["QLBROWSE_SSH_MODE": "sftp"])
+            #expect(sftp.status == local.status && sftp.output == local.output, "\(arguments) over SFTP: \(sftp.status) \(sftp.errors)")
+        }
         let file = run(["find", "x", ssh.url(files + "/work/report-2023.pdf")])
         #expect(file.status != 0 && file.errors.contains("is not a folder"), "\(file.errors)")
         #expect(TmuxSession.eventually(30) { ssh.servers().isEmpty }, "no qlbrowse left on the remote")
