@@ -53,7 +53,7 @@ extension RemotePlace {
         return stamp
     }
 
-    /// The remote's own stamp of `path` (protocol version 5).
+    /// The remote's own stamp of `path` (protocol version 6).
     public func stamp(_ path: String) async throws(FileSystemError) -> PathStamp? {
         guard case .stamp(let stamp) = try await call(.stamp(path: path)).0 else { throw unexpected() }
         return stamp
