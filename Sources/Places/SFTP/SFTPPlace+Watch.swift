@@ -1,0 +1,84 @@
+import FileSystemKit
+import SystemKit
+
+extension SFTPPlace {
+    /// How often a watched folder's own attributes are asked: one STAT of about 100 bytes.
+    static let watchPoll: Duration = .seconds(2)
+    /// Every how many polls the folder is listed whole even when its attributes did not change
+    /// (a file written in place changes its own size and mtime, not its folder's): 30 s.
+    static let watchRelistEvery = 15
+
+    /// A cheap watch for a protocol that has none: the folder polled while it is watched (the
+    /// browser watches the folder it shows, and ends the watch when it leaves it) and only while
+    /// the link is idle (a copy or a picture's read under way goes first; a link that is gone is
+    /// not connected again for a watch). Each poll STATs the folder; it is listed again (READDIR,
+    /// links not followed) when the folder's mtime or size changed, on the poll after such a
+    /// listing (an mtime has whole seconds: a second change in the same second changes nothing),
+    /// and every `watchRelistEvery` polls. Each name whose type, size or mtime differs from the
+    /// listing before is reported `.changed`; the folder gone is `.gone`, then the end. See
+    /// DECISIONS.md for the interval and what it costs.
+    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
+        let (stream, continuation) = AsyncStream<PlaceChange>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let task = Task.detached(priority: .utility) { [self] in
+            await poll(folder) { continuation.yield($0) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// What a poll compares: each name's type and permissions, size and mtime.
+    private typealias Snapshot = [[UInt8]: SFTPAttributes]
+
+    private func poll(_ folder: String, report: (PlaceChange) -> Void) async {
+        var seen: Snapshot?
+        var folderStamp: SFTPAttributes?
+        var hot = true, polls = 0
+        while !Task.isCancelled {
+            if seen != nil { try? await Task.sleep(for: Self.watchPoll) }
+            while !Task.isCancelled, !linkIsIdle { try? await Task.sleep(for: .milliseconds(500)) }
+            if Task.isCancelled { return }
+            do throws(FileSystemError) {
+                guard case .attributes(_, let attributes) = try await call(.stat(path: folder.fileSystemBytes), path: folder) else { continue }
+                let stamp = attributes
+                guard attributes.isDirectory else { return report(.gone) }
+                polls += 1
+                let changed = stamp != folderStamp
+                guard seen == nil || changed || hot || polls % Self.watchRelistEvery == 0 else { continue }
+                let now = try await snapshot(folder)
+                if Task.isCancelled { return }
+                if let seen {
+                    let names = Set(seen.keys).union(now.keys).filter { seen[$0] != now[$0] }
+                    if names.count > 64 { report(.changed(name: [])) } else { names.forEach { report(.changed(name: $0)) } }
+                }
+                hot = changed && seen != nil
+                seen = now
+                folderStamp = stamp
+            } catch {
+                if error.code == .notFound { return report(.gone) }
+                if error.code == .cancelled { return }
+                // Not answering, or the link gone: the next poll tries again.
+            }
+        }
+    }
+
+    /// Whether a poll may go now: a connection open and no request waiting for its answer.
+    private var linkIsIdle: Bool {
+        guard let open = openConnection, open.gone == nil else { return false }
+        return open.inFlight == 0
+    }
+
+    /// `folder`'s names with their stamps, as READDIR has them (links as links).
+    private func snapshot(_ folder: String) async throws(FileSystemError) -> Snapshot {
+        guard case .handle(_, let handle) = try await call(.openDirectory(path: folder.fileSystemBytes), path: folder,
+                                                           deadline: listingDeadline) else { throw unexpected(folder) }
+        defer { closeHandle(handle) }
+        var found: Snapshot = [:]
+        while case .names(_, let names) = try await call(.readDirectory(handle: handle), path: folder, deadline: listingDeadline,
+                                                         allowsEndOfFile: true) {
+            for entry in names where entry.name != [0x2E] && entry.name != [0x2E, 0x2E] { found[entry.name] = entry.attributes }
+            if Task.isCancelled { throw FileSystemError(code: .cancelled, path: folder) }
+        }
+        return found
+    }
+}
