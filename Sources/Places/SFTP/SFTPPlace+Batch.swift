@@ -27,10 +27,10 @@ extension SFTPPlace {
             let (files, unlisted) = await batchWalk(roots)
             if !unlisted.isEmpty { continuation.yield(.unlisted(unlisted)) }
             continuation.yield(.found(total: files.count))
-            let cache = ThumbnailCache(ignoresStored: options.ignoresStored)
+            let cache = thumbnailCache
             var budget = fileCache.limit
             for file in files where !Task.isCancelled {
-                let outcome = await batchThumbnail(file, box: options.box, budget: &budget, fileCache: fileCache, cache: cache, generator: generator)
+                let outcome = await batchThumbnail(file, box: options.box, ignoresStored: options.ignoresStored, budget: &budget, fileCache: fileCache, cache: cache, generator: generator)
                 continuation.yield(.file(path: file.path, outcome: outcome))
             }
             continuation.finish()
@@ -40,7 +40,7 @@ extension SFTPPlace {
     }
 
     /// One file's outcome: its thumbnail found or made from the copy kept here, read first if need be.
-    private func batchThumbnail(_ file: PlaceItem, box: PixelSize, budget: inout Int, fileCache: SFTPFileCache, cache: ThumbnailCache,
+    private func batchThumbnail(_ file: PlaceItem, box: PixelSize, ignoresStored: Bool, budget: inout Int, fileCache: SFTPFileCache, cache: ThumbnailCache,
                                 generator: ThumbnailGenerator) async -> ThumbnailBatch.Outcome {
         let type = ContentTypeTable.type(forFileName: file.path)
         guard let type, ![.folder, .archive, .unknown].contains(type.kind) else {
@@ -49,7 +49,7 @@ extension SFTPPlace {
         guard file.size > 0 else { return .skipped("the file is empty") }
         guard file.size <= fileCache.largestFile else { return .skipped("larger than \(fileCache.largestFile >> 20) MB: not read whole over SFTP") }
         var copy = fileCache.copy(of: file.path, at: address, size: file.size, modified: file.modified)
-        if let copy, cache.hasValidThumbnail(forFile: copy, box: box, sharedToo: false) { return .alreadyCached }
+        if let copy, !ignoresStored, cache.hasValidThumbnail(forFile: copy, box: box, sharedToo: false) { return .alreadyCached }
         if copy == nil {
             guard file.size <= budget else {
                 return .skipped("not read: this batch read \(fileCache.limit >> 20) MB over SFTP, all the copies kept here may hold")

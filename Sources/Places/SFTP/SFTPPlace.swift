@@ -31,6 +31,8 @@ public final class SFTPPlace: Place {
     public let fileCache: SFTPFileCache?
     /// The local engine that makes a full picture from a cached copy (nil: embedded previews only).
     private let generator = Mutex<ThumbnailGenerator?>(nil)
+    /// The cache `generator` stores in, where `T` looks for what it made before (nil: the user's).
+    private let generatorCache = Mutex<ThumbnailCache?>(nil)
     /// The whole-file reads under way, by the copy they make, with how many wait for each: a
     /// file asked for twice (a tile and the preview pane) is read once; a read nobody waits for
     /// any more (scrolled away) stops.
@@ -71,9 +73,13 @@ public final class SFTPPlace: Place {
     }
 
     /// Sets the local engine that thumbnails the cached copies (the browser's workers, made
-    /// after the place is connected).
-    public func useThumbnails(_ thumbnails: ThumbnailGenerator?) { generator.withLock { $0 = thumbnails } }
+    /// after the place is connected), and the thumbnail cache it stores in (nil: the user's).
+    public func useThumbnails(_ thumbnails: ThumbnailGenerator?, cache: ThumbnailCache? = nil) {
+        generator.withLock { $0 = thumbnails }
+        generatorCache.withLock { $0 = cache }
+    }
     var thumbnails: ThumbnailGenerator? { generator.withLock { $0 } }
+    var thumbnailCache: ThumbnailCache { generatorCache.withLock { $0 } ?? ThumbnailCache() }
 
     /// Quick Look's workers run where the files are, and nothing of ours runs there.
     public var previews: PreviewGenerator? { nil }
