@@ -36,22 +36,31 @@ extension SFTPPlace {
         var hot = true, polls = 0
         while !Task.isCancelled {
             if seen != nil { try? await Task.sleep(for: Self.watchPoll) }
-            while !Task.isCancelled, !linkIsIdle { try? await Task.sleep(for: .milliseconds(500)) }
+            while !Task.isCancelled, !linkIsIdle {
+                if RemoteTrace.isOn { RemoteTrace.note("sftp", "watch waits for the link \(openConnection?.inFlight ?? -1)") }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
             if Task.isCancelled { return }
+            // The browser lists the folder, then watches it: the first poll (once that listing
+            // left the link idle) compares with what it showed.
+            if seen == nil, let last = lastListing.withLock({ $0 }), last.folder == folder { seen = last.names }
             do throws(FileSystemError) {
                 guard case .attributes(_, let attributes) = try await call(.stat(path: folder.fileSystemBytes), path: folder) else { continue }
                 let stamp = attributes
                 guard attributes.isDirectory else { return report(.gone) }
                 polls += 1
                 let changed = stamp != folderStamp
+                if RemoteTrace.isOn { RemoteTrace.note("sftp", "watch polled \(folder) changed \(changed) hot \(hot)") }
                 guard seen == nil || changed || hot || polls % Self.watchRelistEvery == 0 else { continue }
                 let now = try await snapshot(folder)
                 if Task.isCancelled { return }
                 if let seen {
+                    if RemoteTrace.isOn { RemoteTrace.note("sftp", "watch listed \(now.count) names, \(seen.count) before") }
                     let names = Set(seen.keys).union(now.keys).filter { seen[$0] != now[$0] }
                     if names.count > 64 { report(.changed(name: [])) } else { names.forEach { report(.changed(name: $0)) } }
                 }
-                hot = changed && seen != nil
+                // The poll after a listing the folder's change asked for (the first one too) lists again.
+                hot = changed
                 seen = now
                 folderStamp = stamp
             } catch {

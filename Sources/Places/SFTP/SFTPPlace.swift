@@ -41,6 +41,9 @@ public final class SFTPPlace: Place {
     let downloadTurns = SFTPDownloadTurns(slots: 3)
     /// Set once the server answered that it has no `fsync@openssh.com`: not asked again.
     let lacksFsync = Atomic<Bool>(false)
+    /// The last folder listed whole and its names as READDIR had them: where a watch of it
+    /// starts, so that a change between that listing and the watch's first poll is seen.
+    let lastListing = Mutex<(folder: String, names: [[UInt8]: SFTPAttributes])?>(nil)
     /// Bytes of files read by connections before the open one (for measurements).
     private let earlierFileBytes = Atomic<Int>(0)
 
