@@ -2,11 +2,11 @@ import FileSystemKit
 import SystemKit
 
 extension SFTPPlace {
-    /// A copy from one folder of the server to another: read and written through the link
-    /// (`PlaceTransfer` from this place to itself: temporaries, a rename into place, never over
-    /// a name, the questions and progress of any copy between places). SFTP version 3 has no
-    /// copy of its own; OpenSSH's server offers the `copy-data` extension, not used yet (see
-    /// DECISIONS.md), so every byte crosses twice.
+    /// A copy from one folder of the server to another: `PlaceTransfer` from this place to
+    /// itself (temporaries, a rename into place, never over a name, the questions and progress of
+    /// any copy between places), each file copied by the server itself (`copyOnServer`) when it
+    /// offers OpenSSH's `copy-data`, else read and written through the link (SFTP version 3 has
+    /// no copy of its own: every byte crosses twice).
     func copyWithin(_ operation: FileOperation, events: FileOperationEvents) async -> FileOperation.Report {
         await PlaceTransfer(from: self, to: self).copy(operation, events: events)
     }
@@ -62,5 +62,30 @@ extension SFTPPlace {
             }
         }
         return report
+    }
+
+    /// `copy-data`: `temporary` made (CREAT|EXCL) and filled by the server from `path`, flushed
+    /// and closed; false, with the temporary removed, when the server does not offer it (then
+    /// not asked again). The answer comes when the server has copied it all: its deadline
+    /// grows with the size (20 MB/s).
+    func copyOnServer(_ path: String, to temporary: String, size: Int) async throws(FileSystemError) -> Bool {
+        guard !lacksCopyData.load(ordering: .relaxed) else { return false }
+        let source = try await open(path, flags: SFTPRequest.readFlag)
+        defer { closeHandle(source) }
+        let target = try await open(temporary, flags: SFTPRequest.writeFlag | SFTPRequest.createFlag | SFTPRequest.exclusiveFlag)
+        do throws(FileSystemError) {
+            _ = try await call(.copyData(from: source, offset: 0, length: 0, to: target, at: 0), path: path,
+                               deadline: max(callDeadline, 30) + Double(size) / 20e6)
+            try await flush(target, path: temporary)
+        } catch {
+            closeHandle(target)
+            guard error.code == .unsupported else { throw error }
+            lacksCopyData.store(true, ordering: .relaxed)
+            _ = try await call(.remove(path: temporary.fileSystemBytes), path: temporary)
+            return false
+        }
+        _ = try await call(.close(handle: target), path: temporary)
+        if RemoteTrace.isOn { RemoteTrace.note("sftp", "copy-data \(size) bytes \(path)") }
+        return true
     }
 }

@@ -19,7 +19,7 @@ import ThumbnailKit
 /// The volume rules hold as for `RemotePlace`: every request has a deadline without an answer
 /// and fails `.notResponding` past it; a link that drops ends every open request at once with
 /// `.volumeGone` and ssh's last words, and the next call connects again.
-public final class SFTPPlace: Place {
+public final class SFTPPlace: Place, ServerSideCopying {
     public let name: String
     public let address: RemoteAddress
     let command: RemoteCommand
@@ -41,6 +41,8 @@ public final class SFTPPlace: Place {
     let downloadTurns = SFTPDownloadTurns(slots: 3)
     /// Set once the server answered that it has no `fsync@openssh.com`: not asked again.
     let lacksFsync = Atomic<Bool>(false)
+    /// Set once the server answered that it has no `copy-data`: not asked again.
+    let lacksCopyData = Atomic<Bool>(false)
     /// The last folder listed whole and its names as READDIR had them: where a watch of it
     /// starts, so that a change between that listing and the watch's first poll is seen.
     let lastListing = Mutex<(folder: String, names: [[UInt8]: SFTPAttributes])?>(nil)
