@@ -29,8 +29,16 @@ extension SFTPPlace {
             continuation.yield(.found(total: files.count))
             let cache = thumbnailCache
             var budget = fileCache.limit
+            var lost: FileSystemError?
             for file in files where !Task.isCancelled {
-                let outcome = await batchThumbnail(file, box: options.box, ignoresStored: options.ignoresStored, budget: &budget, fileCache: fileCache, cache: cache, generator: generator)
+                // A server that stopped answering (connected again once, in vain) is not asked for each file left.
+                if let lost {
+                    continuation.yield(.file(path: file.path, outcome: .failed(ThumbnailError(.unreadable, "not read: \(lost.message)"))))
+                    continue
+                }
+                let outcome = await batchThumbnail(file, box: options.box, ignoresStored: options.ignoresStored, budget: &budget,
+                                                   fileCache: fileCache, cache: cache, generator: generator)
+                if case .failed(let error) = outcome, error.code == .unreadable { lost = await linkLost(file.path) }
                 continuation.yield(.file(path: file.path, outcome: outcome))
             }
             continuation.finish()
@@ -69,6 +77,16 @@ extension SFTPPlace {
             return .failed(error)
         } catch {
             return .failed(ThumbnailError(.cancelled, "cancelled"))
+        }
+    }
+
+    /// Why the server cannot be asked any more (after a failed read of `path`), or nil when it answers.
+    private func linkLost(_ path: String) async -> FileSystemError? {
+        do throws(FileSystemError) {
+            _ = try await item(at: path)
+            return nil
+        } catch {
+            return [.notFound, .permissionDenied, .cancelled].contains(error.code) ? nil : error
         }
     }
 
