@@ -184,4 +184,42 @@ struct SFTPWatchBatchTests {
         #expect(move.notDone == [remote + "/a/taken.txt"] && move.failures.first?.contains("no trash") == true, "\(move.failures)")
         #expect(bytes(remote + "/b/taken.txt") == Array("there".utf8) && bytes(remote + "/a/taken.txt") == Array("here".utf8), "nothing overwritten")
     }
+
+    /// The server gone mid-batch: the batch tries once to connect again, then reports every file
+    /// left "not read" at once rather than starting ssh again for each.
+    @Test func tStopsAskingAServerThatIsGone() async throws {
+        let photos = remote + "/many-photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let photo = try #require(bytes(TestEnvironment.fixtures.path + "/landscape.jpg"))
+        for index in 0..<30 { LoopbackSSH.write(photos + "/IMG_\(1_000 + index).jpg", photo) }
+        let place = try await ssh.sftpPlace(photos, fileCache: SFTPFileCache(folder: ssh.folder.path + "/sftp-files"))
+        defer { place.disconnect() }
+        let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer)
+        let thumbnails = ThumbnailCache(root: ssh.folder.path + "/thumbnails")
+        place.useThumbnails(ThumbnailGenerator(pool: pool, cache: thumbnails), cache: thumbnails)
+        final class Outcomes: Sendable { let list = Mutex<(outcomes: [String], ended: Bool)>(([], false)) }
+        let seen = Outcomes()
+        let ssh = self.ssh
+        let consumer = Task {
+            for await event in place.thumbnailFolders([photos], options: BatchOptions()) {
+                guard case .file(_, let outcome) = event else { continue }
+                let text: String
+                switch outcome {
+                case .generated: text = "made"
+                case .failed(let error): text = error.reason
+                default: text = "other"
+                }
+                if seen.list.withLock({ $0.outcomes.append(text); return $0.outcomes.count }) == 1 { ssh.stop() }
+            }
+            seen.list.withLock { $0.ended = true }
+        }
+        let end = Date().addingTimeInterval(60)
+        while Date() < end, !seen.list.withLock({ $0.ended }) { try await Task.sleep(for: .milliseconds(100)) }
+        consumer.cancel()
+        let (outcomes, ended) = seen.list.withLock { $0 }
+        #expect(ended && outcomes.count == 30, "\(outcomes.count) outcomes, ended \(ended)")
+        let notRead = outcomes.filter { $0.hasPrefix("not read: ") }.count
+        #expect(notRead >= 25, "the files left after the server went are not asked for: \(outcomes)")
+        await pool.shutdown()
+    }
 }
