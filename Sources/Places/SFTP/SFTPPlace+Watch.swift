@@ -33,9 +33,11 @@ extension SFTPPlace {
     private func poll(_ folder: String, report: (PlaceChange) -> Void) async {
         var seen: Snapshot?
         var folderStamp: SFTPAttributes?
-        var hot = true, polls = 0
+        var hot = true, polls = 0, first = true
         while !Task.isCancelled {
-            if seen != nil { try? await Task.sleep(for: Self.watchPoll) }
+            // Every poll but the first waits its turn, whatever the one before met.
+            if !first { try? await Task.sleep(for: Self.watchPoll) }
+            first = false
             while !Task.isCancelled, !linkIsIdle {
                 if RemoteTrace.isOn { RemoteTrace.note("sftp", "watch waits for the link \(openConnection?.inFlight ?? -1)") }
                 try? await Task.sleep(for: .milliseconds(500))
