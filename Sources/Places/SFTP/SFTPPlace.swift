@@ -13,8 +13,9 @@ import ThumbnailKit
 /// as can be: a photo's embedded preview (its EXIF or MPF thumbnail) from a ranged read of its
 /// first bytes; the whole file only when the full picture is wanted, copied into `fileCache`
 /// (keyed by host, path, size and mtime: a second visit reads nothing) and thumbnailed there by
-/// the local engine. What SFTP cannot do as the local place does (a trash, Quick Look's
-/// workers, copies with their journal) is refused with a message, never done differently.
+/// the local engine; `T` does the same for whole folders. It has no watch: the shown folder is
+/// polled (`SFTPPlace+Watch`). What SFTP cannot do as the local place does (a trash, Quick
+/// Look's workers, saving) is refused with a message, never done differently.
 ///
 /// The volume rules hold as for `RemotePlace`: every request has a deadline without an answer
 /// and fails `.notResponding` past it; a link that drops ends every open request at once with
