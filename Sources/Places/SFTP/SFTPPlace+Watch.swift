@@ -4,9 +4,12 @@ import SystemKit
 extension SFTPPlace {
     /// How often a watched folder's own attributes are asked: one STAT of about 100 bytes.
     static let watchPoll: Duration = .seconds(2)
-    /// Every how many polls the folder is listed whole even when its attributes did not change
-    /// (a file written in place changes its own size and mtime, not its folder's): 30 s.
-    static let watchRelistEvery = 15
+    /// How long after a listing the folder is listed whole again even when its attributes did
+    /// not change (a file written in place changes its own size and mtime, not its folder's):
+    /// 30 s, or 50 times what the last listing took when that is longer (a big folder over a
+    /// slow link: such listings then take at most 2 % of the link's time).
+    static let watchRelist: Duration = .seconds(30)
+    static let watchRelistShare = 50
 
     /// A cheap watch for a protocol that has none: the folder polled while it is watched (the
     /// browser watches the folder it shows, and ends the watch when it leaves it) and only while
@@ -14,7 +17,7 @@ extension SFTPPlace {
     /// not connected again for a watch). Each poll STATs the folder; it is listed again (READDIR,
     /// links not followed) when the folder's mtime or size changed, on the poll after such a
     /// listing (an mtime has whole seconds: a second change in the same second changes nothing),
-    /// and every `watchRelistEvery` polls. Each name whose type, size or mtime differs from the
+    /// and every `watchRelist`. Each name whose type, size or mtime differs from the
     /// listing before is reported `.changed`; the folder gone is `.gone`, then the end. See
     /// DECISIONS.md for the interval and what it costs.
     public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
@@ -33,7 +36,8 @@ extension SFTPPlace {
     private func poll(_ folder: String, report: (PlaceChange) -> Void) async {
         var seen: Snapshot?
         var folderStamp: SFTPAttributes?
-        var hot = true, polls = 0, first = true
+        var hot = true, first = true
+        var listedAt = ContinuousClock.now, listingTook = Duration.zero
         while !Task.isCancelled {
             // Every poll but the first waits its turn, whatever the one before met.
             if !first { try? await Task.sleep(for: Self.watchPoll) }
@@ -50,11 +54,13 @@ extension SFTPPlace {
                 guard case .attributes(_, let attributes) = try await call(.stat(path: folder.fileSystemBytes), path: folder) else { continue }
                 let stamp = attributes
                 guard attributes.isDirectory else { return report(.gone) }
-                polls += 1
                 let changed = stamp != folderStamp
                 if RemoteTrace.isOn { RemoteTrace.note("sftp", "watch polled \(folder) changed \(changed) hot \(hot)") }
-                guard seen == nil || changed || hot || polls % Self.watchRelistEvery == 0 else { continue }
+                let due = ContinuousClock.now - listedAt >= max(Self.watchRelist, listingTook * Self.watchRelistShare)
+                guard seen == nil || changed || hot || due else { continue }
+                let started = ContinuousClock.now
                 let now = try await snapshot(folder)
+                (listedAt, listingTook) = (ContinuousClock.now, ContinuousClock.now - started)
                 if Task.isCancelled { return }
                 if let seen {
                     if RemoteTrace.isOn { RemoteTrace.note("sftp", "watch listed \(now.count) names, \(seen.count) before") }
