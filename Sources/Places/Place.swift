@@ -74,7 +74,8 @@ public protocol Place: Sendable {
     func trash(_ path: String) async throws(FileSystemError) -> TrashCan.Item
 
     /// Whether `trash` can work here (false: an SFTP server). A copy between places overwrites
-    /// and a move removes its sources only through a trash, so without one they are refused.
+    /// and a move removes its sources only through a trash, so without one they are refused
+    /// (a move's sources deleted for good only with `FileOperation.deletesSourcesForGood`).
     var hasTrash: Bool { get }
 
     /// Puts a trashed item back (beside, as "name (2)", when its place is taken); where it went.
