@@ -67,6 +67,8 @@ extension PlaceTransfer {
                           progress: Tally) async throws(FileSystemError) {
         if let copier = source as? any ServerSideCopying, (source as AnyObject) === (destination as AnyObject),
            try await copier.copyOnServer(item.path, to: temporary, size: item.size) {
+            // Made 0600 there (`copyOnServer`): now its source's mode.
+            try await destination.setMode(temporary, to: item.mode ?? 0o644)
             events.progress(progress.state.withLock { state in
                 state.bytesDone += Int64(item.size)
                 state.current = item.path
