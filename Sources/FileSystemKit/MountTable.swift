@@ -46,6 +46,35 @@ public enum MountTable {
         }
     }
 
+    /// The mount points of the volumes (the later of two mounts on one point; pseudo filesystems
+    /// and the plumbing under /proc, /sys, /dev and /run left out, as in the volumes view), read
+    /// from mountinfo `bytes` alone. What a short call needs (its path's volume, the mount points
+    /// inside a folder), without `VolumeMonitor.currentVolumes`' sysfs reads for removable drives.
+    public static func mountPoints(in bytes: [UInt8]) -> [String] {
+        var seen = Set<String>()
+        return parse(bytes: bytes).reversed().filter { seen.insert($0.mountPoint).inserted }
+            .filter { VolumeClassifier.kind(of: $0, isRemovableDevice: false) != .hidden }.map(\.mountPoint)
+    }
+
+    /// `mountPoints(in:)` of this process's mount table, read once.
+    public static func currentMountPoints(mountinfoPath: String = "/proc/self/mountinfo") -> [String] {
+        FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20).map { mountPoints(in: $0) } ?? []
+    }
+
+    /// The mount point `path` (absolute, normalised) lies on: the longest of `mountPoints` that is
+    /// the path or a folder above it, compared as bytes ("/" when none is).
+    public static func mountPoint(containing path: String, in mountPoints: [String]) -> String {
+        let bytes = path.fileSystemBytes
+        var best: [UInt8] = [UInt8(ascii: "/")]
+        for point in mountPoints {
+            let candidate = point.fileSystemBytes
+            guard candidate.count > best.count, bytes.starts(with: candidate),
+                  bytes.count == candidate.count || bytes[candidate.count] == UInt8(ascii: "/") else { continue }
+            best = candidate
+        }
+        return String(fileSystemBytes: best)
+    }
+
     /// mountinfo writes space, tab, newline and backslash in paths as octal escapes (`\040`).
     static func unescape(_ field: String) -> String { unescape(field.fileSystemBytes[...]) }
 

@@ -16,9 +16,11 @@ public final class LocalPlace: Place {
     public let name = "this computer"
     let io: VolumeIO
     let lister: DirectoryLister
-    /// The mounted volumes as the caller knows them: which volume's threads a path's call runs on,
-    /// and which names in a folder are other volumes' mount points (never stat'ed by a listing).
+    /// The mounted volumes as the caller knows them (their file system types).
     let volumes: @Sendable () -> [Volume]
+    /// Their mount points: which volume's threads a path's call runs on, and which names in a
+    /// folder are other volumes' mount points (never stat'ed by a listing).
+    let mountPoints: @Sendable () -> [String]
     /// Where the home trash is (`$XDG_DATA_HOME`).
     let dataHome: String
     /// Makes thumbnails for `fetchThumbnails`; nil: only icons (drawn here, no worker).
@@ -35,12 +37,21 @@ public final class LocalPlace: Place {
     let textWindows = Mutex<[String: TextFileWindow]>([:])
 
     package init(io: VolumeIO = .shared, lister: DirectoryLister? = nil,
-                 volumes: @escaping @Sendable () -> [Volume] = { VolumeMonitor.currentVolumes() },
+                 volumes: (@Sendable () -> [Volume])? = nil,
                  dataHome: String = ProcessEnvironment.current.dataHome, thumbnails: ThumbnailGenerator? = nil,
                  previews: PreviewGenerator? = nil, batchWorkers: (any WorkerBackend)? = nil, callDeadline: Double = 5) {
         self.io = io
         self.lister = lister ?? DirectoryLister(io: io)
-        self.volumes = volumes
+        // The browser passes the volumes it keeps up to date. Without them a short call (an item,
+        // a listing, one thumbnail) reads mountinfo once for its path's volume, without the sysfs
+        // reads the volumes view's classification makes for every block device.
+        if let volumes {
+            self.volumes = volumes
+            mountPoints = { volumes().map(\.mountPoint) }
+        } else {
+            self.volumes = { VolumeMonitor.currentVolumes() }
+            mountPoints = { MountTable.currentMountPoints() }
+        }
         self.dataHome = dataHome
         self.thumbnails = thumbnails
         self.previews = previews
@@ -50,17 +61,17 @@ public final class LocalPlace: Place {
 
     /// The mount point of the volume `path` is on ("/" when none is known).
     public func mountPoint(of path: String) -> String {
-        Volume.containing(path, in: volumes())?.mountPoint ?? "/"
+        MountTable.mountPoint(containing: path, in: mountPoints())
     }
 
     @discardableResult
     public func list(_ folder: String, deliver: @escaping @Sendable (EntryStore, Bool, FileSystemError?) -> Void) -> PlaceTask {
-        let known = volumes()
+        let known = mountPoints()
         let prefix = folder == "/" ? "/" : folder + "/"
         // Mount points directly inside the folder: listed as folders without a stat that could hang.
-        let mounted = Set(known.map(\.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+        let mounted = Set(known.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
             .map { Array($0.dropFirst(prefix.count).utf8) })
-        let volume = Volume.containing(folder, in: known)?.mountPoint ?? "/"
+        let volume = MountTable.mountPoint(containing: folder, in: known)
         let listing = lister.list(folder, volume: volume, mountPoints: mounted, deliver: deliver)
         return PlaceTask(onCancel: listing.cancel)
     }
@@ -88,14 +99,21 @@ public final class LocalPlace: Place {
         }
     }
 
-    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
+    /// Adds the inotify watch on the folder's volume's threads, within a call's deadline: adding
+    /// it looks the folder up, and on a hung share (a dead FUSE or SMB mount) that lookup never
+    /// returns. Every caller (the browser, `qlbrowse serve`) gets `.notResponding` or `.refused`
+    /// then, as for any other call on that volume; a watch added after its caller gave up is
+    /// dropped, which stops it.
+    public func watch(_ folder: String) async throws(FileSystemError) -> AsyncStream<PlaceChange> {
         let (stream, continuation) = AsyncStream<PlaceChange>.makeStream()
-        let watch = try FolderWatch(folder) { change in
-            switch change {
-            case .changed(let name): continuation.yield(.changed(name: name))
-            case .gone:
-                continuation.yield(.gone)
-                continuation.finish()
+        let watch = try await call(folder) { () throws(FileSystemError) in
+            try FolderWatch(folder) { change in
+                switch change {
+                case .changed(let name): continuation.yield(.changed(name: name))
+                case .gone:
+                    continuation.yield(.gone)
+                    continuation.finish()
+                }
             }
         }
         continuation.onTermination = { _ in watch.stop() }

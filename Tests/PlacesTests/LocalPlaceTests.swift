@@ -119,7 +119,7 @@ import Glibc
         defer { cleanUp() }
         let folder = root + "/watched"
         mkdir(folder, 0o755)
-        let changes = try place.watch(folder)
+        let changes = try await place.watch(folder)
         let seen = Task { () -> [PlaceChange] in
             var seen: [PlaceChange] = []
             for await change in changes { seen.append(change) }
@@ -132,7 +132,7 @@ import Glibc
         let all = try await Self.within(seconds: 60) { await seen.value }
         #expect(all.first == .changed(name: [0x61, 0xFF, 0x2E, 0x62, 0x69, 0x6E]), "the new name, as its bytes")
         #expect(all.last == .gone, "the stream says the folder is gone, then ends")
-        #expect(throws: FileSystemError.self) { _ = try place.watch(root + "/missing") }
+        await #expect(throws: FileSystemError.self) { _ = try await place.watch(root + "/missing") }
     }
 
     @Test func renamesMakesAndCopiesWithoutClobbering() async throws {

@@ -1,0 +1,84 @@
+import FileSystemKit
+import Foundation
+import Places
+import Synchronization
+import SystemKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A watch asked for on a hung share (#26's review): `LocalPlace.watch` adds the inotify watch on
+/// the volume's own threads with a call's deadline, so every caller (the browser's
+/// `FolderWatching`, `qlbrowse serve`'s watch requests) hears "not responding" instead of waiting
+/// for ever, and the volume is then refused like after any other stuck call. faultfs
+/// (Tests/Support) hangs every call under its `stuck` folder: `inotify_add_watch` looks that
+/// folder up, and the look-up does not return while the hang lasts.
+@Suite(.serialized, .enabled(if: getuid() == 0 && FileManager.default.fileExists(atPath: "/dev/fuse")
+                                && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/fusepy.py"),
+                              "needs root, /dev/fuse and python3-fusepy (scripts/install-deps test)"))
+struct HungWatchTests {
+    /// What the watch did, set by the task that asked for it.
+    final class Outcome: Sendable {
+        let state = Mutex<Result<Void, FileSystemError>?>(nil)
+        var value: Result<Void, FileSystemError>? { state.withLock { $0 } }
+    }
+
+    private static func faultfs(_ arguments: [String]) -> TestEnvironment.Result {
+        TestEnvironment.run("/usr/bin/python3", [TestEnvironment.root.appendingPathComponent("Tests/Support/faultfs_ctl.py").path] + arguments)
+    }
+
+    @Test func aWatchOnAHungShareEndsAtTheDeadlineAndTheVolumeIsRefusedAfter() async throws {
+        let work = TestEnvironment.temporaryFolder("qlbrowse-hung-watch")
+        let source = work.appendingPathComponent("src").path, mount = work.appendingPathComponent("mnt").path
+        try FileManager.default.createDirectory(atPath: source + "/stuck", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: work.path + "/local", withIntermediateDirectories: true)
+        let mounted = Self.faultfs(["mount", source, mount])
+        try #require(mounted.status == 0, "faultfs did not mount: \(mounted.stderr)")
+        defer {
+            // Clears the hang first, which lets the stuck look-up return, then unmounts.
+            _ = Self.faultfs(["unmount", mount])
+            try? FileManager.default.removeItem(at: work)
+        }
+        let hung = Self.faultfs(["set", mount, "hang_paths=[\"/stuck\"]", "hang=true"])
+        try #require(hung.status == 0, "\(hung.stderr)")
+
+        let place = LocalPlace(io: VolumeIO(), callDeadline: 1)
+        let outcome = Outcome()
+        // Asked from a task of its own and waited for with a bound, so that a watch that blocks its
+        // caller fails this test instead of hanging it.
+        let asked = ContinuousClock.now
+        Task.detached {
+            do throws(FileSystemError) {
+                _ = try await place.watch(mount + "/stuck")
+                outcome.state.withLock { $0 = .success(()) }
+            } catch {
+                outcome.state.withLock { $0 = .failure(error) }
+            }
+        }
+        // A hang guard, not a timing: the deadline is 1 s, the whole suite on two cores is slow.
+        while outcome.value == nil, ContinuousClock.now - asked < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let waited = ContinuousClock.now - asked
+        guard case .failure(let error) = outcome.value else {
+            Issue.record("the watch on the hung folder \(outcome.value == nil ? "still blocks its caller" : "was added") after \(waited)")
+            return
+        }
+        #expect(error.code == .notResponding && error.message.hasPrefix("\(mount) is not responding"), "\(error)")
+
+        // The volume has a call stuck: the next one is refused at once, a watch as any other.
+        do throws(FileSystemError) {
+            _ = try await place.watch(mount)
+            Issue.record("a watch on a volume with a stuck call was added")
+        } catch {
+            #expect(error.code == .notResponding && error.message.contains("not responding"), "\(error)")
+        }
+        // Other volumes are not held up: a local folder is watched and heard as before.
+        let local = work.path + "/local"
+        let changes = try await place.watch(local)
+        close(open(local + "/new", O_CREAT | O_WRONLY | O_CLOEXEC, 0o644))
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() == .changed(name: Array("new".utf8)))
+    }
+}
