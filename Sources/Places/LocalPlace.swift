@@ -99,27 +99,6 @@ public final class LocalPlace: Place {
         }
     }
 
-    /// Adds the inotify watch on the folder's volume's threads, within a call's deadline: adding
-    /// it looks the folder up, and on a hung share (a dead FUSE or SMB mount) that lookup never
-    /// returns. Every caller (the browser, `qlbrowse serve`) gets `.notResponding` or `.refused`
-    /// then, as for any other call on that volume; a watch added after its caller gave up is
-    /// dropped, which stops it.
-    public func watch(_ folder: String) async throws(FileSystemError) -> AsyncStream<PlaceChange> {
-        let (stream, continuation) = AsyncStream<PlaceChange>.makeStream()
-        let watch = try await call(folder) { () throws(FileSystemError) in
-            try FolderWatch(folder) { change in
-                switch change {
-                case .changed(let name): continuation.yield(.changed(name: name))
-                case .gone:
-                    continuation.yield(.gone)
-                    continuation.finish()
-                }
-            }
-        }
-        continuation.onTermination = { _ in watch.stop() }
-        return stream
-    }
-
     public func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities {
         let fsType = Volume.containing(folder, in: volumes())?.fsType ?? ""
         // A probe that only reads has 2 s; a trial file on the slowest volume gets an operation's 30.
@@ -132,16 +111,24 @@ public final class LocalPlace: Place {
     /// nil): `.notResponding` when it is past it, or when the volume has calls stuck already.
     func call<Value: Sendable>(_ path: String, deadline: Double? = nil,
                                _ work: @escaping @Sendable () throws(FileSystemError) -> Value) async throws(FileSystemError) -> Value {
+        try await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, FileSystemError>, Never>) in
+            run(path, deadline: deadline, work) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// `call` for a caller that is not a task (`qlbrowse serve`'s reading thread): `completion`
+    /// hears the result or the volume's failure exactly once, on the call's thread or a timer's.
+    func run<Value: Sendable>(_ path: String, deadline: Double? = nil, _ work: @escaping @Sendable () throws(FileSystemError) -> Value,
+                              completion: @escaping @Sendable (Result<Value, FileSystemError>) -> Void) {
         let volume = mountPoint(of: path)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<VolumeIO.Outcome<Result<Value, FileSystemError>>, Never>) in
-            io.run(volume: volume, deadline: deadline ?? callDeadline, { () -> Result<Value, FileSystemError> in
-                do throws(FileSystemError) { return .success(try work()) } catch { return .failure(error) }
-            }, completion: { continuation.resume(returning: $0) })
-        }
-        switch outcome {
-        case .done(let result): return try result.get()
-        case .timedOut: throw .notResponding(TerminalText.escaped(volume))
-        case .refused: throw .refused(TerminalText.escaped(volume))
-        }
+        io.run(volume: volume, deadline: deadline ?? callDeadline, { () -> Result<Value, FileSystemError> in
+            do throws(FileSystemError) { return .success(try work()) } catch { return .failure(error) }
+        }, completion: { outcome in
+            switch outcome {
+            case .done(let result): completion(result)
+            case .timedOut: completion(.failure(.notResponding(TerminalText.escaped(volume))))
+            case .refused: completion(.failure(.refused(TerminalText.escaped(volume))))
+            }
+        })
     }
 }

@@ -140,6 +140,9 @@ struct RemoteWatchTests {
         // The next call (the browser's listing) connects again; the watch follows it.
         _ = try await place.item(at: files.path)
         #expect(await heard.wait { $0.all.filter { $0 == .changed(name: []) }.count >= 2 }, "heard: \(heard.all)")
+        // "List again" is yielded before the watch request goes: a file made before the remote's
+        // inotify is in place is the browser's listing's to show, not the watch's.
+        #expect(await waitForRemoteInotify(1), "the remote watches again")
         LoopbackSSH.write(files.path + "/after", [])
         #expect(await heard.wait { $0.names.contains(Array("after".utf8)) }, "heard: \(heard.all)")
         #expect(!heard.hasEnded)
