@@ -110,6 +110,7 @@ extension BrowserState {
             case .quit: return overlay != nil ? .screen(.closeOverlay) : .screen(.quit)
             case .volumes: return overlay == .volumes ? .screen(.closeOverlay) : .volumes(.toggle)
             case .redraw: return .screen(.redraw)
+            case .reload: return .screen(.reload)
             }
         case .jobs(let jobs):
             switch jobs {

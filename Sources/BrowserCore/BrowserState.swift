@@ -200,6 +200,10 @@ public struct BrowserState: Sendable, Equatable {
             mode = .overlay(.help)
             helpPage = 0
         case .screen(.closeOverlay): mode = .browsing
+        case .screen(.reload):
+            let effects = refreshFolder()
+            message = "listed again"
+            return effects
         case .screen(.quit): return [.quit(folder: folder)]
         case .jobs(.startBatch): return startBatch()
         case .jobs(.toggle):

@@ -23,7 +23,7 @@ public enum Command: Sendable, Hashable, CaseIterable, RawRepresentable {
 
     /// What is over the listing, and the program itself.
     public enum Screen: String, Sendable, CaseIterable {
-        case quickLook = "quick-look", help, quit, volumes, redraw
+        case quickLook = "quick-look", help, quit, volumes, redraw, reload
     }
 
     /// Background jobs.

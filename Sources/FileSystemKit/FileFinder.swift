@@ -95,6 +95,25 @@ public final class FileFinder: Sendable {
 
     public func stop() { state.withLock { $0.stopped = true } }
 
+    /// For a place whose folders are not this computer's (SFTP, read over the link) and so are
+    /// walked by the place instead of `start()`: the names in each folder read (its path relative
+    /// to the root, as bytes; empty: the root), and how many folders could not be read, ranked as
+    /// the walk's own paths are; `complete` with the last. The caller leaves out what the walk
+    /// leaves out (".", "..", hidden names unless `showsHidden`).
+    public func add(_ folders: [(folder: [UInt8], names: [[UInt8]])], unreadable: Int = 0, complete: Bool) {
+        guard !state.withLock({ $0.stopped }) else { return }
+        var chunk = PathChunk()
+        for (folder, names) in folders {
+            for name in names {
+                (name + [0]).withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chunk.append(folder: folder, name: $0.baseAddress!, length: name.count) }
+                }
+            }
+        }
+        if unreadable > 0 { state.withLock { $0.unreadable += unreadable } }
+        hand(&chunk, complete: complete)
+    }
+
     private func walk() {
         // Folders still to read: their absolute path, and their path relative to the root as bytes.
         var pending: [(path: String, relative: [UInt8])] = [(root, [])]

@@ -27,8 +27,14 @@ public final class FileOperation: Sendable {
     /// Read every copied file back and compare it with its original before putting it in place.
     public let verifiesContent: Bool
 
-    public init(kind: Kind, sources: [String], destination: String?, verifiesContent: Bool = false) {
+    /// A move from a place without a trash (a server reached by SFTP) may delete each source for
+    /// good once its copy is in place and checked: the user's explicit yes (`files move
+    /// --delete-sources`); without it such a move is refused whole, before anything is copied.
+    public let deletesSourcesForGood: Bool
+
+    public init(kind: Kind, sources: [String], destination: String?, verifiesContent: Bool = false, deletesSourcesForGood: Bool = false) {
         self.verifiesContent = verifiesContent
+        self.deletesSourcesForGood = deletesSourcesForGood
         self.kind = kind
         self.sources = sources
         self.destination = destination

@@ -66,7 +66,8 @@ public protocol Place: Sendable {
     func trash(_ path: String) async throws(FileSystemError) -> TrashCan.Item
 
     /// Whether `trash` can work here (false: an SFTP server). A copy between places overwrites
-    /// and a move removes its sources only through a trash, so without one they are refused.
+    /// and a move removes its sources only through a trash, so without one they are refused
+    /// (a move's sources deleted for good only with `FileOperation.deletesSourcesForGood`).
     var hasTrash: Bool { get }
 
     /// Puts a trashed item back (beside, as "name (2)", when its place is taken); where it went.
@@ -83,6 +84,13 @@ public protocol Place: Sendable {
     /// reporting the best matches relative to `folder` through `report`, or why it cannot find.
     func find(under folder: String, showsHidden: Bool, skipping mountPoints: [String]?,
               report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceFind
+
+    /// Finds the files below `folder` whose content holds `query` (Tab in `F`), where the files
+    /// are (ripgrep there), reporting the first `limit` paths relative to `folder` and how many
+    /// in all as they come, the last report `complete`; or why it cannot. One search per query:
+    /// cancelling the task stops it (ripgrep is killed) and it reports nothing more.
+    func findInside(_ folder: String, query: String, limit: Int,
+                    report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceTask
 
     /// What `folder`'s volume allows (links, permissions, names, sizes); `trial` writes a test file.
     func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities
@@ -119,6 +127,13 @@ extension Place {
     public func find(under folder: String, showsHidden: Bool, skipping mountPoints: [String]?,
                      report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceFind {
         .refused(FileSystemError(code: .unsupported, path: folder, context: "finding names is not done in \(name)"), report: report)
+    }
+
+    /// A place that cannot look inside its files says so at once.
+    public func findInside(_ folder: String, query: String, limit: Int,
+                           report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceTask {
+        report(.failure(FileSystemError(code: .unsupported, path: folder, context: "looking inside files is not done in \(name)")))
+        return PlaceTask()
     }
 }
 

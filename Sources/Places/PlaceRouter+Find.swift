@@ -16,4 +16,18 @@ extension PlaceRouter {
         }
         return route.place.find(under: route.path, showsHidden: showsHidden, skipping: route.prefix == nil ? mountPoints : nil, report: report)
     }
+
+    /// Tab in `F` in a tab: the search inside files runs on the folder's place (ripgrep where
+    /// the files are), the remote's prefix taken off; its paths are relative to the folder.
+    public func findInside(_ folder: String, query: String, limit: Int,
+                           report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceTask {
+        let route: Route
+        do throws(FileSystemError) {
+            route = try self.route(folder)
+        } catch {
+            report(.failure(error))
+            return PlaceTask()
+        }
+        return route.place.findInside(route.path, query: query, limit: limit, report: report)
+    }
 }

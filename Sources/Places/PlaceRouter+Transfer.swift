@@ -32,7 +32,8 @@ extension PlaceRouter {
             if let destination, destination.prefix != route.prefix, operation.kind == .copy || operation.kind == .move {
                 part = await transfer(operation, sources: sources, from: route, to: destination, events: events)
             } else {
-                let inner = FileOperation(kind: operation.kind, sources: sources, destination: destination?.path, verifiesContent: operation.verifiesContent)
+                let inner = FileOperation(kind: operation.kind, sources: sources, destination: destination?.path, verifiesContent: operation.verifiesContent,
+                                          deletesSourcesForGood: operation.deletesSourcesForGood)
                 let follower = Self.follow(operation, inner)
                 defer { follower.cancel() }
                 part = route.outer(try await route.place.perform(inner, events: route.events(events, destination: destination)), destination: destination)
@@ -45,7 +46,8 @@ extension PlaceRouter {
     /// Copies `sources` (paths on `from`'s place) into `to`'s folder; for a move, then trashes
     /// each source whose copy is in place. The report in the caller's paths.
     func transfer(_ operation: FileOperation, sources: [String], from: Route, to: Route, events: FileOperationEvents) async -> FileOperation.Report {
-        let inner = FileOperation(kind: operation.kind, sources: sources, destination: to.path, verifiesContent: operation.verifiesContent)
+        let inner = FileOperation(kind: operation.kind, sources: sources, destination: to.path, verifiesContent: operation.verifiesContent,
+                                  deletesSourcesForGood: operation.deletesSourcesForGood)
         let follower = Self.follow(operation, inner)
         defer { follower.cancel() }
         let journal = TransferJournal(kind: operation.kind, from: from.place.name, to: to.place.name, destination: to.path, sources: sources)

@@ -22,13 +22,12 @@ extension PlaceTransfer {
         }
     }
 
-    /// A move from a place without a trash (SFTP): refused whole, before anything is copied. Its
-    /// sources could only be deleted for good, and the delete's own confirmation is not what the
-    /// user answered when they asked for a move.
+    /// A move from a place without a trash (SFTP) without the user's yes to deleting its sources
+    /// for good (`FileOperation.deletesSourcesForGood`): refused whole, before anything is copied.
     func refusedMove(_ operation: FileOperation, journal: TransferJournal?) -> FileOperation.Report {
         var report = FileOperation.Report()
         let why = "not moved: \(TerminalText.escaped(source.name)) is reached by SFTP and has no trash, so a move would delete "
-            + "the original for good; copy it, then delete it"
+            + "the original for good; copy it, then delete it (or: qlbrowse files move --delete-sources)"
         for path in operation.sources {
             report.notDone.append(path)
             report.failures.append("\(TerminalText.escaped(FileOperation.name(path))): \(why)")

@@ -62,6 +62,15 @@ extension PlaceTransfer {
     /// One file in pieces; fails `.sourceChanged` when the source is not as it was listed.
     private func copyFile(_ item: Item, to temporary: String, operation: FileOperation, events: FileOperationEvents,
                           progress: Tally) async throws(FileSystemError) {
+        if let copier = source as? any ServerSideCopying, (source as AnyObject) === (destination as AnyObject),
+           try await copier.copyOnServer(item.path, to: temporary, size: item.size) {
+            events.progress(progress.state.withLock { state in
+                state.bytesDone += Int64(item.size)
+                state.current = item.path
+                return state
+            })
+            return try await checkUnchanged(item)
+        }
         // The first piece makes the file (never over a name); the others go `inFlight` at a
         // time, each at its own offset, so a link's round trip is not paid once per piece; then
         // the file is flushed before it may be renamed into place.
@@ -91,6 +100,11 @@ extension PlaceTransfer {
             }
             try await retried { () throws(FileSystemError) in try await destination.writeChunk([], to: temporary, at: item.size, last: true) }
         }
+        try await checkUnchanged(item)
+    }
+
+    /// Fails `.sourceChanged` when the source is not as it was listed.
+    private func checkUnchanged(_ item: Item) async throws(FileSystemError) {
         let after = try await source.item(at: item.path)
         guard after.size == item.size, after.modified == item.modified else {
             throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")

@@ -72,7 +72,7 @@ public struct PlaceTransfer: Sendable {
         var report = FileOperation.Report()
         guard let folder = operation.destination else { return report }
         defer { journal?.finish() }
-        if removingSources, !source.hasTrash { return refusedMove(operation, journal: journal) }
+        if removingSources, !source.hasTrash, !operation.deletesSourcesForGood { return refusedMove(operation, journal: journal) }
         if let journal { await removeLeftovers(in: folder, journal: journal, report: &report) }
         var trees: [(source: String, items: [Item])] = []
         for path in operation.sources {
@@ -104,7 +104,9 @@ public struct PlaceTransfer: Sendable {
             case .placed(let target):
                 report.placed.append(FileOperation.Placement(source: path, target: target, sameVolume: false))
                 journal?.update(path) { $0.state = .done; $0.target = target; $0.temporary = nil }
-                if removingSources {
+                if removingSources, !source.hasTrash {
+                    await deleteSource(path, items, placedAt: target, report: &report, journal: journal)
+                } else if removingSources {
                     await removeSource(path, placedAt: target, report: &report, journal: journal)
                 } else {
                     report.done.append(path)

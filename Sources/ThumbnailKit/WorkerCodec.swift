@@ -7,17 +7,19 @@ import Foundation
 /// The one codec of the worker and service protocol, used at every end: the pool and the worker,
 /// the service and its client. A frame (`WorkerFrame`) holds a `WorkerRequest` with its
 /// `WorkerDeadline`, or a `WorkerAnswer` with its payload, as JSON in the header; the request id
-/// is in the frame's head. The service passes worker frames on to its client without this codec:
+/// is in the frame's head; the headers of a short call skip Codable (`WorkerHeaderShortcut`), in
+/// the same JSON. The service passes worker frames on to its client without this codec:
 /// it only rewrites the id (`WorkerFrame.id`).
 package enum WorkerCodec {
     /// The frame of `request` for request `id`.
     package static func frame(_ request: WorkerRequest, id: UInt64, deadline: WorkerDeadline = WorkerDeadline()) -> WorkerFrame {
-        WorkerFrame(id: id, header: encode(RequestHeader(request: request, deadline: deadline == WorkerDeadline() ? nil : deadline)))
+        let given = deadline == WorkerDeadline() ? nil : deadline
+        return WorkerFrame(id: id, header: WorkerHeaderShortcut.header(request, deadline: given) ?? encode(RequestHeader(request: request, deadline: given)))
     }
 
     /// The frame of `answer` for request `id`, with its payload (pixels, text, a JSON listing).
     package static func frame(_ answer: WorkerAnswer, id: UInt64, payload: [UInt8] = []) -> WorkerFrame {
-        WorkerFrame(id: id, header: encode(answer), payload: payload)
+        WorkerFrame(id: id, header: WorkerHeaderShortcut.header(answer) ?? encode(answer), payload: payload)
     }
 
     /// The frame that ends request `id` with `error` (a cancellation too): a `failure`.
@@ -28,13 +30,15 @@ package enum WorkerCodec {
 
     /// The request a frame holds, and the deadline it came with.
     package static func request(in frame: WorkerFrame) throws(WorkerCodecError) -> (WorkerRequest, WorkerDeadline) {
+        if let (request, deadline) = WorkerHeaderShortcut.request(in: frame.header) { return (request, deadline ?? WorkerDeadline()) }
         let header: RequestHeader = try decode(frame.header, naming: "request", casesUnder: "request")
         return (header.request, header.deadline ?? WorkerDeadline())
     }
 
     /// The answer a frame holds (its payload stays in the frame).
     package static func answer(in frame: WorkerFrame) throws(WorkerCodecError) -> WorkerAnswer {
-        try decode(frame.header, naming: "answer", casesUnder: nil)
+        if let answer = WorkerHeaderShortcut.answer(in: frame.header) { return answer }
+        return try decode(frame.header, naming: "answer", casesUnder: nil)
     }
 
     /// The header of a request frame: the request and, when it has one, its deadline.

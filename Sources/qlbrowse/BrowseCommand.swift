@@ -99,7 +99,7 @@ struct BrowseCommand: ParsableCommand {
         // A remote folder: its listings, pictures and file calls go to the remote's qlbrowse (or,
         // over SFTP, to its SFTP server, the pictures made here by these workers from copies).
         if let remote, let remotePrefix { parts.remotes = [(remotePrefix, remote.place, options.placeLabel)] }
-        remote?.sftp?.useThumbnails(ThumbnailGenerator(workers: thumbnails))
+        remote?.sftp?.useThumbnails(ThumbnailGenerator(workers: thumbnails, cache: parts.cache), cache: parts.cache)
         // Library chatter (GLib warnings) goes to the log file, never onto the screen.
         let savedError = fcntl(2, F_DUPFD_CLOEXEC, 0)
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

@@ -33,6 +33,7 @@ struct FileCommand: ParsableCommand {
         @Option(help: "When a name is taken in FOLDER: skip, overwrite or keep-both.") var onClash: Clash = .skip
         @Flag(help: "Print progress to standard error.") var progress = false
         @Flag(help: "Read every copy back and compare it with its original before putting it in place.") var verify = false
+        @Flag(help: "Moving from a server reached by plain SFTP (which has no trash): delete each original for good once its copy is in place and its sizes check (without this, such a move is refused).") var deleteSources = false
         @Argument(help: "Files or folders, then the destination folder; ssh://[user@]host[:port]/path or host:path for one on another machine (a move between machines trashes each original once its copy is in place).") var paths: [String]
     }
 
@@ -68,7 +69,8 @@ struct FileCommand: ParsableCommand {
         // A move removes its sources: `.`, `..` and `/` are refused as rm refuses them.
         let (operands, refused) = kind == .move ? removable(Array(paths.dropLast())) : (Array(paths.dropLast()), 0)
         if let report = try RemoteFileCopy.run(kind, sources: operands, destination: paths.last!, clash: clash.choice,
-                                               progress: progress, verify: options.verify) {
+                                               progress: progress, verify: options.verify,
+                                               deletesSourcesForGood: options.deleteSources) {
             return try finish(report, refused: refused)
         }
         let sources = operands.map(PathNormalizer.absolute), destination = PathNormalizer.absolute(paths.last!)

@@ -11,7 +11,8 @@ import Glibc
 
 /// `qlbrowse find`: the browser's `F` for scripts: names below a folder matched as fzf does (the
 /// query's letters in order, smart case), on the folder's volume only (other volumes' mount points
-/// are not entered, so a hung share below cannot stop it).
+/// are not entered, so a hung share below cannot stop it). A remote folder (`ssh://host/path`,
+/// `host:path`) is walked by the remote's own qlbrowse, and only the matches cross.
 struct FindCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find",
@@ -22,7 +23,8 @@ struct FindCommand: ParsableCommand {
         """)
 
     @Argument(help: "What to look for.") var query: String
-    @Argument(help: "Where to look (this folder when not given).") var folder: String?
+    @Argument(help: "Where to look (this folder when not given; ssh://[user@]host[:port]/path or host:path for a remote one).")
+    var folder: String?
     @Option(parsing: .unconditional, help: "How many of the best matches to print.") var best = 50
     @Flag(help: "Print every match as it is found, in the order the walk finds them, instead of the best.") var all = false
     @Flag(help: "Look in hidden files and folders too.") var hidden = false
@@ -32,15 +34,6 @@ struct FindCommand: ParsableCommand {
     }
 
     func run() throws {
-        let root = PathNormalizer.absolute(folder ?? ".")
-        let place = LocalPlace()
-        let item: PlaceItem
-        do throws(FileSystemError) {
-            item = try PlaceCall.wait { () throws(FileSystemError) in try await place.item(at: root) }
-        } catch {
-            throw RuntimeError("cannot look in \(TerminalText.escaped(root)): \(String(cString: strerror(error.errno)))")
-        }
-        guard item.isDirectory else { throw RuntimeError("\(TerminalText.escaped(root)) is not a folder") }
         let finished = DispatchSemaphore(value: 0)
         let last = Mutex<FileFinder.Report?>(nil)
         let all = self.all
@@ -54,11 +47,12 @@ struct FindCommand: ParsableCommand {
             last.withLock { $0 = report }
             if report.complete { finished.signal() }
         }
-        let finder = FileFinder(root: root, showsHidden: hidden, skipping: VolumeMonitor.currentVolumes().map(\.mountPoint),
-                                best: max(1, best), streams: all, report: onReport)
-        finder.search(query)
-        finder.start()
-        finished.wait()
+        // `ssh://host/path` or `host:path`: the remote's own qlbrowse walks and ranks there.
+        if let remote = try RemoteFind.open(folder) {
+            try remote.find(query, showsHidden: hidden, best: max(1, best), streams: all, report: onReport, finished: finished)
+        } else {
+            try findHere(report: onReport, finished: finished)
+        }
         guard let report = last.withLock({ $0 }) else { return }
         if !all {
             FileDescriptorWriter.writeAll((report.best.map { shown($0) + "\n" }.joined()).fileSystemBytes, to: 1)
@@ -67,5 +61,23 @@ struct FindCommand: ParsableCommand {
             FileDescriptorWriter.writeAll(Array("qlbrowse find: \(report.unreadable) folder\(report.unreadable == 1 ? "" : "s") could not be read\n".utf8), to: 2)
         }
         if report.matched == 0 { throw ExitCode(1) }
+    }
+
+    /// The walk on this computer, until its complete report.
+    private func findHere(report: @escaping @Sendable (FileFinder.Report) -> Void, finished: DispatchSemaphore) throws {
+        let root = PathNormalizer.absolute(folder ?? ".")
+        let place = LocalPlace()
+        let item: PlaceItem
+        do throws(FileSystemError) {
+            item = try PlaceCall.wait { () throws(FileSystemError) in try await place.item(at: root) }
+        } catch {
+            throw RuntimeError("cannot look in \(TerminalText.escaped(root)): \(String(cString: strerror(error.errno)))")
+        }
+        guard item.isDirectory else { throw RuntimeError("\(TerminalText.escaped(root)) is not a folder") }
+        let finder = FileFinder(root: root, showsHidden: hidden, skipping: VolumeMonitor.currentVolumes().map(\.mountPoint),
+                                best: max(1, best), streams: all, report: report)
+        finder.search(query)
+        finder.start()
+        finished.wait()
     }
 }

@@ -21,7 +21,7 @@ enum RemoteFileCopy {
     /// Runs the copy and returns its report, or nil when every operand is local (the caller
     /// runs it as before). `clash` answers a taken name; `progress` prints to standard error.
     static func run(_ kind: FileOperation.Kind, sources: [String], destination: String, clash: FileOperation.ConflictChoice,
-                    progress: Bool, verify: Bool) throws -> FileOperation.Report? {
+                    progress: Bool, verify: Bool, deletesSourcesForGood: Bool = false) throws -> FileOperation.Report? {
         let all = sources + [destination]
         let addresses = all.map { operand -> RemoteAddress? in
             guard let address = RemoteAddress.parse(operand) else { return nil }
@@ -73,7 +73,8 @@ enum RemoteFileCopy {
             throw RuntimeError("the destination folder \(TerminalText.escaped(destination)) cannot be used: \(error.message)")
         }
         guard folder.isDirectory else { throw RuntimeError("\(TerminalText.escaped(destination)) is not a folder (the last name given is where the files go)") }
-        let operation = FileOperation(kind: kind, sources: from.map(\.path), destination: into.path, verifiesContent: verify)
+        let operation = FileOperation(kind: kind, sources: from.map(\.path), destination: into.path, verifiesContent: verify,
+                                      deletesSourcesForGood: deletesSourcesForGood)
         let events = FileOperationEvents(resolve: { _ in (clash, true) }, progress: { state in
             guard progress, state.bytesTotal > 0 else { return }
             StandardStream.write("\r\(state.bytesDone * 100 / state.bytesTotal)% \(state.bytesDone)/\(state.bytesTotal) bytes", to: 2)

@@ -30,4 +30,21 @@ import Testing
         #expect(state.apply(.folderChanged(folder: "/elsewhere")).isEmpty)
         #expect(state.ticket == before)
     }
+
+    /// Ctrl-R (`.screen(.reload)`): the same listing again by hand, for any place (an SFTP
+    /// folder between its polls), the filter and marks kept.
+    @Test func theReloadKeyListsAgainKeepingTheFilterAndTheMarks() {
+        var state = BrowserState.browsing(["apple", "banana", "blueberry"])
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("b")))
+        state.apply(.filter(.accept))
+        state.apply(.files(.toggleMark))
+        let before = state.ticket
+        let effects = state.apply(.screen(.reload))
+        #expect(effects.contains(.list(folder: "/home/me", ticket: state.ticket)) && state.ticket == before + 1)
+        state.list(["apple", "banana", "blackberry", "blueberry"])
+        #expect(state.filter == "b" && state.marked == [Array("banana".utf8)])
+        #expect(state.entries.map(\.name) == ["banana", "blackberry", "blueberry"] && state.selected?.name == "blueberry")
+        #expect(state.message == "listed again")
+    }
 }

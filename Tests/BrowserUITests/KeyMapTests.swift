@@ -42,4 +42,13 @@ import Testing
         #expect(help.contains("Q q"))
         #expect(help.contains("j ↓"))
     }
+
+    /// Ctrl-R lists the folder again (no other binding had it; Quick Edit's own Ctrl-R, redo,
+    /// is read before the key map), and the help names it.
+    @Test func ctrlRReloadsTheFolder() {
+        let keys = KeyMap.standard
+        #expect(action(.character(18), BrowserState(folder: "/"), keys) == .screen(.reload))
+        #expect(keys.keys(for: .screen(.reload)) == ["ctrl-r"])
+        #expect(HelpText.lines(for: keys).joined(separator: "\n").contains("list this folder again"))
+    }
 }

@@ -77,4 +77,26 @@ import Testing
         #expect(report.query == "file29" && report.best.first == "other/file29.txt", "\(report.best.prefix(3))")
         #expect(report.matched == Set((0..<3000).map { "file\($0).txt" }.filter { FuzzyMatch("file29").cost("other/" + $0) != nil }).count)
     }
+
+    /// A place that walks its own folders (SFTP, over the link) feeds the finder: the names it
+    /// hands are ranked as a walk's (relative paths, bytes kept), the last hand completes it.
+    @Test func namesHandedByAnotherWalkAreRankedAsTheWalksOwn() throws {
+        let done = DispatchSemaphore(value: 0), last = Mutex<FileFinder.Report?>(nil)
+        let finder = FileFinder(root: "/nowhere", showsHidden: false, skipping: []) { report in
+            last.withLock { $0 = report }
+            if report.complete { done.signal() }
+        }
+        let odd: [UInt8] = Array("ne".utf8) + [0xE9] + Array("dle".utf8)
+        finder.search("needle")
+        finder.add([(folder: [], names: [Array("a".utf8), Array("needle.txt".utf8)])], complete: false)
+        finder.add([(folder: Array("a".utf8), names: [Array("b".utf8)]), (folder: Array("a/b".utf8), names: [odd, Array("other".utf8)])],
+                   unreadable: 2, complete: true)
+        _ = done.wait(timeout: .now() + 20)
+        let report = try #require(last.withLock { $0 })
+        #expect(report.complete && report.walked == 5 && report.unreadable == 2)
+        #expect(report.best == ["needle.txt"], "the odd name's é is not an e: \(report.best)")
+        finder.search("dle")
+        for _ in 0..<400 where last.withLock({ $0?.query }) != "dle" { usleep(50_000) }
+        #expect(Set(last.withLock { $0?.best.map(\.fileSystemBytes) } ?? []) == [Array("needle.txt".utf8), Array("a/b/".utf8) + odd], "ranked again, bytes kept")
+    }
 }

@@ -11,7 +11,7 @@ import Glibc
 /// `F` on a remote over a real sshd on loopback (#26), `qlbrowse serve` on the "remote" being the
 /// binary under test: a name that is not UTF-8 two folders down is found there (through the
 /// router, the remote's prefix taken off), a new query ranks again, a cancel mid-walk ends the
-/// search without a hang and leaves the link working, and an SFTP place refuses with why.
+/// search without a hang and leaves the link working, and an SFTP place walks from here.
 @Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"), "needs openssh-server (scripts/install-deps test)"))
 struct RemoteFindTests {
     /// `caf\xE9.txt`: Latin-1, not UTF-8.
@@ -103,14 +103,47 @@ struct RemoteFindTests {
         #expect(reports.count == heard && reports.failure == nil, "nothing after the cancel (walking when cancelled: \(walking))")
     }
 
-    @Test func anSFTPPlaceRefusesWithWhy() async throws {
+    /// Over plain SFTP this side walks the remote folder (READDIR a few folders at a time) and
+    /// ranks here: the odd name two folders down is found by its bytes, hidden names only when
+    /// asked; a cancel mid-walk says nothing more and the link works on.
+    @Test func anSFTPPlaceWalksOverTheLinkAndFinds() async throws {
         defer { ssh.stop() }
+        LoopbackSSH.write(files + "/one/two/" + Self.oddName, Array("bonjour".utf8))
+        try FileManager.default.createDirectory(atPath: files + "/.hidden", withIntermediateDirectories: true)
+        LoopbackSSH.write(files + "/.hidden/cafe-secret.txt", [])
+        LoopbackSSH.write(files + "/one/notes.md", [])
+        for index in 0..<200 { LoopbackSSH.write(files + "/photo \(index).jpg", []) }
         let place = try await ssh.sftpPlace(files)
         defer { place.disconnect() }
         let reports = Reports()
         let search = place.find(under: files, showsHidden: false, skipping: nil) { reports.add($0) }
+        search.search("caf")
         search.start()
-        #expect(reports.failure?.message.contains("finding names needs qlbrowse on the remote") == true, "\(String(describing: reports.failure))")
-        #expect(reports.count == 0)
+        #expect(await Self.eventually(60) { reports.last?.complete == true || reports.failure != nil }, "\(String(describing: reports.failure))")
+        #expect(reports.last?.best.map(\.fileSystemBytes) == [("one/two/" + Self.oddName).fileSystemBytes], "\(String(describing: reports.last))")
+        #expect(reports.last?.walked == 204, "everything below but the hidden folder")
+        search.search("notes")
+        #expect(await Self.eventually(60) { reports.last?.query == "notes" })
+        #expect(reports.last?.best == ["one/notes.md"])
+        search.cancel()
+        let hidden = Reports()
+        let withHidden = place.find(under: files, showsHidden: true, skipping: nil) { hidden.add($0) }
+        withHidden.search("cafesecret")
+        withHidden.start()
+        #expect(await Self.eventually(60) { hidden.last?.complete == true || hidden.failure != nil })
+        #expect(hidden.last?.best == [".hidden/cafe-secret.txt"], "\(String(describing: hidden.last))")
+        withHidden.cancel()
+        // A cancel mid-walk: enough folders that it is still going at the first report.
+        for folder in 0..<400 { try FileManager.default.createDirectory(atPath: files + "/d\(folder)/e", withIntermediateDirectories: true) }
+        let stopped = Reports()
+        let walking = place.find(under: files, showsHidden: false, skipping: nil) { stopped.add($0) }
+        walking.start()
+        #expect(await Self.eventually(60) { stopped.count > 0 })
+        let wasWalking = stopped.last?.complete == false
+        walking.cancel()
+        let heard = stopped.count
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(stopped.count == heard && stopped.failure == nil, "nothing after the cancel (walking when cancelled: \(wasWalking))")
+        #expect(await place.probe(files) == nil, "the link works on")
     }
 }

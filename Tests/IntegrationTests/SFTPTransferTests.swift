@@ -202,6 +202,9 @@ struct SFTPTransferTests {
         let moveDown = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", ssh.url(remote + "/note.txt"), back], environment: environment)
         #expect(moveDown.status == 1 && moveDown.stderr.contains("has no trash"), "\(moveDown.stdout) \(moveDown.stderr)")
         #expect(bytes(remote + "/note.txt") == Array("note".utf8) && bytes(back + "/note.txt") == nil, "refused: nothing copied, nothing removed")
+        // With the yes: copied, checked, then deleted for good there.
+        let yes = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", "--delete-sources", ssh.url(remote + "/note.txt"), back], environment: environment)
+        #expect(yes.status == 0 && bytes(back + "/note.txt") == Array("note".utf8) && bytes(remote + "/note.txt") == nil, "\(yes.stdout) \(yes.stderr)")
     }
 
     /// 32 MB up to the server and back down, timed: prints MB/s each way (pieces of 1 MB, four

@@ -37,6 +37,8 @@ import Glibc
             .batch(.init(roots: [Self.oddPath], box: PixelSize(width: 256, height: 256), jobs: 2, shard: [1, 3], writesShared: true, ignoresStored: false)),
             .watch(path: Self.oddPath),
             .find(.init(path: Self.oddPath, showsHidden: true, query: "caf\u{E9}")), .findQuery(""),
+            .find(.init(path: "/", showsHidden: false, query: "a", best: 3, streams: true)),
+            .findInside(.init(path: Self.oddPath, query: "caf\u{E9}", limit: 200)),
         ]
         for (index, request) in requests.enumerated() {
             let frame = RemoteCodec.frame(request, id: UInt64(index) << 40, payload: index == 7 ? [1, 2, 3] : [])
@@ -69,6 +71,7 @@ import Glibc
             .report(Self.report),
             .batch(events: [.found(total: 3), .unlisted(folder: Self.oddPath, reason: "gone"), .cached(path: "/a")], ended: false),
             .found(FileFinder.Report(query: "a", best: [String(Self.oddPath.dropFirst()), "b/c"], matched: 9, walked: 1 << 33, complete: false, unreadable: 2)),
+            .foundInside(FileFinder.Report(query: "a", best: [String(Self.oddPath.dropFirst())], matched: 3, walked: 0, complete: true, unreadable: 0)),
         ]
         for answer in answers {
             let read = try #require(try FrameCodec.readAll(RemoteCodec.frame(answer, id: 5, payload: [9]).bytes))
@@ -77,6 +80,9 @@ import Glibc
         #expect(capabilities.capabilities.forbiddenCharacters == Array("\\:*?"))
         // A search's report ends nothing: its request runs until its cancel.
         #expect(!RemoteAnswer.found(FileFinder.Report(query: "", best: [], matched: 0, walked: 0, complete: true, unreadable: 0)).endsRequest)
+        // A search inside files ends with its complete report (ripgrep is done there).
+        #expect(RemoteAnswer.foundInside(FileFinder.Report(query: "", best: [], matched: 0, walked: 0, complete: true, unreadable: 0)).endsRequest)
+        #expect(!RemoteAnswer.foundInside(FileFinder.Report(query: "", best: [], matched: 0, walked: 0, complete: false, unreadable: 0)).endsRequest)
         // A match's bytes survive, not a repaired text.
         let report = FileFinder.Report(query: "", best: [Self.oddPath], matched: 1, walked: 1, complete: true, unreadable: 0)
         guard case .found(let read) = try RemoteCodec.answer(in: try #require(try FrameCodec.readAll(RemoteCodec.frame(.found(report), id: 1).bytes)))

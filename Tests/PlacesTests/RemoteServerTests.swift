@@ -155,4 +155,41 @@ import Glibc
         #expect(await wait(done))
         close(answers.readEnd)
     }
+
+    /// Tab in `F` on the remote: ripgrep runs here, and the files holding the word come back as
+    /// `.foundInside` under the request's id, relative to the folder and by their bytes, the
+    /// complete report last (the request ends there); the limit lists fewer, counts all.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/rg"), "needs ripgrep"))
+    func aSearchInsideFilesRunsRipgrepHereAndItsCompleteReportEndsIt() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let odd = String(fileSystemBytes: Array("caf".utf8) + [0xE9] + Array(".txt".utf8))
+        _ = mkdir(root + "/one", 0o755)
+        for (path, text) in [("one/" + odd, "a jar of marmalade\n"), ("top.md", "Marmalade\n"), ("other.txt", "oranges\n")] {
+            let fd = open(root + "/" + path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            _ = FileDescriptorWriter.writeAll(Array(text.utf8), to: fd)
+            close(fd)
+        }
+        let done = start()
+        try send(.hello(version: RemoteCodec.version, software: "test"), id: 0)
+        _ = try await answer()
+        for (id, limit) in [(UInt64(7), 200), (8, 1)] {
+            try send(.findInside(.init(path: root, query: "marmalade", limit: limit)), id: id)
+            var last: FileFinder.Report?
+            while last?.complete != true {
+                let (answered, found, _) = try await answer()
+                #expect(answered == id)
+                guard case .foundInside(let report) = found else { Issue.record("\(found)"); break }
+                last = report
+            }
+            #expect(last?.matched == 2 && last?.query == "marmalade")
+            if limit == 1 {
+                #expect(last?.best.count == 1, "the limit lists one")
+            } else {
+                #expect(Set(last?.best.map(\.fileSystemBytes) ?? []) == [("one/" + odd).fileSystemBytes, Array("top.md".utf8)], "\(String(describing: last))")
+            }
+        }
+        close(requests.writeEnd)
+        #expect(await wait(done))
+        close(answers.readEnd)
+    }
 }

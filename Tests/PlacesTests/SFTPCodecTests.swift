@@ -46,6 +46,14 @@ struct SFTPCodecTests {
         #expect(fsync == uint32(UInt32(fsync.count - 4)) + [200, 0, 0, 0, 4] + string(Array("fsync@openssh.com".utf8)) + string([0xAA, 0xBB]))
     }
 
+    /// OpenSSH's `copy-data`: the extension's name, the read handle, two 64-bit numbers (offset,
+    /// length), the write handle and its 64-bit offset.
+    @Test func theCopyDataExtensionIsOpenSSHsBytes() {
+        let copy = SFTPCodec.encode(.copyData(from: [0xAA], offset: 0x1_0000_0002, length: 0, to: [0xBB, 0xCC], at: 5), id: 7)
+        #expect(copy == uint32(UInt32(copy.count - 4)) + [200, 0, 0, 0, 7] + string(Array("copy-data".utf8)) + string([0xAA])
+            + [0, 0, 0, 1, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + string([0xBB, 0xCC]) + [0, 0, 0, 0, 0, 0, 0, 5])
+    }
+
     @Test func aListingKeepsEachNamesBytesAndAttributes() throws {
         let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
         let utf8: [UInt8] = Array("café.txt".utf8)

@@ -67,7 +67,7 @@ public final class BrowserApp {
         self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, place: place, workers: parts.jobs),
                                     fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits, isLocal: place.isThisComputer),
                                     place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand, remoteCommand: options.remoteCommand,
-                                    forcesSFTP: options.forcesSFTP, sftpPictures: ThumbnailGenerator(workers: parts.thumbnails))
+                                    forcesSFTP: options.forcesSFTP, sftpPictures: ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache))
         self.graphics = graphics
         let drawer = PictureDrawer(driver: nil, cell: TerminalProbe.cellSize(), encoder: PictureEncoder(inbox: inbox))
         let theme = graphics.facts.hasLightBackground == true ? options.lightTheme ?? options.theme : options.theme

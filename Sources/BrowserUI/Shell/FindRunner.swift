@@ -1,5 +1,4 @@
 import BrowserCore
-import Dispatch
 import FileSystemKit
 import Places
 import Synchronization
@@ -7,8 +6,8 @@ import SystemKit
 
 /// Runs the one search `F` has open: the folder's place's search (`Place.find`: a `FileFinder`
 /// here, the remote's own over there in a remote tab), told each new query, stopped when the
-/// search closes; or, inside the files (this computer's only), ripgrep (`rg -l`), started again for each query
-/// a moment after the last key, as a task of the scheduler that the next query cancels. The
+/// search closes; or, inside the files, ripgrep (`rg -l`, `Place.findInside`: here, or on the
+/// remote in a remote tab), started again for each query a moment after the last key, as a task of the scheduler that the next query cancels. The
 /// walk is a task of the scheduler too, until it is done or the search closes.
 /// Reports come back through the inbox with the search's ticket.
 final class FindRunner {
@@ -16,7 +15,6 @@ final class FindRunner {
     private let scheduler: BackgroundTasks
     private let place: PlaceRouter
     private var finder: PlaceFind?
-    private var isLocal = true
     private var ticket = 0
     private var root = "/"
     private var volume = "/"
@@ -58,9 +56,8 @@ final class FindRunner {
         self.finder = finder
         self.ticket = ticket
         self.root = root
-        self.isLocal = PlacePath.isLocal(root)
         // A remote's walk is on its link: the scheduler's lane is the remote's prefix.
-        self.volume = isLocal ? Volume.containing(root, in: volumes)?.mountPoint ?? "/" : PlacePath.split(root)?.prefix ?? root
+        self.volume = PlacePath.isLocal(root) ? Volume.containing(root, in: volumes)?.mountPoint ?? "/" : PlacePath.split(root)?.prefix ?? root
         finder.search("")
         // The walk is a task of the scheduler while it runs (its thread is the finder's own);
         // closing the search cancels it. Queries after the walk rank what it found, on no task.
@@ -109,42 +106,29 @@ final class FindRunner {
             inbox.post(.result(.found(ticket: ticket, Self.nothing(query))))
             return
         }
-        guard isLocal else {
-            inbox.post(.result(.showMessage("looking inside files in a remote folder is not done yet: Tab finds names there")))
-            inbox.post(.result(.found(ticket: ticket, Self.nothing(query))))
-            return
-        }
-        let inbox = self.inbox, root = self.root
+        let inbox = self.inbox, root = self.root, place = self.place
         scheduler.submit(group: Self.contentGroup, volume: volume, priority: .user) { context in
             // A moment after the last key, so that typing a word starts ripgrep once.
             try await Task.sleep(for: .milliseconds(150))
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    Self.searchContent(query, root: root, ticket: ticket, inbox: inbox, context: context)
-                    done.resume()
+            let ended = Latch()
+            // ripgrep where the files are: here, or on the remote of a remote tab.
+            let search = place.findInside(root, query: query, limit: Self.contentLimit) { result in
+                guard !context.isCancelled else { return }
+                switch result {
+                case .success(let report):
+                    inbox.post(.result(.found(ticket: ticket, report)))
+                    if report.complete { ended.open() }
+                case .failure(let failure):
+                    inbox.post(.result(.showMessage(failure.message)))
+                    inbox.post(.result(.found(ticket: ticket, Self.nothing(query))))
+                    ended.open()
                 }
             }
-        }
-    }
-
-    /// Runs ripgrep on `root` for `query`, reporting what it lists as it comes, until done or cancelled.
-    private static func searchContent(_ query: String, root: String, ticket: Int, inbox: Inbox, context: BackgroundTasks.Context) {
-        var found: [String] = [], lastPost = SystemTime.now()
-        let prefix = root == "/" ? "/" : root + "/"
-        let post = { (complete: Bool) in
-            inbox.post(.result(.found(ticket: ticket, FileFinder.Report(query: query, best: Array(found.prefix(Self.contentLimit)), matched: found.count,
-                                                                      walked: 0, complete: complete, unreadable: 0))))
-        }
-        let started = ProcessOutput.lines(["rg", "--files-with-matches", "--smart-case", "--fixed-strings", "--no-messages", "--", query, root]) { line in
-            guard !context.isCancelled else { return false }
-            found.append(line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line)
-            if SystemTime.now() - lastPost > 50_000_000 { post(false); lastPost = SystemTime.now() }
-            return true
-        }
-        guard !context.isCancelled else { return }
-        if started { post(true) } else {
-            inbox.post(.result(.showMessage("looking inside files needs ripgrep (Debian package ripgrep)")))
-            post(true)
+            context.onCancel {
+                search.cancel()
+                ended.open()
+            }
+            await ended.wait()
         }
     }
 

@@ -14,7 +14,7 @@ public struct KeyMap: Sendable, Equatable {
         "/": .list(.filter), ".": .list(.hidden), "s": .list(.sort), "e": .list(.extensions), "v": .list(.view),
         "space": .screen(.quickLook), "?": .screen(.help), "q": .screen(.quit), "V": .screen(.volumes), "T": .jobs(.batch), "J": .jobs(.jobs), "c": .jobs(.cancel),
         "m": .files(.mark), "tab": .files(.mark), "*": .files(.invertMarks), "u": .files(.unmark), "y": .files(.copy), "x": .files(.cut), "p": .files(.paste),
-        "r": .files(.rename), "a": .files(.create), "d": .files(.trash), "D": .files(.delete), "U": .files(.restore), "ctrl-l": .screen(.redraw),
+        "r": .files(.rename), "a": .files(.create), "d": .files(.trash), "D": .files(.delete), "U": .files(.restore), "ctrl-l": .screen(.redraw), "ctrl-r": .screen(.reload),
         "b": .places(.bookmark), "'": .places(.jumpToBookmark), "B": .places(.bookmarks), "H": .places(.back), "L": .places(.forward),
         "F": .places(.find), "z": .files(.undo), "Z": .files(.redo), "R": .files(.bulkRename), "t": .tabs(.newTab), "]": .tabs(.nextTab), "[": .tabs(.previousTab), "w": .tabs(.closeTab),
     ])

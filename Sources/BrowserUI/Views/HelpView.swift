@@ -33,6 +33,7 @@ enum HelpText {
         (.files(.mark), "mark"), (.files(.invertMarks), "invert marks"), (.files(.unmark), "clear marks"), (.files(.copy), "copy marked (or this)"), (.files(.cut), "cut marked (or this)"),
         (.files(.paste), "paste here"), (.files(.rename), "rename"), (.files(.create), "new file, or folder with a trailing /"), (.files(.trash), "move to the trash"),
         (.files(.delete), "delete for good (asks)"), (.files(.restore), "restore what was last trashed"), (.screen(.redraw), "redraw the screen and pictures"),
+        (.screen(.reload), "list this folder again"),
         (.places(.back), "back to the folder before"), (.places(.forward), "forward again"), (.places(.bookmark), "bookmark this folder (then a key)"),
         (.places(.jumpToBookmark), "go to a bookmark (then its key)"), (.places(.bookmarks), "bookmarks list (d deletes, r rekeys)"),
         (.places(.find), "find names below this folder"), (.files(.undo), "undo the last file operation"), (.files(.redo), "redo what was undone"),

@@ -50,6 +50,8 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
     /// A search's best matches so far, relative to its folder; a search never ends by itself
     /// (a new query ranks again after the walk): only its cancel or a failure ends it.
     case found(FileFinder.Report)
+    /// A search inside files' paths so far (`.findInside`); the `complete` one ends it.
+    case foundInside(FileFinder.Report)
     /// The request failed (a file-system failure, or a thumbnail's). Ends the request.
     case failure(RemoteFailure)
 
@@ -69,6 +71,7 @@ package enum RemoteAnswer: Codable, Sendable, Equatable {
         case .progress, .conflict, .found: return false
         case .batch(_, let ended): return ended
         case .changes(_, _, let gone): return gone
+        case .foundInside(let report): return report.complete
         default: return true
         }
     }

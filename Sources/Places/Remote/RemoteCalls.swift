@@ -46,7 +46,7 @@ struct RemoteCalls: Sendable {
         case .append(let asked):
             try await place.writeChunk(payload, to: asked.path, at: asked.offset, last: asked.last)
             return (.done, [])
-        case .hello, .cancel, .list, .thumbnail, .preview, .perform, .choose, .pause, .batch, .watch, .find, .findQuery:
+        case .hello, .cancel, .list, .thumbnail, .preview, .perform, .choose, .pause, .batch, .watch, .find, .findQuery, .findInside:
             throw FileSystemError(code: .invalid, context: "not a single call")
         }
     }

@@ -69,11 +69,26 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
     case find(Find)
     /// A new query for the search of the frame's id: ranks what it walked, never walks again.
     case findQuery(String)
+    /// Lists the files below a folder that hold a text (the remote's `LocalPlace.findInside`:
+    /// ripgrep there): answered with `.foundInside` reports, the last `complete`, or a
+    /// `.failure` (no ripgrep there); `cancel` kills ripgrep. Since version 5.
+    case findInside(FindInside)
 
     package struct Find: Codable, Sendable, Equatable {
         package var path: String
         package var showsHidden: Bool
         package var query: String
+        /// How many of the best to report (nil: the finder's own 200); `qlbrowse find --best`.
+        package var best: Int?
+        /// Whether each report says the matches new since the last (`Report.fresh`): `--all`.
+        package var streams: Bool?
+    }
+
+    package struct FindInside: Codable, Sendable, Equatable {
+        package var path: String
+        package var query: String
+        /// How many paths a report lists at most (all are counted).
+        package var limit: Int
     }
 
     package struct Text: Codable, Sendable, Equatable {

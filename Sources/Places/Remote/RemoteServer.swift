@@ -156,6 +156,8 @@ package final class RemoteServer: Sendable {
             handle.set(watch(path, id: id))
         case .find(let asked):
             handle.set(find(asked, id: id))
+        case .findInside(let asked):
+            handle.set(findInside(asked, id: id))
         default:
             let calls = RemoteCalls(place: place, cache: cache)
             let task = Task { [self] in

@@ -52,6 +52,13 @@ package enum SFTPCodec {
         case .fsync(let handle):
             put(Array("fsync@openssh.com".utf8), into: &body)
             put(handle, into: &body)
+        case .copyData(let from, let offset, let length, let to, let at):
+            put(Array("copy-data".utf8), into: &body)
+            put(from, into: &body)
+            for value in [offset, length] { put(UInt32(truncatingIfNeeded: value >> 32), into: &body); put(UInt32(truncatingIfNeeded: value), into: &body) }
+            put(to, into: &body)
+            put(UInt32(truncatingIfNeeded: at >> 32), into: &body)
+            put(UInt32(truncatingIfNeeded: at), into: &body)
         }
         return framed(body)
     }

@@ -95,6 +95,9 @@ final class SFTPConnection: Sendable {
 
     var gone: FileSystemError? { state.withLock { $0.gone } }
 
+    /// How many requests wait for their answer now (0: the link is idle).
+    var inFlight: Int { state.withLock { $0.handlers.count } }
+
     /// Closes the requests' channel: the server ends, and so does ssh.
     func close() {
         requests.withLock { socket in

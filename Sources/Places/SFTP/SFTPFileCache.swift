@@ -11,7 +11,7 @@ import Glibc
 /// bytes there and the size and mtime it was listed with (a changed file has another key and is
 /// read again), with the name's extension kept (the local engine sniffs content, but a RAW's
 /// extension helps it). A copy is written to a temporary file and renamed into place; the
-/// folder is kept under `limit` bytes, the copies used longest ago removed first.
+/// folder is kept under `limit` bytes, the copies used longest ago (by access time) removed first.
 public final class SFTPFileCache: Sendable {
     public let folder: String
     /// The most bytes the copies may take together.
@@ -41,12 +41,15 @@ public final class SFTPFileCache: Sendable {
         return folder + "/" + name + (keeps ? "." + String(decoding: suffix, as: UTF8.self) : "")
     }
 
-    /// The copy kept for that version, or nil; a copy found is marked used now.
+    /// The copy kept for that version, or nil; a copy found is marked used now (its access
+    /// time: its mtime stays the one its thumbnails in the local cache were made against).
     public func copy(of path: String, at address: RemoteAddress, size: Int, modified: Int) -> String? {
         let file = file(for: path, at: address, size: size, modified: modified)
         var info = Glibc.stat()
         guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == size else { return nil }
-        _ = utimensat(AT_FDCWD, file, nil, 0)
+        // UTIME_NOW and UTIME_OMIT (Linux's values; Glibc's macros do not import).
+        var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+        _ = utimensat(AT_FDCWD, file, &times, 0)
         return file
     }
 
@@ -77,7 +80,7 @@ public final class SFTPFileCache: Sendable {
             guard !name.hasPrefix(".") else { continue }
             var info = Glibc.stat()
             let path = folder + "/" + name
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { copies.append((path, Int(info.st_size), info.st_mtim.tv_sec)) }
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { copies.append((path, Int(info.st_size), max(info.st_atim.tv_sec, info.st_mtim.tv_sec))) }
         }
         closedir(directory)
         var total = copies.reduce(0) { $0 + $1.size } + room

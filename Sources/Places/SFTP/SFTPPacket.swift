@@ -18,6 +18,10 @@ package enum SFTPRequest: Sendable, Equatable {
     /// OpenSSH's `fsync@openssh.com` extension (SSH_FXP_EXTENDED): the file of `handle` flushed
     /// to its disk; a server without it answers SSH_FX_OP_UNSUPPORTED.
     case fsync(handle: [UInt8])
+    /// OpenSSH's `copy-data` extension (SSH_FXP_EXTENDED, OpenSSH 9.0 and later): `length` bytes
+    /// (0: to the end) of the file open as `from` from `offset`, written at `at` of the file
+    /// open as `to`, by the server itself; one without it answers SSH_FX_OP_UNSUPPORTED.
+    case copyData(from: [UInt8], offset: UInt64, length: UInt64, to: [UInt8], at: UInt64)
 
     /// SSH_FXF_*: how `open` opens.
     package static let readFlag: UInt32 = 0x01, writeFlag: UInt32 = 0x02, createFlag: UInt32 = 0x08, exclusiveFlag: UInt32 = 0x20
@@ -38,7 +42,7 @@ package enum SFTPRequest: Sendable, Equatable {
         case .realPath: 16
         case .stat: 17
         case .rename: 18
-        case .fsync: 200
+        case .fsync, .copyData: 200
         }
     }
 }

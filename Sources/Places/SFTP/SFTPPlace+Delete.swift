@@ -4,14 +4,16 @@ import SystemKit
 extension SFTPPlace {
     /// A delete (confirmed in the browser as any delete is) done by REMOVE and RMDIR, a folder's
     /// content first, never following a link (a link is removed, not what it points to); each
-    /// source reported done or not with why. Copies, moves and trash are refused: they would lack
-    /// the journal, the questions and the resumption the other places give them, and an SFTP
-    /// server has no trash. Throws only when the place stopped answering.
+    /// source reported done or not with why. A copy or move within the server is
+    /// `copyWithin`/`moveWithin`; the trash is refused (an SFTP server has none). Throws only
+    /// when the place stopped answering.
     public func perform(_ operation: FileOperation, events: FileOperationEvents) async throws(FileSystemError) -> FileOperation.Report {
-        guard operation.kind == .delete else {
-            let what = operation.kind == .trash ? "moving to the trash (a server reached by SFTP has no trash)" : "copying or moving"
-            throw FileSystemError(code: .unsupported, path: name,
-                                  context: "\(what) is not done on \(TerminalText.escaped(name)) over SFTP (install qlbrowse there for it)")
+        switch operation.kind {
+        case .copy: return await copyWithin(operation, events: events)
+        case .move: return try await moveWithin(operation, events: events)
+        case .trash: throw FileSystemError(code: .unsupported, path: name, context: "moving to the trash is not done on \(TerminalText.escaped(name)) "
+                                                + "over SFTP (a server reached by SFTP has no trash; install qlbrowse there for it)")
+        case .delete: break
         }
         var report = FileOperation.Report()
         for (index, source) in operation.sources.enumerated() {

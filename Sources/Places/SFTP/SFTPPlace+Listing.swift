@@ -25,14 +25,17 @@ extension SFTPPlace {
                                                                    deadline: listingDeadline) else { throw unexpected(folder) }
                 defer { closeHandle(handle) }
                 var kinds = KindGuesser()
+                var raw: [[UInt8]: SFTPAttributes] = [:]
                 while !Task.isCancelled {
                     let reply = try await call(.readDirectory(handle: handle), path: folder, deadline: listingDeadline, allowsEndOfFile: true)
                     guard case .names(_, let names) = reply else { break }
+                    for entry in names where entry.name != [0x2E] && entry.name != [0x2E, 0x2E] { raw[entry.name] = entry.attributes }
                     let batch = try await self.batch(names, in: folder, kinds: &kinds)
                     if Task.isCancelled { return batches.end() }
                     batches.add(batch, complete: false)
                 }
                 if Task.isCancelled { return batches.end() }
+                lastListing.withLock { $0 = (folder, raw) }
                 batches.add(EntryStore(), complete: true)
             } catch {
                 batches.end()

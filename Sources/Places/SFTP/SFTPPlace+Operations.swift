@@ -10,10 +10,6 @@ extension SFTPPlace {
         throw refused("saving a file", path)
     }
 
-    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
-        throw refused("watching a folder", folder)
-    }
-
     /// RENAME, which OpenSSH's server does as link and unlink (never over an existing name:
     /// then `.exists`). No stamp: SFTP knows no device or inode, so the undo journal gets none.
     public func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? {
@@ -59,15 +55,6 @@ extension SFTPPlace {
 
     public func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities {
         VolumeCapabilities(isReadOnly: false, nameMax: 255, isCaseInsensitive: nil, supportsSymlinks: nil, maximumFileSize: nil, forbiddenCharacters: [])
-    }
-
-    /// Refused: a batch makes thumbnails where the files are, and nothing of ours runs there.
-    public func thumbnailFolders(_ roots: [String], options: BatchOptions) -> AsyncStream<ThumbnailBatch.Event> {
-        let (stream, continuation) = AsyncStream<ThumbnailBatch.Event>.makeStream()
-        continuation.yield(.unlisted(roots.map { ($0, "\(name) is reached by SFTP: batch thumbnailing needs qlbrowse on it") }))
-        continuation.yield(.found(total: 0))
-        continuation.finish()
-        return stream
     }
 
     private func refused(_ what: String, _ path: String) -> FileSystemError {

@@ -89,7 +89,7 @@ extension SFTPPlace {
 
     /// The copy of `item` from the read under way for it, or from a new one (`downloads`); the
     /// read stops when the last of its askers is cancelled.
-    private func sharedDownload(_ item: PlaceItem, first: [UInt8]) async -> String? {
+    func sharedDownload(_ item: PlaceItem, first: [UInt8]) async -> String? {
         guard let fileCache else { return nil }
         let key = fileCache.file(for: item.path, at: address, size: item.size, modified: item.modified)
         let task = downloads.withLock { running -> Task<String?, Never> in

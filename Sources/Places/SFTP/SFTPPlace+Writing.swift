@@ -62,7 +62,7 @@ extension SFTPPlace {
     }
 
     /// `fsync@openssh.com` on `handle`, unless the server said it has none.
-    private func flush(_ handle: [UInt8], path: String) async throws(FileSystemError) {
+    func flush(_ handle: [UInt8], path: String) async throws(FileSystemError) {
         guard !lacksFsync.load(ordering: .relaxed) else { return }
         do throws(FileSystemError) {
             _ = try await call(.fsync(handle: handle), path: path, deadline: max(callDeadline, 30))

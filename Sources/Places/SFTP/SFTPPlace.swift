@@ -13,13 +13,14 @@ import ThumbnailKit
 /// as can be: a photo's embedded preview (its EXIF or MPF thumbnail) from a ranged read of its
 /// first bytes; the whole file only when the full picture is wanted, copied into `fileCache`
 /// (keyed by host, path, size and mtime: a second visit reads nothing) and thumbnailed there by
-/// the local engine. What SFTP cannot do as the local place does (a trash, Quick Look's
-/// workers, copies with their journal) is refused with a message, never done differently.
+/// the local engine; `T` does the same for whole folders. It has no watch: the shown folder is
+/// polled (`SFTPPlace+Watch`). What SFTP cannot do as the local place does (a trash, Quick
+/// Look's workers, saving) is refused with a message, never done differently.
 ///
 /// The volume rules hold as for `RemotePlace`: every request has a deadline without an answer
 /// and fails `.notResponding` past it; a link that drops ends every open request at once with
 /// `.volumeGone` and ssh's last words, and the next call connects again.
-public final class SFTPPlace: Place {
+public final class SFTPPlace: Place, ServerSideCopying {
     public let name: String
     public let address: RemoteAddress
     let command: RemoteCommand
@@ -31,6 +32,8 @@ public final class SFTPPlace: Place {
     public let fileCache: SFTPFileCache?
     /// The local engine that makes a full picture from a cached copy (nil: embedded previews only).
     private let generator = Mutex<ThumbnailGenerator?>(nil)
+    /// The cache `generator` stores in, where `T` looks for what it made before (nil: the user's).
+    private let generatorCache = Mutex<ThumbnailCache?>(nil)
     /// The whole-file reads under way, by the copy they make, with how many wait for each: a
     /// file asked for twice (a tile and the preview pane) is read once; a read nobody waits for
     /// any more (scrolled away) stops.
@@ -39,6 +42,11 @@ public final class SFTPPlace: Place {
     let downloadTurns = SFTPDownloadTurns(slots: 3)
     /// Set once the server answered that it has no `fsync@openssh.com`: not asked again.
     let lacksFsync = Atomic<Bool>(false)
+    /// Set once the server answered that it has no `copy-data`: not asked again.
+    let lacksCopyData = Atomic<Bool>(false)
+    /// The last folder listed whole and its names as READDIR had them: where a watch of it
+    /// starts, so that a change between that listing and the watch's first poll is seen.
+    let lastListing = Mutex<(folder: String, names: [[UInt8]: SFTPAttributes])?>(nil)
     /// Bytes of files read by connections before the open one (for measurements).
     private let earlierFileBytes = Atomic<Int>(0)
 
@@ -71,9 +79,13 @@ public final class SFTPPlace: Place {
     }
 
     /// Sets the local engine that thumbnails the cached copies (the browser's workers, made
-    /// after the place is connected).
-    public func useThumbnails(_ thumbnails: ThumbnailGenerator?) { generator.withLock { $0 = thumbnails } }
+    /// after the place is connected), and the thumbnail cache it stores in (nil: the user's).
+    public func useThumbnails(_ thumbnails: ThumbnailGenerator?, cache: ThumbnailCache? = nil) {
+        generator.withLock { $0 = thumbnails }
+        generatorCache.withLock { $0 = cache }
+    }
     var thumbnails: ThumbnailGenerator? { generator.withLock { $0 } }
+    var thumbnailCache: ThumbnailCache { generatorCache.withLock { $0 } ?? ThumbnailCache() }
 
     /// Quick Look's workers run where the files are, and nothing of ours runs there.
     public var previews: PreviewGenerator? { nil }

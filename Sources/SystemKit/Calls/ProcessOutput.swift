@@ -55,9 +55,12 @@ public enum ProcessOutput {
     }
 
     /// Runs a program and hands each line it prints to `line` as it comes, until it ends, `line`
-    /// returns false, or `seconds` pass (then it is killed). Returns false when it could not start.
+    /// returns false, `isCancelled` says so (asked every 100 ms, so a program that prints nothing
+    /// for a while is stopped all the same), or `seconds` pass (then it is killed). A line is its
+    /// bytes as a name's string (`FileSystemBytes`): a path that is not UTF-8 stays those bytes.
+    /// Returns false when it could not start.
     @discardableResult
-    public static func lines(_ command: [String], seconds: Double = 60, _ line: (String) -> Bool) -> Bool {
+    public static func lines(_ command: [String], seconds: Double = 60, isCancelled: () -> Bool = { false }, _ line: (String) -> Bool) -> Bool {
         guard let output = try? SystemPipe.make() else { return false }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -65,7 +68,8 @@ public enum ProcessOutput {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = command.map { strdup($0) } + [nil]
+        // Arguments are paths too (a folder to search): their bytes, not their UTF-8.
+        let argv = command.map { $0.withFileSystemRepresentation { strdup($0) } } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, argv[0]!, &actions, nil, argv, ProcessEnvironment.spawnEnvironment) == 0
@@ -74,7 +78,7 @@ public enum ProcessOutput {
         guard spawned else { return false }
         var pending: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536), going = true
         let deadline = now() + seconds
-        while going && now() < deadline {
+        while going && now() < deadline && !isCancelled() {
             var fds = [pollfd(fd: output.readEnd, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 1, 100) >= 0 || errno == EINTR else { break }
             guard fds[0].revents != 0 else { continue }
@@ -83,7 +87,7 @@ public enum ProcessOutput {
             guard count > 0 else { continue }
             pending += buffer[0..<count]
             while going, let newline = pending.firstIndex(of: 0x0A) {
-                going = line(String(decoding: pending[..<newline], as: UTF8.self))
+                going = line(FileSystemBytes.string(from: pending[..<newline]))
                 pending.removeSubrange(...newline)
             }
         }
