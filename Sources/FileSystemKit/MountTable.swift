@@ -50,10 +50,20 @@ public enum MountTable {
     /// and the plumbing under /proc, /sys, /dev and /run left out, as in the volumes view), read
     /// from mountinfo `bytes` alone. What a short call needs (its path's volume, the mount points
     /// inside a folder), without `VolumeMonitor.currentVolumes`' sysfs reads for removable drives.
+    /// Reads only the two fields it needs of each line (every short call does this once).
     public static func mountPoints(in bytes: [UInt8]) -> [String] {
-        var seen = Set<String>()
-        return parse(bytes: bytes).reversed().filter { seen.insert($0.mountPoint).inserted }
-            .filter { VolumeClassifier.kind(of: $0, isRemovableDevice: false) != .hidden }.map(\.mountPoint)
+        var seen = Set<ArraySlice<UInt8>>()
+        var points: [String] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")).reversed() {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
+            guard fields.count >= 10, let separator = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
+                  separator + 2 < fields.count, seen.insert(fields[4]).inserted else { continue }
+            let point = unescape(fields[4])
+            guard !VolumeClassifier.isHidden(mountPoint: point, fsType: String(decoding: fields[separator + 1], as: UTF8.self)) else { continue }
+            points.append(point)
+        }
+        return points
     }
 
     /// `mountPoints(in:)` of this process's mount table, read once.
