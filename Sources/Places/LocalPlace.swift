@@ -67,10 +67,11 @@ public final class LocalPlace: Place {
     @discardableResult
     public func list(_ folder: String, deliver: @escaping @Sendable (EntryStore, Bool, FileSystemError?) -> Void) -> PlaceTask {
         let known = mountPoints()
-        let prefix = folder == "/" ? "/" : folder + "/"
-        // Mount points directly inside the folder: listed as folders without a stat that could hang.
-        let mounted = Set(known.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
-            .map { Array($0.dropFirst(prefix.count).utf8) })
+        let prefix = (folder == "/" ? "/" : folder + "/").fileSystemBytes
+        // Mount points directly inside the folder: listed as folders without a stat that could
+        // hang. Compared as bytes: a name that is not UTF-8 must match the listing's own bytes.
+        let mounted = Set(known.map(\.fileSystemBytes).filter { $0.count > prefix.count && $0.starts(with: prefix) }
+            .map { Array($0[prefix.count...]) }.filter { !$0.contains(UInt8(ascii: "/")) })
         let volume = MountTable.mountPoint(containing: folder, in: known)
         let listing = lister.list(folder, volume: volume, mountPoints: mounted, deliver: deliver)
         return PlaceTask(onCancel: listing.cancel)

@@ -53,6 +53,24 @@ import Glibc
         #expect(all.handles.map(all.entry).contains { $0.name == "album" && $0.isDirectory })
     }
 
+    @Test func mountPointsInTheFolderAreListedWithoutAStatByTheirBytes() async throws {
+        defer { cleanUp() }
+        // Files stand where the volumes say mount points are: a listing that stat'ed them would
+        // show files; one that leaves mount points alone (a hung share's never answers) shows
+        // folders. The name that is not UTF-8 must match as its bytes.
+        let names = [Self.oddName, "plain"]
+        for name in names { make(name, [1]) }
+        let volumes = names.map { Volume(mountPoint: root + "/" + $0, fsType: "cifs", source: "//nas/x", device: "0:9", kind: .network,
+                                         isReadOnly: false, label: $0) }
+        let mounted = LocalPlace(io: VolumeIO(), volumes: { volumes }, dataHome: root + "/data")
+        var all = EntryStore()
+        for try await batch in mounted.listing(root) { _ = all.append(contentsOf: batch) }
+        for name in names {
+            let entry = try #require(all.handles.map(all.entry).first { $0.nameBytes == name.fileSystemBytes })
+            #expect(entry.isDirectory, "\(name.fileSystemBytes) was stat'ed")
+        }
+    }
+
     @Test func aFolderThatCannotBeListedFails() async {
         defer { cleanUp() }
         await #expect(throws: FileSystemError.self) { _ = try await place.entries(of: root + "/missing") }
