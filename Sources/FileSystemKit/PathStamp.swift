@@ -27,8 +27,13 @@ public struct PathStamp: Sendable, Equatable, Codable {
 
     /// Why `path` is not as stamped, or nil when it is: "gone", "changed since".
     public static func problem(_ path: String, expected: PathStamp) -> String? {
+        problem(path, now: of(path), expected: expected)
+    }
+
+    /// Why `path`, whose stamp is `now` (read where it is: a remote's own), is not as stamped.
+    public static func problem(_ path: String, now: PathStamp?, expected: PathStamp) -> String? {
         let name = FileOperation.escapedName(path)
-        guard let now = of(path) else { return "\(name) is gone" }
+        guard let now else { return "\(name) is gone" }
         if now.device != expected.device || now.inode != expected.inode { return "\(name) is another file now" }
         if now != expected { return "\(name) changed since" }
         return nil

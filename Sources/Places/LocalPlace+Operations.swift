@@ -16,6 +16,12 @@ extension LocalPlace {
         }
     }
 
+    public func stamp(_ path: String) async throws(FileSystemError) -> PathStamp? {
+        try await call(path) { () throws(FileSystemError) -> PathStamp? in PathStamp.of(path) }
+    }
+
+    public var stampsFiles: Bool { true }
+
     public func make(_ path: String, folder: Bool) async throws(FileSystemError) -> PathStamp? {
         try await call(path) { () throws(FileSystemError) -> PathStamp? in
             if folder {

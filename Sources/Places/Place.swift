@@ -59,6 +59,15 @@ public protocol Place: Sendable {
     /// new name, for the undo journal.
     func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp?
 
+    /// What is at `path` now (nil: nothing there), not following a last link: its identity, size
+    /// and time as the place's own file system says (a remote's `lstat`), for the undo journal's
+    /// check that a file is as an operation left it.
+    func stamp(_ path: String) async throws(FileSystemError) -> PathStamp?
+
+    /// Whether `stamp` works here, so that what is done to this place's files is written in the
+    /// undo journal (false: a test's place, the SFTP fallback, which has no file identities).
+    var stampsFiles: Bool { get }
+
     /// Makes an empty folder or file at `path`, never over an existing name; its stamp.
     func make(_ path: String, folder: Bool) async throws(FileSystemError) -> PathStamp?
 
@@ -135,6 +144,15 @@ extension Place {
         report(.failure(FileSystemError(code: .unsupported, path: folder, context: "looking inside files is not done in \(name)")))
         return PlaceTask()
     }
+}
+
+extension Place {
+    /// A place without file identities says so: nothing done there is journaled.
+    public func stamp(_ path: String) async throws(FileSystemError) -> PathStamp? {
+        throw FileSystemError(code: .unsupported, path: path, context: "undo is not done in \(name)")
+    }
+
+    public var stampsFiles: Bool { false }
 }
 
 extension Place {

@@ -147,6 +147,21 @@ public final class PlaceRouter: Place {
         return try await route.place.rename(route.path, to: route.inner(newPath))
     }
 
+    public func stamp(_ path: String) async throws(FileSystemError) -> PathStamp? {
+        let route = try route(path)
+        return try await route.place.stamp(route.path)
+    }
+
+    /// Whether this computer's place stamps its files (a test's own place does not).
+    public var stampsFiles: Bool { local.stampsFiles }
+
+    /// Whether what is done at `path` is written in the undo journal: its place can stamp its
+    /// files (this computer, a remote over `qlbrowse serve`; not SFTP). A remote not connected
+    /// any more: no.
+    public func keepsUndo(_ path: String) -> Bool {
+        (try? route(path))?.place.stampsFiles ?? false
+    }
+
     public func make(_ path: String, folder: Bool) async throws(FileSystemError) -> PathStamp? {
         let route = try route(path)
         return try await route.place.make(route.path, folder: folder)

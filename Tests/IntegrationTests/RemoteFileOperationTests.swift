@@ -110,13 +110,14 @@ struct RemoteFileOperationTests {
     }
 
     /// The browser on `ssh://…`: `y` a photo, into the folder, `p` pastes it there (the remote's
-    /// copy), `z` is refused (the journal acts on this computer's files), `d` moves it to the
-    /// remote's trash; the files change on the remote.
+    /// copy), `z` undoes it (the copy to the remote's trash) and `Z` redoes it, `d` moves it to
+    /// the remote's trash; the files change on the remote.
     @Test func theBrowsersPasteAndTrashWorkOnARemoteFolder() throws {
         defer { ssh.stop() }
         try FileManager.default.copyItem(atPath: TestEnvironment.fixtures.appendingPathComponent("landscape.jpg").path, toPath: files + "/photo.jpg")
         let session = try TmuxSession(command: "'\(TestEnvironment.qlbrowse)' --graphics symbols '\(ssh.url(files))'",
-                                      environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand])
+                                      environment: ["QLBROWSE_SSH_COMMAND": ssh.sshCommand, "QLBROWSE_REMOTE_COMMAND": ssh.remoteCommand,
+                                                    "XDG_STATE_HOME": ssh.folder.path + "/local-state", "XDG_DATA_HOME": ssh.folder.path + "/local-data"])
         #expect(session.waitFor(20) { $0.contains("album") && $0.contains("photo.jpg") }, "\(session.screen())")
         session.send("j")
         session.send("y")
@@ -132,11 +133,15 @@ struct RemoteFileOperationTests {
         #expect(pasted, "the paste was done on the remote:\n\(session.screen())")
         #expect(session.waitFor(10) { $0.contains("photo.jpg") }, "\(session.screen())")
         #expect(contents(files + "/album/photo.jpg") == contents(files + "/photo.jpg"))
-        // `z` would act on this computer's files by the remote's paths: refused, nothing undone.
+        // `z` undoes the paste through the remote (its stamp, its trash); `Z` brings the copy back.
         session.send("z")
-        #expect(session.waitFor(10) { $0.contains("undo on a remote folder is not done yet") }, "\(session.screen())")
-        usleep(300_000)
-        #expect(exists(files + "/album/photo.jpg"), "the paste was not undone through the local journal")
+        #expect(session.waitFor(30) { $0.contains("undone: the copy of photo.jpg") }, "\(session.screen())")
+        #expect(!exists(files + "/album/photo.jpg") && exists(ssh.folder.path + "/remote-data/Trash/files/photo.jpg"), "in the remote's trash")
+        session.send("Z")
+        #expect(session.waitFor(30) { $0.contains("redone: the copy of photo.jpg") }, "\(session.screen())")
+        #expect(contents(files + "/album/photo.jpg") == contents(files + "/photo.jpg"), "the copy is back")
+        // Listed again (a row with its size) before `d`, which acts on the row under the cursor.
+        #expect(session.waitFor(30) { $0.split(separator: "\n").contains { $0.contains("photo.jpg") && $0.contains(" KB") } }, "\(session.screen())")
         session.send("d")
         // A hang guard of 30 s (10 s were too few once in CI with the whole suite on two cores).
         let trashed = (0..<300).contains { _ in

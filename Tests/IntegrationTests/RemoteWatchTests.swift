@@ -54,26 +54,9 @@ struct RemoteWatchTests {
         return (heard, task)
     }
 
-    /// The inotify descriptors the remote's `qlbrowse serve` processes hold with a watch added
-    /// (fdinfo's `inotify wd:` lines): a descriptor is made before its watch is added, and a file
-    /// made between the two is never heard.
-    func remoteInotify() -> Int {
-        ssh.servers().reduce(0) { total, pid in
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            return total + fds.filter { fd in
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == "anon_inode:inotify"
-                    && ((try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? "").contains("inotify wd:")
-            }.count
-        }
-    }
+    func remoteInotify() -> Int { ssh.serveInotifyWatches() }
 
-    /// Waits until the remote holds `count` watching inotify descriptors (a hang guard of 60 s:
-    /// the whole suite shares two cores).
-    func waitForRemoteInotify(_ count: Int) async -> Bool {
-        let end = ContinuousClock.now + .seconds(60)
-        while remoteInotify() != count, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
-        return remoteInotify() == count
-    }
+    func waitForRemoteInotify(_ count: Int) async -> Bool { await ssh.waitForServeInotify(count) }
 
     @Test func aFileMadeOnTheRemoteIsHeardAndEndingTheStreamStopsTheRemotesWatch() async throws {
         defer { ssh.stop() }

@@ -103,6 +103,11 @@ import Glibc
         try send(.item(path: root + "/missing"), id: 9)
         guard case (9, .failure(let failure), _) = try await answer() else { Issue.record(); return }
         #expect(failure.fileSystemError.code == .notFound)
+        // The undo journal's check (version 6): this side's own stamp of a name as bytes; nil for nothing there.
+        try send(.stamp(path: root + "/" + odd), id: 10)
+        #expect(try await answer().1 == .stamp(PathStamp.of(root + "/" + odd)) && PathStamp.of(root + "/" + odd) != nil)
+        try send(.stamp(path: root + "/missing"), id: 11)
+        #expect(try await answer().1 == .stamp(nil))
         close(requests.writeEnd)
         #expect(await wait(done), "the end of the input ends the session")
         close(answers.readEnd)

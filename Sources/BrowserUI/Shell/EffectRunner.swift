@@ -39,13 +39,13 @@ final class EffectRunner {
         self.fileJobs = fileJobs
         self.edits = edits
         self.bookmarks = bookmarks
-        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal, isLocal: place.isThisComputer)
+        self.undoing = UndoRunner(inbox: inbox, scheduler: tasks, cache: fileJobs.cache, journal: fileJobs.journal, router: place)
         self.drives = DriveRunner(inbox: inbox, sshCommand: sshCommand, remotes: RemoteConnector(router: place, sshCommand: sshCommand, remoteCommand: remoteCommand,
                                                                                                   forcesSFTP: forcesSFTP, sftpPictures: sftpPictures))
     }
 
     /// Runs `effect`; `volumes` are the mounted volumes as the state knows them, `folder` the one
-    /// shown (`z` and `Z` act on this computer's files only, so not from a remote tab).
+    /// shown.
     func perform(_ effect: BrowserEffect, volumes: [Volume], folder: String = "/") {
         knownVolumes.list.withLock { $0 = volumes }
         switch effect {

@@ -42,15 +42,28 @@ final class FileJobRunner: Sendable {
         self.journal = journal
     }
 
-    /// Whether what is done is written down for `z` (and this computer's thumbnails follow):
-    /// only on this computer. The journal's steps act on local files by their stamps, and a
-    /// remote path may name another file here; a remote's thumbnails follow on the remote.
-    private var isLocalPlace: Bool { place is LocalPlace }
+    /// Whether this computer's thumbnails follow what is done at `path`: on this computer only
+    /// (a remote's thumbnails follow on the remote).
+    private func thumbnailsFollow(_ path: String) -> Bool {
+        guard let router = place as? PlaceRouter else { return place is LocalPlace }
+        return router.isThisComputer(path)
+    }
 
-    /// Whether an operation on `paths` is written down for `z`: all of them on this computer.
+    /// Whether an operation on `paths` is written down for `z`: all of them on places that stamp
+    /// their files (this computer, a remote over `qlbrowse serve`), so that the undo can check,
+    /// through the place, that each file is as the operation left it.
     private func writesJournal(_ paths: [String]) -> Bool {
-        guard let router = place as? PlaceRouter else { return isLocalPlace }
-        return paths.allSatisfy(router.isThisComputer)
+        guard let router = place as? PlaceRouter else { return place.stampsFiles }
+        return paths.allSatisfy(router.keepsUndo)
+    }
+
+    /// What each copy made is now, read where it is (the place's own stamp).
+    private static func stamps(of report: FileOperation.Report, in place: any Place) async -> [String: PathStamp] {
+        var stamps: [String: PathStamp] = [:]
+        for placed in report.placed {
+            if let stamp = try? await place.stamp(placed.target) { stamps[placed.target] = stamp }
+        }
+        return stamps
     }
 
     /// Starts a copy, move, trash or delete; returns the job's id.
@@ -120,7 +133,10 @@ final class FileJobRunner: Sendable {
                     result.phase = .finished
                 }
                 if !report.trashed.isEmpty { inbox.post(.result(.trashed(report.trashed))) }
-                if journaled { self.journal.record(UndoSteps.of(kind, report: report, destination: destination)) }
+                if journaled {
+                    let stamps = await Self.stamps(of: report, in: files)
+                    self.journal.record(UndoSteps.of(kind, report: report, destination: destination, stamp: { stamps[$0] }))
+                }
             } catch where error.code == .notResponding {
                 // The place stopped answering: before anything was done, or while it was being done.
                 result.phase = .interrupted("\(volume?.label ?? place) is not responding")
@@ -166,13 +182,14 @@ final class FileJobRunner: Sendable {
     /// Renames within the folder; never over an existing name.
     func rename(_ from: String, to: String, volume: String) {
         let inbox = self.inbox, cache = self.cache, journal = self.journal, place = self.place, journaled = writesJournal([from, to])
+        let follows = thumbnailsFollow(from)
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let name = Array(FileOperation.name(to).utf8)
             do throws(FileSystemError) {
                 if let stamp = try await place.rename(from, to: to), journaled {
                     journal.record(UndoStep(title: "the rename of \(FileOperation.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
                 }
-                if journaled { cache.moveThumbnails(from: from, to: to) }
+                if follows { cache.moveThumbnails(from: from, to: to) }
                 inbox.post(.result(.reload(select: name)))
             } catch where error.code == .notResponding {
                 inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))

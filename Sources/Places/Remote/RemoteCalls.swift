@@ -30,6 +30,8 @@ struct RemoteCalls: Sendable {
             let stamp = try await place.rename(rename.from, to: rename.to)
             cache?.moveThumbnails(from: rename.from, to: rename.to)
             return (.stamp(stamp), [])
+        case .stamp(let path):
+            return (.stamp(try await place.stamp(path)), [])
         case .make(let make):
             return (.stamp(try await place.make(make.path, folder: make.folder)), [])
         case .trash(let path):

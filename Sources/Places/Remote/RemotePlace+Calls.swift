@@ -53,6 +53,14 @@ extension RemotePlace {
         return stamp
     }
 
+    /// The remote's own stamp of `path` (protocol version 6).
+    public func stamp(_ path: String) async throws(FileSystemError) -> PathStamp? {
+        guard case .stamp(let stamp) = try await call(.stamp(path: path)).0 else { throw unexpected() }
+        return stamp
+    }
+
+    public var stampsFiles: Bool { true }
+
     public func make(_ path: String, folder: Bool) async throws(FileSystemError) -> PathStamp? {
         guard case .stamp(let stamp) = try await call(.make(.init(path: path, folder: folder))).0 else { throw unexpected() }
         return stamp

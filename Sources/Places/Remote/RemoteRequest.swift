@@ -28,6 +28,8 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
     case write(path: String)
     /// Renames within a folder, never over a name; answered `.stamp`.
     case rename(Rename)
+    /// What is at a path now, for the undo journal's check (version 6); answered `.stamp`.
+    case stamp(path: String)
     /// Makes an empty folder or file; answered `.stamp`.
     case make(Make)
     /// Moves an item to the remote's trash; answered `.trashed`.
