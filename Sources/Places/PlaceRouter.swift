@@ -142,9 +142,9 @@ public final class PlaceRouter: Place {
         try await route.place.setMode(route.path, to: mode)
     }
 
-    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
+    public func watch(_ folder: String) async throws(FileSystemError) -> AsyncStream<PlaceChange> {
         let route = try route(folder)
-        return try route.place.watch(route.path)
+        return try await route.place.watch(route.path)
     }
 
     public func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? {
