@@ -31,7 +31,10 @@ extension BrowserState {
             marked = []
         case .copyMarked, .cutMarked:
             let (paths, movies) = withLiveMovies(chosenPaths)
-            guard !paths.isEmpty else { return [] }
+            guard !paths.isEmpty else {
+                message = "nothing to \(action == .cutMarked ? "move" : "copy") here"
+                return []
+            }
             let isCut = action == .cutMarked
             clipboard = Clipboard(paths: paths, isCut: isCut)
             marked = []

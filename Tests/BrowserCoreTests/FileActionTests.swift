@@ -22,6 +22,17 @@ import Testing
         #expect(state.apply(.files(.paste)).isEmpty && state.message == "nothing to paste: y copies, x cuts")
     }
 
+    @Test func copyOrCutWithNothingListedSaysSoAndKeepsTheClipboard() {
+        var state = BrowserState.browsing(["a"])
+        state.apply(.files(.copyMarked))
+        let kept = state.clipboard
+        var empty = BrowserState.browsing([])
+        empty.clipboard = kept
+        #expect(empty.apply(.files(.copyMarked)).isEmpty && empty.message == "nothing to copy here")
+        #expect(empty.apply(.files(.cutMarked)).isEmpty && empty.message == "nothing to move here")
+        #expect(empty.clipboard == kept, "what was put aside before stays")
+    }
+
     @Test func deleteAsksAndOnlyYesDeletes() {
         var state = BrowserState.browsing(["a"])
         state.apply(.files(.deleteMarked))

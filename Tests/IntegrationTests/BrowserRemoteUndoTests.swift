@@ -54,6 +54,9 @@ struct BrowserRemoteUndoTests {
         #expect(session.connect(to: ssh.url(remote)), "the connect prompt:\n\(session.screen())")
         #expect(session.waitFor(60) { $0.contains("[2 remote-files]") && $0.contains("connected to ssh://127.0.0.1") }, "\(session.screen())")
         showLocal(session)
+        // A key for the entry waits until the tab lists it again (under CI's load `y` once came
+        // before the local tab's listing, and copied nothing).
+        #expect(session.waitFor(60) { !$0.contains("ssh:127.0.0.1") && $0.contains(name) }, "tab 1 lists \(name) again:\n\(session.screen())")
         return session
     }
 

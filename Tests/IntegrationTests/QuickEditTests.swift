@@ -58,7 +58,14 @@ import Testing
         session.type("r")
         #expect(session.waitFor(30) { $0.contains("the original is in the Trash (U puts it back)") }, "\(session.screen())")
         let trashed = dataHome.appendingPathComponent("Trash/files/landscape.jpg")
-        #expect(try Data(contentsOf: trashed) == original, "the original is kept whole in the Trash")
+        // Read without throwing: a miss says where things are (CI missed it once, with the message shown).
+        let inTrash = try? Data(contentsOf: trashed)
+        #expect(inTrash == original, """
+            the original is kept whole in the Trash; the folder: \((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []), \
+            the Trash: \((try? FileManager.default.subpathsOfDirectory(atPath: dataHome.appendingPathComponent("Trash").path)) ?? []), \
+            /tmp/.Trash-\(getuid()): \((try? FileManager.default.contentsOfDirectory(atPath: "/tmp/.Trash-\(getuid())/files")) ?? [])
+            \(session.screen())
+            """)
         #expect(try Data(contentsOf: photo) != original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("qlbrowse-edit") }.isEmpty, "no temporary left")
 

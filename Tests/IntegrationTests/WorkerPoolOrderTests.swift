@@ -7,11 +7,11 @@ import ThumbnailKit
 /// decode that came earlier, so a screen of photos on a slow share shows every tile's preview first.
 @Suite struct WorkerPoolOrderTests {
     /// Waits until `condition` holds (a hang guard of two minutes, not a timing).
-    private func until(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
+    private func until(_ what: String, state: @Sendable () async -> String = { "" }, _ condition: @Sendable () async -> Bool) async throws {
         let deadline = Date().addingTimeInterval(120)
         while !(await condition()) {
             guard Date() < deadline else {
-                Issue.record("never: \(what)")
+                Issue.record("never: \(what) \(await state())")
                 return
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -41,12 +41,23 @@ import ThumbnailKit
         let served = Mutex<[String]>([])
         func make(_ types: Set<RepresentationType>, _ name: String) -> Task<Void, Error> {
             Task { @Sendable in
-                for try await _ in pool.run(path: photo, box: box, types: types, contentType: nil) {}
+                do {
+                    for try await _ in pool.run(path: photo, box: box, types: types, contentType: nil) {}
+                } catch {
+                    served.withLock { $0.append("\(name) failed: \(error)") }
+                    throw error
+                }
                 served.withLock { $0.append(name) }
             }
         }
         let first = make([.thumbnail], "first")
-        try await until("the worker holds the first request") { await pool.load == (0, 1) }
+        // CI once never saw the first request held (120 s): what the pool and the first request
+        // were then is said.
+        let firstState: @Sendable () async -> String = {
+            let load = await pool.load
+            return "(load: \(load.0) waiting, \(load.1) running; served: \(served.withLock { $0 }))"
+        }
+        try await until("the worker holds the first request", state: firstState) { await pool.load == (0, 1) }
         let full = make([.thumbnail], "full")
         try await until("the full decode waits") { await pool.load == (1, 1) }
         let cheap = make([.lowQuality], "embedded")
