@@ -11,8 +11,8 @@ extension BrowserState {
     /// deleted for good there.
     mutating func askToDeleteSources(_ sources: [String], into destination: String, from place: String) {
         mode = .awaitingKey(.deleteSourcesForGood(sources: sources, destination: destination, place: place))
-        message = "move \(Self.count(sources.count)) from \(TerminalText.escaped(place))? It has no trash: "
-            + "the originals are deleted for good once their copies are checked (y/N)"
+        // Short enough to be whole beside the counts on a terminal of 120 columns.
+        message = "move \(Self.count(sources.count)) from \(TerminalText.escaped(place))? No trash there: originals deleted for good once copies check (y/N)"
     }
 
     /// The answer: y (or Y) starts the move; any other key (nil: Esc, Enter) moves nothing.
