@@ -46,6 +46,45 @@ public enum MountTable {
         }
     }
 
+    /// The mount points of the volumes (the later of two mounts on one point; pseudo filesystems
+    /// and the plumbing under /proc, /sys, /dev and /run left out, as in the volumes view), read
+    /// from mountinfo `bytes` alone. What a short call needs (its path's volume, the mount points
+    /// inside a folder), without `VolumeMonitor.currentVolumes`' sysfs reads for removable drives.
+    /// Reads only the two fields it needs of each line (every short call does this once).
+    public static func mountPoints(in bytes: [UInt8]) -> [String] {
+        var seen = Set<ArraySlice<UInt8>>()
+        var points: [String] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")).reversed() {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
+            guard fields.count >= 10, let separator = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
+                  separator + 2 < fields.count, seen.insert(fields[4]).inserted else { continue }
+            let point = unescape(fields[4])
+            guard !VolumeClassifier.isHidden(mountPoint: point, fsType: String(decoding: fields[separator + 1], as: UTF8.self)) else { continue }
+            points.append(point)
+        }
+        return points
+    }
+
+    /// `mountPoints(in:)` of this process's mount table, read once.
+    public static func currentMountPoints(mountinfoPath: String = "/proc/self/mountinfo") -> [String] {
+        FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20).map { mountPoints(in: $0) } ?? []
+    }
+
+    /// The mount point `path` (absolute, normalised) lies on: the longest of `mountPoints` that is
+    /// the path or a folder above it, compared as bytes ("/" when none is).
+    public static func mountPoint(containing path: String, in mountPoints: [String]) -> String {
+        let bytes = path.fileSystemBytes
+        var best: [UInt8] = [UInt8(ascii: "/")]
+        for point in mountPoints {
+            let candidate = point.fileSystemBytes
+            guard candidate.count > best.count, bytes.starts(with: candidate),
+                  bytes.count == candidate.count || bytes[candidate.count] == UInt8(ascii: "/") else { continue }
+            best = candidate
+        }
+        return String(fileSystemBytes: best)
+    }
+
     /// mountinfo writes space, tab, newline and backslash in paths as octal escapes (`\040`).
     static func unescape(_ field: String) -> String { unescape(field.fileSystemBytes[...]) }
 

@@ -19,16 +19,23 @@ public enum VolumeClassifier {
     /// The kind of `mount`; `isRemovableDevice` answers for its block device (from sysfs).
     public static func kind(of mount: MountTable.Mount, isRemovableDevice: Bool) -> Volume.Kind {
         let type = mount.fsType
-        if pseudoTypes.contains(type) { return .hidden }
-        let underMedia = mount.mountPoint.hasPrefix("/run/media/") || mount.mountPoint.hasPrefix("/media/")
-        // Servers the user connected (qlbrowse's and GVfs' FUSE mounts) live in the runtime folder.
-        let userServer = mount.mountPoint.hasPrefix("/run/user/") && (networkTypes.contains(type) || type.hasPrefix("fuse."))
-        if !underMedia && !userServer && hiddenTrees.contains(where: { mount.mountPoint == $0 || mount.mountPoint.hasPrefix($0 + "/") }) { return .hidden }
+        if isHidden(mountPoint: mount.mountPoint, fsType: type) { return .hidden }
         if networkTypes.contains(type) || mount.source.hasPrefix("//") { return .network }
         if removableTypes.contains(type) || isRemovableDevice { return .removable }
         // Other FUSE filesystems are nearly all remote (rclone, s3fs, …); fuseblk is a local disk.
         if type.hasPrefix("fuse.") || type == "fuse" { return .network }
         return .local
+    }
+
+    /// Whether a mount is plumbing, not a volume: a pseudo filesystem, or a mount in a tree of
+    /// kernel and runtime state (except media and the servers the user connected). It needs only
+    /// what mountinfo says (`MountTable.mountPoints(in:)` asks it without the rest).
+    static func isHidden(mountPoint: String, fsType type: String) -> Bool {
+        if pseudoTypes.contains(type) { return true }
+        let underMedia = mountPoint.hasPrefix("/run/media/") || mountPoint.hasPrefix("/media/")
+        // Servers the user connected (qlbrowse's and GVfs' FUSE mounts) live in the runtime folder.
+        let userServer = mountPoint.hasPrefix("/run/user/") && (networkTypes.contains(type) || type.hasPrefix("fuse."))
+        return !underMedia && !userServer && hiddenTrees.contains(where: { mountPoint == $0 || mountPoint.hasPrefix($0 + "/") })
     }
 
     /// The label to show: the part after the last slash of the source for shares

@@ -7,7 +7,7 @@ import Glibc
 
 extension LocalPlace {
     /// The trash as this place sees it: the home trash, and a `.Trash-UID` on each other volume.
-    var trashCan: TrashCan { TrashCan(dataHome: dataHome, mountPoints: volumes().map(\.mountPoint)) }
+    var trashCan: TrashCan { TrashCan(dataHome: dataHome, mountPoints: mountPoints()) }
 
     public func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? {
         try await call(path) { () throws(FileSystemError) -> PathStamp? in

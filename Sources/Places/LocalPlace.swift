@@ -16,9 +16,11 @@ public final class LocalPlace: Place {
     public let name = "this computer"
     let io: VolumeIO
     let lister: DirectoryLister
-    /// The mounted volumes as the caller knows them: which volume's threads a path's call runs on,
-    /// and which names in a folder are other volumes' mount points (never stat'ed by a listing).
+    /// The mounted volumes as the caller knows them (their file system types).
     let volumes: @Sendable () -> [Volume]
+    /// Their mount points: which volume's threads a path's call runs on, and which names in a
+    /// folder are other volumes' mount points (never stat'ed by a listing).
+    let mountPoints: @Sendable () -> [String]
     /// Where the home trash is (`$XDG_DATA_HOME`).
     let dataHome: String
     /// Makes thumbnails for `fetchThumbnails`; nil: only icons (drawn here, no worker).
@@ -35,12 +37,21 @@ public final class LocalPlace: Place {
     let textWindows = Mutex<[String: TextFileWindow]>([:])
 
     package init(io: VolumeIO = .shared, lister: DirectoryLister? = nil,
-                 volumes: @escaping @Sendable () -> [Volume] = { VolumeMonitor.currentVolumes() },
+                 volumes: (@Sendable () -> [Volume])? = nil,
                  dataHome: String = ProcessEnvironment.current.dataHome, thumbnails: ThumbnailGenerator? = nil,
                  previews: PreviewGenerator? = nil, batchWorkers: (any WorkerBackend)? = nil, callDeadline: Double = 5) {
         self.io = io
         self.lister = lister ?? DirectoryLister(io: io)
-        self.volumes = volumes
+        // The browser passes the volumes it keeps up to date. Without them a short call (an item,
+        // a listing, one thumbnail) reads mountinfo once for its path's volume, without the sysfs
+        // reads the volumes view's classification makes for every block device.
+        if let volumes {
+            self.volumes = volumes
+            mountPoints = { volumes().map(\.mountPoint) }
+        } else {
+            self.volumes = { VolumeMonitor.currentVolumes() }
+            mountPoints = { MountTable.currentMountPoints() }
+        }
         self.dataHome = dataHome
         self.thumbnails = thumbnails
         self.previews = previews
@@ -50,17 +61,18 @@ public final class LocalPlace: Place {
 
     /// The mount point of the volume `path` is on ("/" when none is known).
     public func mountPoint(of path: String) -> String {
-        Volume.containing(path, in: volumes())?.mountPoint ?? "/"
+        MountTable.mountPoint(containing: path, in: mountPoints())
     }
 
     @discardableResult
     public func list(_ folder: String, deliver: @escaping @Sendable (EntryStore, Bool, FileSystemError?) -> Void) -> PlaceTask {
-        let known = volumes()
-        let prefix = folder == "/" ? "/" : folder + "/"
-        // Mount points directly inside the folder: listed as folders without a stat that could hang.
-        let mounted = Set(known.map(\.mountPoint).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
-            .map { Array($0.dropFirst(prefix.count).utf8) })
-        let volume = Volume.containing(folder, in: known)?.mountPoint ?? "/"
+        let known = mountPoints()
+        let prefix = (folder == "/" ? "/" : folder + "/").fileSystemBytes
+        // Mount points directly inside the folder: listed as folders without a stat that could
+        // hang. Compared as bytes: a name that is not UTF-8 must match the listing's own bytes.
+        let mounted = Set(known.map(\.fileSystemBytes).filter { $0.count > prefix.count && $0.starts(with: prefix) }
+            .map { Array($0[prefix.count...]) }.filter { !$0.contains(UInt8(ascii: "/")) })
+        let volume = MountTable.mountPoint(containing: folder, in: known)
         let listing = lister.list(folder, volume: volume, mountPoints: mounted, deliver: deliver)
         return PlaceTask(onCancel: listing.cancel)
     }
@@ -88,20 +100,6 @@ public final class LocalPlace: Place {
         }
     }
 
-    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
-        let (stream, continuation) = AsyncStream<PlaceChange>.makeStream()
-        let watch = try FolderWatch(folder) { change in
-            switch change {
-            case .changed(let name): continuation.yield(.changed(name: name))
-            case .gone:
-                continuation.yield(.gone)
-                continuation.finish()
-            }
-        }
-        continuation.onTermination = { _ in watch.stop() }
-        return stream
-    }
-
     public func capabilities(of folder: String, trial: Bool) async throws(FileSystemError) -> VolumeCapabilities {
         let fsType = Volume.containing(folder, in: volumes())?.fsType ?? ""
         // A probe that only reads has 2 s; a trial file on the slowest volume gets an operation's 30.
@@ -114,16 +112,24 @@ public final class LocalPlace: Place {
     /// nil): `.notResponding` when it is past it, or when the volume has calls stuck already.
     func call<Value: Sendable>(_ path: String, deadline: Double? = nil,
                                _ work: @escaping @Sendable () throws(FileSystemError) -> Value) async throws(FileSystemError) -> Value {
+        try await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, FileSystemError>, Never>) in
+            run(path, deadline: deadline, work) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// `call` for a caller that is not a task (`qlbrowse serve`'s reading thread): `completion`
+    /// hears the result or the volume's failure exactly once, on the call's thread or a timer's.
+    func run<Value: Sendable>(_ path: String, deadline: Double? = nil, _ work: @escaping @Sendable () throws(FileSystemError) -> Value,
+                              completion: @escaping @Sendable (Result<Value, FileSystemError>) -> Void) {
         let volume = mountPoint(of: path)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<VolumeIO.Outcome<Result<Value, FileSystemError>>, Never>) in
-            io.run(volume: volume, deadline: deadline ?? callDeadline, { () -> Result<Value, FileSystemError> in
-                do throws(FileSystemError) { return .success(try work()) } catch { return .failure(error) }
-            }, completion: { continuation.resume(returning: $0) })
-        }
-        switch outcome {
-        case .done(let result): return try result.get()
-        case .timedOut: throw .notResponding(TerminalText.escaped(volume))
-        case .refused: throw .refused(TerminalText.escaped(volume))
-        }
+        io.run(volume: volume, deadline: deadline ?? callDeadline, { () -> Result<Value, FileSystemError> in
+            do throws(FileSystemError) { return .success(try work()) } catch { return .failure(error) }
+        }, completion: { outcome in
+            switch outcome {
+            case .done(let result): completion(result)
+            case .timedOut: completion(.failure(.notResponding(TerminalText.escaped(volume))))
+            case .refused: completion(.failure(.refused(TerminalText.escaped(volume))))
+            }
+        })
     }
 }

@@ -51,8 +51,9 @@ public protocol Place: Sendable {
     func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError)
 
     /// Changes in `folder` as they happen, until the stream's consumer stops listening or the
-    /// folder is gone (`.gone`, then the end). Throws when the folder cannot be watched.
-    func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange>
+    /// folder is gone (`.gone`, then the end). Throws when the folder cannot be watched, or when
+    /// its volume does not answer within a call's deadline (starting a watch looks the folder up).
+    func watch(_ folder: String) async throws(FileSystemError) -> AsyncStream<PlaceChange>
 
     /// Renames within a folder, never over an existing name (`.exists`); the item's stamp at its
     /// new name, for the undo journal.

@@ -137,9 +137,9 @@ public final class PlaceRouter: Place {
         try await route.place.writeChunk(bytes, to: route.path, at: offset, last: last)
     }
 
-    public func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> {
+    public func watch(_ folder: String) async throws(FileSystemError) -> AsyncStream<PlaceChange> {
         let route = try route(folder)
-        return try route.place.watch(route.path)
+        return try await route.place.watch(route.path)
     }
 
     public func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? {

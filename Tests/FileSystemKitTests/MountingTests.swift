@@ -16,7 +16,8 @@ import SystemKit
     }
 
     @Test func addressesThatCannotWorkAreRefusedWithASentence() {
-        for (text, words) in [("nas/photos", "not a server address"), ("ftp://nas/x", "ftp:// is not a kind of server"),
+        for (text, words) in [("nas/photos", "not a server address: write smb://host/share, sftp://host/folder or ssh://host/folder"),
+                              ("ftp://nas/x", "ftp:// is not a kind of server qlbrowse connects to: smb://, sftp:// and ssh:// are"),
                               ("smb://nas", "names no share"), ("smb://ann:secret@nas/x", "a password does not go in the address"),
                               ("sftp://host:99999/x", "is not a port number")] {
             #expect(throws: MountFailure.self, "\(text)") { try ServerAddress(parsing: text) }

@@ -62,4 +62,34 @@ extension LoopbackSSH {
         _ = FileDescriptorWriter.writeAll(bytes, to: fd)
         close(fd)
     }
+
+    /// The inotify descriptors the remote's `qlbrowse serve` processes hold with a watch added
+    /// (fdinfo's `inotify wd:` lines): a descriptor is made before its watch is added, and a file
+    /// made between the two is never heard.
+    func serveInotifyWatches() -> Int {
+        servers().reduce(0) { total, pid in
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return total + fds.filter { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == "anon_inode:inotify"
+                    && ((try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? "").contains("inotify wd:")
+            }.count
+        }
+    }
+
+    /// Waits (up to `seconds`: a hang guard; the whole suite shares two cores) until the remote
+    /// holds `count` watching inotify descriptors. The watch is asked after the listing, and its
+    /// "list again" comes before the request is sent: a file made before it is in place is not
+    /// the watch's to report.
+    func waitForServeInotify(_ count: Int, seconds: Double = 60) async -> Bool {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while serveInotifyWatches() != count, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
+        return serveInotifyWatches() == count
+    }
+
+    /// The same for synchronous tests (the browser's: it runs in a process of its own).
+    func waitForServeInotify(_ count: Int, seconds: Double = 60) -> Bool {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while serveInotifyWatches() != count, ContinuousClock.now < end { usleep(20_000) }
+        return serveInotifyWatches() == count
+    }
 }

@@ -53,6 +53,24 @@ import Glibc
         #expect(all.handles.map(all.entry).contains { $0.name == "album" && $0.isDirectory })
     }
 
+    @Test func mountPointsInTheFolderAreListedWithoutAStatByTheirBytes() async throws {
+        defer { cleanUp() }
+        // Files stand where the volumes say mount points are: a listing that stat'ed them would
+        // show files; one that leaves mount points alone (a hung share's never answers) shows
+        // folders. The name that is not UTF-8 must match as its bytes.
+        let names = [Self.oddName, "plain"]
+        for name in names { make(name, [1]) }
+        let volumes = names.map { Volume(mountPoint: root + "/" + $0, fsType: "cifs", source: "//nas/x", device: "0:9", kind: .network,
+                                         isReadOnly: false, label: $0) }
+        let mounted = LocalPlace(io: VolumeIO(), volumes: { volumes }, dataHome: root + "/data")
+        var all = EntryStore()
+        for try await batch in mounted.listing(root) { _ = all.append(contentsOf: batch) }
+        for name in names {
+            let entry = try #require(all.handles.map(all.entry).first { $0.nameBytes == name.fileSystemBytes })
+            #expect(entry.isDirectory, "\(name.fileSystemBytes) was stat'ed")
+        }
+    }
+
     @Test func aFolderThatCannotBeListedFails() async {
         defer { cleanUp() }
         await #expect(throws: FileSystemError.self) { _ = try await place.entries(of: root + "/missing") }
@@ -119,7 +137,7 @@ import Glibc
         defer { cleanUp() }
         let folder = root + "/watched"
         mkdir(folder, 0o755)
-        let changes = try place.watch(folder)
+        let changes = try await place.watch(folder)
         let seen = Task { () -> [PlaceChange] in
             var seen: [PlaceChange] = []
             for await change in changes { seen.append(change) }
@@ -132,7 +150,7 @@ import Glibc
         let all = try await Self.within(seconds: 60) { await seen.value }
         #expect(all.first == .changed(name: [0x61, 0xFF, 0x2E, 0x62, 0x69, 0x6E]), "the new name, as its bytes")
         #expect(all.last == .gone, "the stream says the folder is gone, then ends")
-        #expect(throws: FileSystemError.self) { _ = try place.watch(root + "/missing") }
+        await #expect(throws: FileSystemError.self) { _ = try await place.watch(root + "/missing") }
     }
 
     @Test func renamesMakesAndCopiesWithoutClobbering() async throws {

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Drives faultfs.py for tests: start it, switch faults, abort a hung connection, tear it down.
 
-usage: faultfs_ctl.py mount SOURCE MNT [--control FILE]   start the daemon, wait for the mount,
-                                                          print the daemon's pid
+usage: faultfs_ctl.py mount SOURCE MNT [--control FILE] [--name NAME]   start the daemon, wait for
+                                                          the mount, print the daemon's pid (NAME:
+                                                          fuse.NAME in mountinfo, faultfs unless given)
        faultfs_ctl.py set MNT KEY=VALUE... [--control FILE]   merge into the control file
                                                           (VALUE is JSON if it parses: true, 250,
                                                           ["/slow"]; a plain string otherwise)
@@ -114,7 +115,7 @@ def daemons(mnt):
     return pids
 
 
-def mount(source, mnt, control=None, timeout=10):
+def mount(source, mnt, control=None, timeout=10, name=None):
     """Starts faultfs on mnt (clearing any leftover first) and returns the daemon's pid."""
     unmount(mnt, control)
     mnt = outside_path(mnt)
@@ -123,6 +124,8 @@ def mount(source, mnt, control=None, timeout=10):
     cmd = ['/usr/bin/python3', os.path.join(HERE, 'faultfs.py'), source, mnt]
     if control:
         cmd += ['--control', os.path.abspath(control)]
+    if name:
+        cmd += ['--name', name]
     log = open(mnt + '.log', 'w')
     # Own session: a test's Ctrl-C or process-group kill must not take the daemon down mid-call
     # and leave a dead mount behind; unmount() ends it.
@@ -233,11 +236,16 @@ def main(argv):
         i = argv.index('--control')
         control = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
+    name = None
+    if '--name' in argv:
+        i = argv.index('--name')
+        name = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) < 2:
         sys.exit(__doc__)
     cmd, args = argv[0], argv[1:]
     if cmd == 'mount' and len(args) == 2:
-        print(mount(args[0], args[1], control))
+        print(mount(args[0], args[1], control, name=name))
     elif cmd == 'set' and len(args) >= 2 and all('=' in a for a in args[1:]):
         set_faults(args[0], control, **{k: parse_value(v) for k, v in
                                         (a.split('=', 1) for a in args[1:])})

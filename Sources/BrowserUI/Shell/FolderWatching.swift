@@ -1,6 +1,5 @@
 import BrowserCore
 import Places
-import SystemKit
 import Synchronization
 
 /// The shown folder watched through its place (`Place.watch`: inotify here, the remote's own
@@ -29,8 +28,10 @@ final class FolderWatching {
         watched?.task.cancel()
         let place = self.place, inbox = self.inbox
         let task = Task {
-            // A place that cannot watch (SFTP, a folder inotify refuses) is not watched.
-            let watch = await FolderWatching.changes(of: folder, in: place)
+            // A place that cannot watch (SFTP, a folder inotify refuses) is not watched, nor is a
+            // folder on a hung share: the place adds the watch on the volume's own threads with a
+            // deadline (`LocalPlace.watch`), so this task is never held by the kernel.
+            let watch = try? await place.watch(folder)
             guard let changes = watch, !Task.isCancelled else { return }
             let reloads = Reloads(inbox: inbox, folder: folder)
             for await change in changes {
@@ -39,18 +40,6 @@ final class FolderWatching {
             }
         }
         watched = (folder, task)
-    }
-
-    /// The folder's changes, asked for on a thread of its own: adding an inotify watch looks the
-    /// folder up, and on a hung share that lookup never returns (hung-volume.py's FUSE mount): it
-    /// must hold no thread of the pool the browser's other work runs on.
-    private static func changes(of folder: String, in place: any Place) async -> AsyncStream<PlaceChange>? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<AsyncStream<PlaceChange>?, Never>) in
-            // Resumed once: by the thread, or here when no thread could be made.
-            if !DetachedThread.start(stackSize: 256 << 10, { continuation.resume(returning: try? place.watch(folder)) }) {
-                continuation.resume(returning: nil)
-            }
-        }
     }
 
     /// Stops watching.

@@ -31,11 +31,11 @@ public struct ServerAddress: Sendable, Equatable, Hashable {
     /// Parses `text`; throws a sentence saying what is wrong with it.
     public init(parsing text: String) throws(MountFailure) {
         guard let schemeEnd = text.firstRange(of: "://") else {
-            throw MountFailure(.other, "\(text) is not a server address: write smb://host/share or sftp://host/folder")
+            throw MountFailure(.other, "\(text) is not a server address: write smb://host/share, sftp://host/folder or ssh://host/folder")
         }
         let schemeName = text[..<schemeEnd.lowerBound].lowercased()
         guard let scheme = schemeName == "ssh" ? Scheme.sftp : Scheme(rawValue: schemeName) else {
-            throw MountFailure(.other, "\(schemeName):// is not a kind of server qlbrowse connects to: smb:// and sftp:// are")
+            throw MountFailure(.other, "\(schemeName):// is not a kind of server qlbrowse connects to: smb://, sftp:// and ssh:// are")
         }
         let rest = text[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" }
