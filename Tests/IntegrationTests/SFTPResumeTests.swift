@@ -52,6 +52,19 @@ struct SFTPResumeTests {
         return try #require(report.leftovers.first, "the temporary is kept: \(report.summary)")
     }
 
+    /// Once the healed link has let through what waited in it (the cut copy's answers still on
+    /// their way), so that only the next copy's bytes are counted: the traffic still for a
+    /// second, polled (a hang guard of 30 s).
+    private func settled(_ place: SFTPPlace) async throws {
+        var last = place.traffic, still = 0
+        for _ in 0..<300 where still < 10 {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = place.traffic
+            still = now == last ? still + 1 : 0
+            last = now
+        }
+    }
+
     @Test func aCopyUpCutByTheLinkGoesOnFromItsPrefixAndSendsLess() async throws {
         defer { ssh.stop() }
         LoopbackSSH.write(local + "/first.bin", Self.pattern)
@@ -66,6 +79,7 @@ struct SFTPResumeTests {
         let resume = try #require(record(cut)?.items.first?.resume, "the journal keeps the prefix: \(String(describing: record(cut)))")
         #expect(resume.written >= 1 << 20 && resume.written < Self.pattern.count && resume.written % (1 << 20) == 0, "\(resume)")
         relay.heal()
+        try await settled(place)
         let before = place.traffic
         let again = await transfer.copy(FileOperation(kind: .copy, sources: sources, destination: remote), events: FileOperationEvents(),
                                         journal: TransferJournal(folder: journals, from: LocalPlace().name, to: place.name, destination: remote, sources: sources))
@@ -97,6 +111,7 @@ struct SFTPResumeTests {
         #expect(names(local).contains(String(leftover.dropFirst(local.count + 1))), "kept here to go on with: \(names(local))")
         let resume = try #require(record(cut)?.items.first?.resume, "\(String(describing: record(cut)))")
         relay.heal()
+        try await settled(place)
         let before = place.traffic
         let again = await transfer.copy(FileOperation(kind: .copy, sources: sources, destination: local), events: FileOperationEvents(),
                                         journal: TransferJournal(folder: journals, from: place.name, to: LocalPlace().name, destination: local, sources: sources))
