@@ -19,7 +19,9 @@ import SystemKit
 /// waits), and overwrite moves the old item to the destination's trash first, so nothing is lost
 /// (a place without a trash, SFTP, refuses an overwrite and a move from it). A source changed
 /// while it was copied is not put in place. A temporary an earlier transfer into the same
-/// folder left (its journal says so, and its process is gone) is removed first.
+/// folder left (its journal says so, and its process is gone) is removed first, unless it is a
+/// file's copy cut by a lost link that still checks against its source: that one is gone on
+/// with from its prefix known whole (`PlaceTransfer+Resuming`).
 public struct PlaceTransfer: Sendable {
     public let source: any Place
     public let destination: any Place
