@@ -96,7 +96,8 @@ public final class LocalPlace: Place {
                 if stat(path, &target) == 0 { info = target }
             }
             return PlaceItem(path: path, isDirectory: (info.st_mode & S_IFMT) == S_IFDIR, isSymbolicLink: isLink,
-                             isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec))
+                             isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec),
+                             mode: UInt32(info.st_mode & 0o7777))
         }
     }
 

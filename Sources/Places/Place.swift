@@ -47,8 +47,15 @@ public protocol Place: Sendable {
     /// Writes `bytes` at `offset` of `path`, a piece of a copy coming from another place: at
     /// offset 0 the file is made, never over an existing name (`.exists`; the copy's temporary
     /// is its own), later pieces go where they belong; after the `last` piece the file is on
-    /// disk, ready to be renamed into place.
-    func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError)
+    /// disk, ready to be renamed into place. With a `mode` (the source's permission bits, as
+    /// `PlaceTransfer.keptMode` keeps them), the file is made 0600 and given `mode` after the
+    /// `last` piece: a private file is never more open on its way than where it came from.
+    /// Without one, it is made 0644 (less the umask).
+    func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool, mode: UInt32?) async throws(FileSystemError)
+
+    /// Sets the permission bits of `path` (`chmod`): a folder copied from another place gets its
+    /// source's once its contents are in (a read-only folder can still be filled).
+    func setMode(_ path: String, to mode: UInt32) async throws(FileSystemError)
 
     /// Changes in `folder` as they happen, until the stream's consumer stops listening or the
     /// folder is gone (`.gone`, then the end). Throws when the folder cannot be watched, or when
@@ -153,6 +160,13 @@ extension Place {
     }
 
     public var stampsFiles: Bool { false }
+}
+
+extension Place {
+    /// A piece of a file made as a new file is (0644 less the umask): not a copy of another's.
+    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
+        try await writeChunk(bytes, to: path, at: offset, last: last, mode: nil)
+    }
 }
 
 extension Place {

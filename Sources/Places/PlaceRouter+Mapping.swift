@@ -7,12 +7,12 @@ import ThumbnailKit
 extension PlaceRouter.Route {
     func outer(_ item: PlaceItem) -> PlaceItem {
         prefix == nil ? item : PlaceItem(path: outer(item.path), isDirectory: item.isDirectory, isSymbolicLink: item.isSymbolicLink,
-                                         isRegularFile: item.isRegularFile, size: item.size, modified: item.modified)
+                                         isRegularFile: item.isRegularFile, size: item.size, modified: item.modified, mode: item.mode)
     }
 
     func inner(_ item: PlaceItem) -> PlaceItem {
         prefix == nil ? item : PlaceItem(path: inner(item.path), isDirectory: item.isDirectory, isSymbolicLink: item.isSymbolicLink,
-                                         isRegularFile: item.isRegularFile, size: item.size, modified: item.modified)
+                                         isRegularFile: item.isRegularFile, size: item.size, modified: item.modified, mode: item.mode)
     }
 
     func outer(_ item: TrashCan.Item) -> TrashCan.Item {

@@ -132,9 +132,14 @@ public final class PlaceRouter: Place {
         try await route.place.write(bytes, to: route.path)
     }
 
-    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
+    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool, mode: UInt32?) async throws(FileSystemError) {
         let route = try route(path)
-        try await route.place.writeChunk(bytes, to: route.path, at: offset, last: last)
+        try await route.place.writeChunk(bytes, to: route.path, at: offset, last: last, mode: mode)
+    }
+
+    public func setMode(_ path: String, to mode: UInt32) async throws(FileSystemError) {
+        let route = try route(path)
+        try await route.place.setMode(route.path, to: mode)
     }
 
     public func watch(_ folder: String) async throws(FileSystemError) -> AsyncStream<PlaceChange> {

@@ -48,11 +48,14 @@ extension PlaceTransfer {
                 let at = item.relative == top.relative ? temporary : temporary + item.relative.dropFirst(top.relative.count)
                 if item.isDirectory {
                     _ = try await destination.make(at, folder: true)
+                    // Private while it is filled; its own mode once all of it is in.
+                    if item.mode != nil { try await destination.setMode(at, to: 0o700) }
                 } else {
                     try await copyFile(item, to: at, from: resume?.written ?? 0, ledger: ledger, operation: operation, events: events, progress: progress)
                 }
                 if operation.isCancelled { throw .cancelled }
             }
+            try await giveFolderModes(items, under: temporary)
             // The old item goes to the trash, never lost, right before the new one takes its name.
             if replaces { _ = try await destination.trash(target) }
             _ = try await destination.rename(temporary, to: target)
@@ -81,6 +84,8 @@ extension PlaceTransfer {
             })
         } else if let copier = source as? any ServerSideCopying, (source as AnyObject) === (destination as AnyObject),
            try await copier.copyOnServer(item.path, to: temporary, size: item.size) {
+            // Made 0600 there (`copyOnServer`): now its source's mode.
+            try await destination.setMode(temporary, to: item.mode ?? 0o644)
             events.progress(progress.state.withLock { state in
                 state.bytesDone += Int64(item.size)
                 state.current = item.path
@@ -118,7 +123,7 @@ extension PlaceTransfer {
             } catch {
                 throw (error as? FileSystemError) ?? .cancelled
             }
-            try await retried { () throws(FileSystemError) in try await destination.writeChunk([], to: temporary, at: item.size, last: true) }
+            try await retried { () throws(FileSystemError) in try await destination.writeChunk([], to: temporary, at: item.size, last: true, mode: item.mode) }
         }
         try await checkUnchanged(item)
     }
@@ -140,7 +145,7 @@ extension PlaceTransfer {
         guard bytes.count == length else {
             throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
         }
-        try await retried { () throws(FileSystemError) in try await destination.writeChunk(bytes, to: temporary, at: offset, last: last) }
+        try await retried { () throws(FileSystemError) in try await destination.writeChunk(bytes, to: temporary, at: offset, last: last, mode: item.mode) }
         ledger?.written(bytes, at: offset)
         let now = progress.state.withLock { state in
             state.bytesDone += Int64(bytes.count)

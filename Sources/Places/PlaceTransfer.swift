@@ -50,6 +50,8 @@ public struct PlaceTransfer: Sendable {
         let isDirectory: Bool
         let size: Int
         let modified: Int
+        /// The permission bits the copy gets (`keptMode` of the source's); nil: not known.
+        var mode: UInt32?
     }
 
     /// Copies `operation.sources` (on `source`) into the folder `operation.destination` (on
@@ -159,7 +161,8 @@ public struct PlaceTransfer: Sendable {
     func walk(_ path: String) async throws(FileSystemError) -> [Item] {
         let top = try await source.item(at: path)
         let name = FileOperation.name(path)
-        var items = [Item(path: path, relative: name, isDirectory: top.isDirectory, size: top.isDirectory ? 0 : top.size, modified: top.modified)]
+        var items = [Item(path: path, relative: name, isDirectory: top.isDirectory, size: top.isDirectory ? 0 : top.size, modified: top.modified,
+                          mode: top.mode.map(Self.keptMode))]
         guard top.isDirectory else {
             guard top.isRegularFile else { throw FileSystemError(code: .unsupported, path: path, context: "only files and folders are copied between places") }
             return items
@@ -178,6 +181,6 @@ public struct PlaceTransfer: Sendable {
                 if entry.isDirectory { folders.append((child.path, child.relative)) }
             }
         }
-        return items
+        return try await withModes(items)
     }
 }

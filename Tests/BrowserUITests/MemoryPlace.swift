@@ -52,7 +52,8 @@ final class MemoryPlace: Place {
 
     func read(_ path: String, offset: Int, length: Int) async throws(FileSystemError) -> [UInt8] { throw Self.unsupported }
     func write(_ bytes: [UInt8], to path: String) async throws(FileSystemError) { throw Self.unsupported }
-    func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) { throw Self.unsupported }
+    func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool, mode: UInt32?) async throws(FileSystemError) { throw Self.unsupported }
+    func setMode(_ path: String, to mode: UInt32) async throws(FileSystemError) { throw Self.unsupported }
     func textLines(_ path: String, from first: Int, count: Int) async throws(FileSystemError) -> TextFileWindow.Lines { throw Self.unsupported }
     func watch(_ folder: String) throws(FileSystemError) -> AsyncStream<PlaceChange> { throw Self.unsupported }
     func rename(_ path: String, to newPath: String) async throws(FileSystemError) -> PathStamp? { throw Self.unsupported }

@@ -116,4 +116,13 @@ import Glibc
         let record = try JSONDecoder().decode(TransferJournal.Record.self, from: Data(contentsOf: URL(fileURLWithPath: journals + "/copy-\(dead)-1.json")))
         #expect(record.items.first?.temporary == nil && record.items.first?.reason?.contains("removed by a later copy") == true, "\(record)")
     }
+
+    /// A copy keeps read, write and execute for all three and the sticky bit; set-user-ID and
+    /// set-group-ID are dropped (the copy is the copier's), as cp without -p drops them.
+    @Test func aCopyKeepsReadWriteExecuteAndStickyButNotSetID() {
+        #expect(PlaceTransfer.keptMode(0o4755) == 0o755)
+        #expect(PlaceTransfer.keptMode(0o2750) == 0o750)
+        #expect(PlaceTransfer.keptMode(0o1777) == 0o1777)
+        #expect(PlaceTransfer.keptMode(0o100600) == 0o600)
+    }
 }

@@ -54,6 +54,15 @@ struct SFTPCodecTests {
             + [0, 0, 0, 1, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + string([0xBB, 0xCC]) + [0, 0, 0, 0, 0, 0, 0, 5])
     }
 
+    /// A copy's file is made by an OPEN whose ATTRS say permissions 0600 (flag 0x4): the server
+    /// makes it private, never 0666 less its umask; SETSTAT gives it its mode at the end.
+    @Test func aCopysOpenSaysPrivateAndSetstatGivesTheMode() {
+        let create = SFTPCodec.encode(.create(path: [0x61, 0xFF], flags: 0x2A, permissions: 0o600), id: 3)
+        #expect(create == uint32(UInt32(create.count - 4)) + [3, 0, 0, 0, 3] + string([0x61, 0xFF]) + uint32(0x2A) + uint32(0x4) + uint32(0o600))
+        let setstat = SFTPCodec.encode(.setPermissions(path: [0x62], permissions: 0o750), id: 5)
+        #expect(setstat == uint32(UInt32(setstat.count - 4)) + [9, 0, 0, 0, 5] + string([0x62]) + uint32(0x4) + uint32(0o750))
+    }
+
     @Test func aListingKeepsEachNamesBytesAndAttributes() throws {
         let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
         let utf8: [UInt8] = Array("café.txt".utf8)

@@ -65,7 +65,7 @@ public final class BrowserApp {
         let fileJobs = FileJobRunner(inbox: inbox, scheduler: tasks, cache: parts.cache, verifiesCopies: options.verifiesCopies, journal: parts.journal,
                                      place: place)
         self.effects = EffectRunner(inbox: inbox, tasks: tasks, jobs: JobRunner(inbox: inbox, scheduler: tasks, place: place, workers: parts.jobs),
-                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits, isLocal: place.isThisComputer),
+                                    fileJobs: fileJobs, edits: EditRunner(inbox: inbox, scheduler: tasks, workers: parts.edits, isLocal: place.isThisComputer, place: place),
                                     place: place, knownVolumes: knownVolumes, sshCommand: options.sshCommand, remoteCommand: options.remoteCommand,
                                     forcesSFTP: options.forcesSFTP, sftpPictures: ThumbnailGenerator(workers: parts.thumbnails, cache: parts.cache))
         self.graphics = graphics

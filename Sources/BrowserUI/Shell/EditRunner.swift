@@ -17,29 +17,39 @@ final class EditRunner: Sendable {
     private let workers: any WorkerBackend
     /// The scheduler's group of edits being saved.
     static let group = "edit"
-    /// Whether a path is on this computer: an edit is made and placed here, so in a remote tab it
-    /// is refused (it would change this computer's file of the same path).
+    /// Whether a path is on this computer: one that is not is edited through `place` (fetched,
+    /// edited here, sent back: `PlaceEditSaver`), or refused when there is none.
     private let isLocal: @Sendable (String) -> Bool
+    /// The browser's places (its router), for a file in a remote tab.
+    private let place: (any Place)?
 
-    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend, isLocal: @escaping @Sendable (String) -> Bool = { _ in true }) {
+    init(inbox: Inbox, scheduler: BackgroundTasks, workers: any WorkerBackend, isLocal: @escaping @Sendable (String) -> Bool = { _ in true },
+         place: (any Place)? = nil) {
         self.inbox = inbox
         self.scheduler = scheduler
         self.workers = workers
         self.isLocal = isLocal
+        self.place = place
     }
 
     /// Writes `edits` of `path` and puts the result beside it (`copy`) or in its place.
     func save(path: String, edits: [FileEdit], copy: Bool, volume: String) {
         let inbox = self.inbox
-        guard isLocal(path) else {
-            inbox.post(.result(.editFailed(path: path, reason: "edits on a remote folder are not done yet; the original is as it was")))
+        let remote = isLocal(path) ? nil : place
+        guard isLocal(path) || remote != nil else {
+            inbox.post(.result(.editFailed(path: path, reason: "edits on a remote folder are not done here; the original is as it was")))
             return
         }
-        let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: PreviewGenerator(workers: workers))
+        let generator = PreviewGenerator(workers: workers)
+        let saver = EditSaver(placement: copy ? .copy : .replace, keepsModificationTime: false, generator: generator)
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { context in
             do {
                 try Task.checkCancellation()
-                let outcome = try await saver.apply(edits, to: path)
+                let outcome = if let remote {
+                    try await PlaceEditSaver(place: remote, placement: copy ? .copy : .replace, generator: generator).apply(edits, to: path)
+                } else {
+                    try await saver.apply(edits, to: path)
+                }
                 inbox.post(.result(.editSaved(EditOutcome(path: path, output: outcome.output, trashed: outcome.trashedItem,
                                                           summary: Self.summary(outcome, copy: copy)))))
             } catch is CancellationError {
@@ -69,7 +79,8 @@ final class EditRunner: Sendable {
     /// the original comes back under its own name.
     func restoreReplaced(_ original: TrashCan.Item, edited: String, volumes: [Volume]) {
         let inbox = self.inbox
-        let place = LocalPlace(volumes: { volumes })
+        // A remote tab's original is in its remote's trash: put back through the router.
+        let place: any Place = isLocal(original.originalPath) ? LocalPlace(volumes: { volumes }) : (self.place ?? LocalPlace(volumes: { volumes }))
         let volume = Volume.containing(original.originalPath, in: volumes)?.mountPoint ?? "/"
         scheduler.submit(group: Self.group, volume: volume, priority: .user) { _ in
             let message: String

@@ -85,6 +85,8 @@ package struct RemoteItem: Codable, Sendable, Equatable {
     package var isRegularFile: Bool
     package var size: Int
     package var modified: Int
+    /// The permission bits (protocol version 7); absent from an older remote's answer.
+    package var mode: UInt32?
 
     package init(_ item: PlaceItem) {
         path = item.path
@@ -93,10 +95,12 @@ package struct RemoteItem: Codable, Sendable, Equatable {
         isRegularFile = item.isRegularFile
         size = item.size
         modified = item.modified
+        mode = item.mode
     }
 
     package var item: PlaceItem {
-        PlaceItem(path: path, isDirectory: isDirectory, isSymbolicLink: isSymbolicLink, isRegularFile: isRegularFile, size: size, modified: modified)
+        PlaceItem(path: path, isDirectory: isDirectory, isSymbolicLink: isSymbolicLink, isRegularFile: isRegularFile, size: size, modified: modified,
+                  mode: mode)
     }
 }
 

@@ -46,7 +46,10 @@ struct RemoteCalls: Sendable {
             let read = try await place.textLines(asked.path, from: asked.first, count: asked.count)
             return (.text(first: read.first, count: read.lines.count, total: read.total), read.lines.flatMap { $0 + [0x0A] })
         case .append(let asked):
-            try await place.writeChunk(payload, to: asked.path, at: asked.offset, last: asked.last)
+            try await place.writeChunk(payload, to: asked.path, at: asked.offset, last: asked.last, mode: asked.mode)
+            return (.done, [])
+        case .chmod(let asked):
+            try await place.setMode(asked.path, to: asked.mode)
             return (.done, [])
         case .hello, .cancel, .list, .thumbnail, .preview, .perform, .choose, .pause, .batch, .watch, .find, .findQuery, .findInside:
             throw FileSystemError(code: .invalid, context: "not a single call")

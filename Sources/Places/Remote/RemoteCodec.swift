@@ -11,7 +11,7 @@ import ThumbnailKit
 package enum RemoteCodec {
     /// The protocol's version: raised whenever a request or an answer changes shape. Both sides
     /// say theirs in the hello, and a mismatch is named, never guessed through.
-    package static let version = 6
+    package static let version = 7
 
     /// The frame of `request` for request `id`, with its payload (a write's bytes).
     package static func frame(_ request: RemoteRequest, id: UInt64, payload: [UInt8] = []) -> WorkerFrame {

@@ -32,12 +32,17 @@ extension RemotePlace {
         guard case .done = try await call(.write(path: path), payload: bytes).0 else { throw unexpected() }
     }
 
-    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
+    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool, mode: UInt32?) async throws(FileSystemError) {
         guard bytes.count <= FrameCodec.maximumPayload else {
             throw FileSystemError(code: .invalid, path: path, context: "a piece of more than \(FrameCodec.maximumPayload >> 20) MB")
         }
-        let answer = try await call(.append(.init(path: path, offset: offset, last: last)), payload: bytes, deadline: max(callDeadline, 30)).0
+        let answer = try await call(.append(.init(path: path, offset: offset, last: last, mode: mode)), payload: bytes, deadline: max(callDeadline, 30)).0
         guard case .done = answer else { throw unexpected() }
+    }
+
+    /// The remote's `chmod` (protocol version 7).
+    public func setMode(_ path: String, to mode: UInt32) async throws(FileSystemError) {
+        guard case .done = try await call(.chmod(.init(path: path, mode: mode))).0 else { throw unexpected() }
     }
 
     public func textLines(_ path: String, from first: Int, count: Int) async throws(FileSystemError) -> TextFileWindow.Lines {

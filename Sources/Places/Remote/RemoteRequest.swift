@@ -56,8 +56,12 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
     /// Pauses or resumes the operation of the frame's id.
     case pause(Bool)
     /// The payload written at `offset` of `path` (a copy's temporary, made exclusively at offset
-    /// 0, never over a name); answered `.done`.
+    /// 0, never over a name); answered `.done`. With a `mode` (version 7), the file is made 0600
+    /// and given `mode` after the last piece (`Place.writeChunk`'s `mode`).
     case append(Append)
+    /// The permission bits of `path` set to `mode` (a folder copied between places, once its
+    /// contents are in; version 7); answered `.done`.
+    case chmod(Chmod)
     /// Thumbnails every file under the roots into the remote's cache, there; answered with
     /// `.batch` events as they come, the last `ended`.
     case batch(Batch)
@@ -110,6 +114,12 @@ package enum RemoteRequest: Codable, Sendable, Equatable {
         package var path: String
         package var offset: Int
         package var last: Bool
+        package var mode: UInt32?
+    }
+
+    package struct Chmod: Codable, Sendable, Equatable {
+        package var path: String
+        package var mode: UInt32
     }
 
     package struct Batch: Codable, Sendable, Equatable {

@@ -28,6 +28,15 @@ package enum SFTPCodec {
             put(path, into: &body)
             put(flags, into: &body)
             put(UInt32(0), into: &body)  // no attributes
+        case .create(let path, let flags, let permissions):
+            put(path, into: &body)
+            put(flags, into: &body)
+            put(UInt32(0x4), into: &body)  // SSH_FILEXFER_ATTR_PERMISSIONS
+            put(permissions, into: &body)
+        case .setPermissions(let path, let permissions):
+            put(path, into: &body)
+            put(UInt32(0x4), into: &body)
+            put(permissions, into: &body)
         case .close(let handle), .readDirectory(let handle):
             put(handle, into: &body)
         case .read(let handle, let offset, let length):

@@ -3,6 +3,10 @@
 /// Paths and names are bytes: a name that is not UTF-8 crosses unchanged (`FileSystemBytes`).
 package enum SFTPRequest: Sendable, Equatable {
     case open(path: [UInt8], flags: UInt32)
+    /// OPEN with an ATTRS holding `permissions` (the mode a new file is made with).
+    case create(path: [UInt8], flags: UInt32, permissions: UInt32)
+    /// SETSTAT with an ATTRS holding only `permissions` (a chmod).
+    case setPermissions(path: [UInt8], permissions: UInt32)
     case close(handle: [UInt8])
     case read(handle: [UInt8], offset: UInt64, length: UInt32)
     case write(handle: [UInt8], offset: UInt64, data: [UInt8])
@@ -29,7 +33,8 @@ package enum SFTPRequest: Sendable, Equatable {
     /// The packet type (SSH_FXP_*).
     var type: UInt8 {
         switch self {
-        case .open: 3
+        case .open, .create: 3
+        case .setPermissions: 9
         case .close: 4
         case .read: 5
         case .write: 6

@@ -27,7 +27,8 @@ extension SFTPPlace {
 
     static func item(_ path: String, _ attributes: SFTPAttributes, isLink: Bool) -> PlaceItem {
         PlaceItem(path: path, isDirectory: attributes.isDirectory, isSymbolicLink: isLink, isRegularFile: attributes.isRegularFile,
-                  size: Int(clamping: attributes.size ?? 0), modified: Int(attributes.modified ?? 0))
+                  size: Int(clamping: attributes.size ?? 0), modified: Int(attributes.modified ?? 0),
+                  mode: attributes.permissions.map { $0 & 0o7777 })
     }
 
     public func read(_ path: String, offset: Int, length: Int) async throws(FileSystemError) -> [UInt8] {

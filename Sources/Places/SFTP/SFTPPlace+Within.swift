@@ -64,7 +64,7 @@ extension SFTPPlace {
         return report
     }
 
-    /// `copy-data`: `temporary` made (CREAT|EXCL) and filled by the server from `path`, flushed
+    /// `copy-data`: `temporary` made (CREAT|EXCL, 0600) and filled by the server from `path`, flushed
     /// and closed; false, with the temporary removed, when the server does not offer it (then
     /// not asked again). The answer comes when the server has copied it all: its deadline
     /// grows with the size (20 MB/s).
@@ -72,7 +72,9 @@ extension SFTPPlace {
         guard !lacksCopyData.load(ordering: .relaxed) else { return false }
         let source = try await open(path, flags: SFTPRequest.readFlag)
         defer { closeHandle(source) }
-        let target = try await open(temporary, flags: SFTPRequest.writeFlag | SFTPRequest.createFlag | SFTPRequest.exclusiveFlag)
+        // Made 0600 (a private file is never more open on its way): the caller gives it its mode.
+        guard case .handle(_, let target) = try await call(.create(path: temporary.fileSystemBytes, flags: SFTPRequest.writeFlag
+            | SFTPRequest.createFlag | SFTPRequest.exclusiveFlag, permissions: 0o600), path: temporary) else { throw unexpected(temporary) }
         do throws(FileSystemError) {
             _ = try await call(.copyData(from: source, offset: 0, length: 0, to: target, at: 0), path: path,
                                deadline: max(callDeadline, 30) + Double(size) / 20e6)

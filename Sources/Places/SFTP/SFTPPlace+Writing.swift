@@ -13,13 +13,22 @@ extension SFTPPlace {
     /// awaited (a server that could not write says so there). `last` flushes the file with
     /// `fsync@openssh.com` when the server offers it; one without it is not asked again, and
     /// nothing is said (SFTP v3 has no other flush). A piece can be written twice at the same
-    /// offset with the same bytes: that is how a dropped link resumes.
-    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool) async throws(FileSystemError) {
+    /// offset with the same bytes: that is how a dropped link resumes. With a `mode`, the OPEN
+    /// that makes the file says 0600 in its ATTRS and a SETSTAT after the `last` piece's CLOSE
+    /// gives it `mode`.
+    public func writeChunk(_ bytes: [UInt8], to path: String, at offset: Int, last: Bool, mode: UInt32?) async throws(FileSystemError) {
         guard offset >= 0 else { throw FileSystemError(code: .invalid, path: path, context: "a negative offset") }
         let flags = SFTPRequest.writeFlag | (offset == 0 ? SFTPRequest.createFlag | SFTPRequest.exclusiveFlag : 0)
         let handle: [UInt8]
         do throws(FileSystemError) {
-            handle = try await open(path, flags: flags)
+            if offset == 0, mode != nil {
+                guard case .handle(_, let made) = try await call(.create(path: path.fileSystemBytes, flags: flags, permissions: 0o600), path: path) else {
+                    throw unexpected(path)
+                }
+                handle = made
+            } else {
+                handle = try await open(path, flags: flags)
+            }
         } catch {
             // internal-sftp answers a taken name with a plain failure: say what it was.
             if offset == 0, error.code != .notResponding, error.code != .volumeGone, await exists(path) {
@@ -35,6 +44,12 @@ extension SFTPPlace {
             throw error
         }
         _ = try await call(.close(handle: handle), path: path)
+        if last, let mode { try await setMode(path, to: mode) }
+    }
+
+    /// SETSTAT with the permissions only.
+    public func setMode(_ path: String, to mode: UInt32) async throws(FileSystemError) {
+        _ = try await call(.setPermissions(path: path.fileSystemBytes, permissions: mode & 0o7777), path: path)
     }
 
     /// `bytes` written at `offset` of the open `handle`, in chunks all asked at once.
