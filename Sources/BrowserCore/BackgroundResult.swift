@@ -35,6 +35,9 @@ public enum BackgroundResult: Sendable, Equatable {
     case jobChanged(JobStatus)
     /// A running file operation found a name taken and waits for the user.
     case conflictAsked(job: Int, FileOperation.Conflict)
+    /// A paste would move `sources` from `place`, which has no trash (SFTP), into `destination`:
+    /// nothing started; the user is asked whether the originals may be deleted for good.
+    case moveNeedsYes(sources: [String], destination: String, place: String)
     /// Items a job moved to the trash (for `U`).
     case trashed([TrashCan.Item])
     /// What a previewer found out about the file Quick Look shows (pages, lines, duration).

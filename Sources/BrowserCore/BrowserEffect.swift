@@ -13,6 +13,9 @@ public enum BrowserEffect: Sendable, Equatable {
     case stopJob(id: Int, reason: String)
     case pauseJob(id: Int, paused: Bool)
     case fileOperation(FileOperation.Kind, sources: [String], destination: String?)
+    /// The move the user said yes to: from a place without a trash, each original deleted for
+    /// good once its copy is in place and checked (`FileOperation.deletesSourcesForGood`).
+    case moveDeletingSources(sources: [String], destination: String)
     case rename(from: String, to: String)
     case create(path: String, folder: Bool)
     case restore([TrashCan.Item])

@@ -37,6 +37,7 @@ extension BrowserState {
                 jobs.append(job)
             }
         case .conflictAsked(let job, let conflict): mode = .overlay(.conflict(job: job, conflict))
+        case .moveNeedsYes(let sources, let destination, let place): askToDeleteSources(sources, into: destination, from: place)
         case .trashed(let items):
             lastTrashed = items
             lastReplaced = nil

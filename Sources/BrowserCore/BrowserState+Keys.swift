@@ -38,6 +38,9 @@ extension BrowserState {
         case .awaitingKey:
             if key == .escape { return .places(.cancelKeyQuestion) }
             if key.isEnter, case .awaitingKey(.keepPassword) = mode { return .places(.cancelKeyQuestion) }  // N is the default
+            if case .awaitingKey(.deleteSourcesForGood) = mode, key.typedText?.count != 1 || key.typedText == " " {
+                return .places(.cancelKeyQuestion)  // any other key (Enter, an arrow) moves nothing
+            }
             if let text = key.typedText, text.count == 1, text != " " { return .places(.keyAnswer(text)) }
             return nil
         case .overlay(let overlay) where overlay.isQuestion:

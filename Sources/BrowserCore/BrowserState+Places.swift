@@ -36,6 +36,9 @@ extension BrowserState {
         case .keyAnswer(let key): return answerKey(key)
         case .cancelKeyQuestion:
             if case .awaitingKey(.keepPassword(let url)) = mode { return answerKeepPassword(url, key: nil) }
+            if case .awaitingKey(.deleteSourcesForGood(let sources, let destination, let place)) = mode {
+                return answerDeleteSources(sources, into: destination, from: place, key: nil)
+            }
             if case .awaitingKey(.rekeyBookmark) = mode { mode = .overlay(.bookmarks) } else { mode = .browsing }
         case .deleteBookmark:
             guard overlay == .bookmarks, bookmarks.indices.contains(bookmarkCursor) else { return [] }
@@ -106,6 +109,8 @@ extension BrowserState {
         switch question {
         case .keepPassword(let url):
             return answerKeepPassword(url, key: key)
+        case .deleteSourcesForGood(let sources, let destination, let place):
+            return answerDeleteSources(sources, into: destination, from: place, key: key)
         case .setBookmark:
             mode = .browsing
             let bookmark = Bookmark(key: key, folder: folder, file: selected?.name)

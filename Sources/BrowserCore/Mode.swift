@@ -28,6 +28,10 @@ public enum KeyQuestion: Sendable, Equatable {
     case rekeyBookmark(String)
     /// After connecting with a typed password: y keeps it in the keyring, any other key not.
     case keepPassword(url: String)
+    /// A paste that moves `sources` from `place` (a place without a trash: SFTP) into
+    /// `destination`: y deletes each original for good once its copy is checked, any other key
+    /// moves nothing (`BrowserState+MoveQuestion`).
+    case deleteSourcesForGood(sources: [String], destination: String, place: String)
 }
 
 /// A screen drawn over the browser.

@@ -43,6 +43,18 @@ extension PlaceRouter {
         return report
     }
 
+    /// What the status line calls the place a move of `sources` into `destination` would delete
+    /// originals on for good: one without a trash (SFTP) when the destination is on another
+    /// place (within one place a move is a rename). Nil when every source can go to a trash.
+    public func placeWithoutTrash(movingFrom sources: [String], to destination: String) -> String? {
+        guard let target = try? route(destination) else { return nil }
+        for source in sources {
+            guard let route = try? route(source), route.prefix != target.prefix, !route.place.hasTrash else { continue }
+            return label(for: source) ?? route.place.name
+        }
+        return nil
+    }
+
     /// Copies `sources` (paths on `from`'s place) into `to`'s folder; for a move, then trashes
     /// each source whose copy is in place. The report in the caller's paths.
     func transfer(_ operation: FileOperation, sources: [String], from: Route, to: Route, events: FileOperationEvents) async -> FileOperation.Report {

@@ -7,8 +7,16 @@ extension PlaceTransfer {
     /// a dead link could not remove its own, and nothing on a remote or SFTP server knows it is
     /// ours. Each one removed is in `report.removedLeftovers` and written into its journal; one
     /// that is gone already is only written down; one that cannot be removed stays, unsaid.
-    func removeLeftovers(in folder: String, journal: TransferJournal, report: inout FileOperation.Report) async {
-        for leftover in journal.leftovers(in: folder, on: destination.name) {
+    /// A file's temporary that one of `sources` can go on with (`resumePoint`: the furthest
+    /// along, when several) is kept instead, and returned under its source.
+    func removeLeftovers(in folder: String, journal: TransferJournal, sources: [String], report: inout FileOperation.Report) async -> [String: Resumption] {
+        var resumable: [String: Resumption] = [:]
+        let leftovers = journal.leftovers(in: folder, on: destination.name).sorted { ($0.resume?.written ?? 0) > ($1.resume?.written ?? 0) }
+        for leftover in leftovers {
+            if resumable[leftover.source] == nil, sources.contains(leftover.source), let resumption = await resumePoint(leftover) {
+                resumable[leftover.source] = resumption
+                continue
+            }
             do throws(FileSystemError) {
                 _ = try await destination.item(at: leftover.temporary)
             } catch {
@@ -20,6 +28,7 @@ extension PlaceTransfer {
             report.removedLeftovers.append(leftover.temporary)
             TransferJournal.forget(leftover)
         }
+        return resumable
     }
 
     /// A move from a place without a trash (SFTP) without the user's yes to deleting its sources

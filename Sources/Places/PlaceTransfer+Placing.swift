@@ -13,9 +13,11 @@ extension PlaceTransfer {
     }
 
     /// Copies one chosen item (`items`, the top first) under a temporary name in `folder`, then
-    /// renames it into place; removes the temporary when anything fails or is cancelled.
+    /// renames it into place; removes the temporary when anything fails or is cancelled, except
+    /// a file's whose link was lost with some of it in (kept, its prefix in `journal`, for the
+    /// next copy to go on with). `resuming`: a cut copy's temporary of this file to go on with.
     func place(_ path: String, _ items: [Item], into folder: String, operation: FileOperation, events: FileOperationEvents,
-               progress: Tally, journal: TransferJournal?) async -> Outcome {
+               progress: Tally, journal: TransferJournal?, resuming: Resumption? = nil) async -> Outcome {
         let top = items[0]
         let name = FileOperation.name(path)
         var target = join(folder, name)
@@ -36,8 +38,11 @@ extension PlaceTransfer {
                 }
             }
         }
-        let temporary = join(folder, FileCopier.temporaryName(for: name))
-        journal?.update(path) { $0.state = .copying; $0.temporary = temporary; $0.target = target }
+        var temporary = join(folder, FileCopier.temporaryName(for: name))
+        let resume = await adopt(resuming, for: top)
+        if let resume, let resuming { temporary = resuming.leftover.temporary }
+        journal?.update(path) { $0.state = .copying; $0.temporary = temporary; $0.target = target; $0.resume = resume }
+        let ledger = ledger(for: top, from: resume, path: path, journal: journal)
         do throws(FileSystemError) {
             for item in items {
                 let at = item.relative == top.relative ? temporary : temporary + item.relative.dropFirst(top.relative.count)
@@ -46,7 +51,7 @@ extension PlaceTransfer {
                     // Private while it is filled; its own mode once all of it is in.
                     if item.mode != nil { try await destination.setMode(at, to: 0o700) }
                 } else {
-                    try await copyFile(item, to: at, operation: operation, events: events, progress: progress)
+                    try await copyFile(item, to: at, from: resume?.written ?? 0, ledger: ledger, operation: operation, events: events, progress: progress)
                 }
                 if operation.isCancelled { throw .cancelled }
             }
@@ -56,16 +61,28 @@ extension PlaceTransfer {
             _ = try await destination.rename(temporary, to: target)
             return .placed(target)
         } catch {
+            ledger?.flush()
+            // The link lost with a prefix in: kept, not lost, for the next copy to go on from.
+            if let ledger, ledger.prefix.written > 0, error.code == .volumeGone || error.code == .notResponding {
+                return .failed(error, leftover: temporary)
+            }
             let leftover = await discard(temporary)
             if error.code == .cancelled { return leftover == nil ? .cancelled : .failed(error, leftover: leftover) }
             return .failed(error, leftover: leftover)
         }
     }
 
-    /// One file in pieces; fails `.sourceChanged` when the source is not as it was listed.
-    private func copyFile(_ item: Item, to temporary: String, operation: FileOperation, events: FileOperationEvents,
-                          progress: Tally) async throws(FileSystemError) {
-        if let copier = source as? any ServerSideCopying, (source as AnyObject) === (destination as AnyObject),
+    /// One file in pieces, from `start` (0, or where a resumed copy's temporary is whole up to);
+    /// each piece written goes into `ledger`. Fails `.sourceChanged` when the source is not as it was listed.
+    private func copyFile(_ item: Item, to temporary: String, from start: Int, ledger: PieceLedger?, operation: FileOperation,
+                          events: FileOperationEvents, progress: Tally) async throws(FileSystemError) {
+        if start > 0 {
+            // What the cut copy wrote counts as done; the rest goes as a fresh copy's would.
+            events.progress(progress.state.withLock { state in
+                state.bytesDone += Int64(start)
+                return state
+            })
+        } else if let copier = source as? any ServerSideCopying, (source as AnyObject) === (destination as AnyObject),
            try await copier.copyOnServer(item.path, to: temporary, size: item.size) {
             // Made 0600 there (`copyOnServer`): now its source's mode.
             try await destination.setMode(temporary, to: item.mode ?? 0o644)
@@ -79,10 +96,13 @@ extension PlaceTransfer {
         // The first piece makes the file (never over a name); the others go `inFlight` at a
         // time, each at its own offset, so a link's round trip is not paid once per piece; then
         // the file is flushed before it may be renamed into place.
-        let first = min(piece, item.size)
-        try await copyPiece(item, at: 0, length: first, to: temporary, last: item.size <= piece, operation: operation, events: events, progress: progress)
-        if item.size > piece {
-            let offsets = Array(stride(from: piece, to: item.size, by: piece))
+        if start == 0 {
+            let first = min(piece, item.size)
+            try await copyPiece(item, at: 0, length: first, to: temporary, last: item.size <= piece, ledger: ledger, operation: operation,
+                                events: events, progress: progress)
+        }
+        if item.size > piece || start > 0 {
+            let offsets = Array(stride(from: start == 0 ? piece : start, to: item.size, by: piece))
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     var next = 0
@@ -90,13 +110,13 @@ extension PlaceTransfer {
                         let at = offsets[next]
                         next += 1
                         group.addTask { try await copyPiece(item, at: at, length: min(piece, item.size - at), to: temporary, last: false,
-                                                            operation: operation, events: events, progress: progress) }
+                                                            ledger: ledger, operation: operation, events: events, progress: progress) }
                     }
                     while try await group.next() != nil, next < offsets.count {
                         let at = offsets[next]
                         next += 1
                         group.addTask { try await copyPiece(item, at: at, length: min(piece, item.size - at), to: temporary, last: false,
-                                                            operation: operation, events: events, progress: progress) }
+                                                            ledger: ledger, operation: operation, events: events, progress: progress) }
                     }
                     try await group.waitForAll()
                 }
@@ -117,8 +137,8 @@ extension PlaceTransfer {
     }
 
     /// One piece: `length` bytes read at `offset` and written at the same offset.
-    private func copyPiece(_ item: Item, at offset: Int, length: Int, to temporary: String, last: Bool, operation: FileOperation,
-                           events: FileOperationEvents, progress: Tally) async throws(FileSystemError) {
+    private func copyPiece(_ item: Item, at offset: Int, length: Int, to temporary: String, last: Bool, ledger: PieceLedger?,
+                           operation: FileOperation, events: FileOperationEvents, progress: Tally) async throws(FileSystemError) {
         while operation.isPaused && !operation.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
         if operation.isCancelled || Task.isCancelled { throw .cancelled }
         let bytes = try await retried { () throws(FileSystemError) in try await source.read(item.path, offset: offset, length: length) }
@@ -126,6 +146,7 @@ extension PlaceTransfer {
             throw FileSystemError(code: .sourceChanged, path: item.path, context: "it changed while it was copied; not put in place")
         }
         try await retried { () throws(FileSystemError) in try await destination.writeChunk(bytes, to: temporary, at: offset, last: last, mode: item.mode) }
+        ledger?.written(bytes, at: offset)
         let now = progress.state.withLock { state in
             state.bytesDone += Int64(bytes.count)
             state.current = item.path

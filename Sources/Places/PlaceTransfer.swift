@@ -19,7 +19,9 @@ import SystemKit
 /// waits), and overwrite moves the old item to the destination's trash first, so nothing is lost
 /// (a place without a trash, SFTP, refuses an overwrite and a move from it). A source changed
 /// while it was copied is not put in place. A temporary an earlier transfer into the same
-/// folder left (its journal says so, and its process is gone) is removed first.
+/// folder left (its journal says so, and its process is gone) is removed first, unless it is a
+/// file's copy cut by a lost link that still checks against its source: that one is gone on
+/// with from its prefix known whole (`PlaceTransfer+Resuming`).
 public struct PlaceTransfer: Sendable {
     public let source: any Place
     public let destination: any Place
@@ -75,7 +77,8 @@ public struct PlaceTransfer: Sendable {
         guard let folder = operation.destination else { return report }
         defer { journal?.finish() }
         if removingSources, !source.hasTrash, !operation.deletesSourcesForGood { return refusedMove(operation, journal: journal) }
-        if let journal { await removeLeftovers(in: folder, journal: journal, report: &report) }
+        var resumable: [String: Resumption] = [:]
+        if let journal { resumable = await removeLeftovers(in: folder, journal: journal, sources: operation.sources, report: &report) }
         var trees: [(source: String, items: [Item])] = []
         for path in operation.sources {
             do throws(FileSystemError) {
@@ -101,11 +104,12 @@ public struct PlaceTransfer: Sendable {
                 journal?.update(path) { $0.state = .notCopied; $0.reason = "cancelled" }
                 continue
             }
-            let outcome = await place(path, items, into: folder, operation: operation, events: events, progress: progress, journal: journal)
+            let outcome = await place(path, items, into: folder, operation: operation, events: events, progress: progress, journal: journal,
+                                      resuming: resumable[path])
             switch outcome {
             case .placed(let target):
                 report.placed.append(FileOperation.Placement(source: path, target: target, sameVolume: false))
-                journal?.update(path) { $0.state = .done; $0.target = target; $0.temporary = nil }
+                journal?.update(path) { $0.state = .done; $0.target = target; $0.temporary = nil; $0.resume = nil }
                 if removingSources, !source.hasTrash {
                     await deleteSource(path, items, placedAt: target, report: &report, journal: journal)
                 } else if removingSources {
@@ -119,13 +123,18 @@ public struct PlaceTransfer: Sendable {
             case .cancelled:
                 report.cancelled = true
                 report.notDone.append(path)
-                journal?.update(path) { $0.state = .notCopied; $0.reason = "cancelled"; $0.temporary = nil }
+                journal?.update(path) { $0.state = .notCopied; $0.reason = "cancelled"; $0.temporary = nil; $0.resume = nil }
             case .failed(let error, let leftover):
                 report.notDone.append(path)
                 report.failures.append("\(TerminalText.escaped(FileOperation.name(path))): \(error.message)")
                 if let leftover { report.leftovers.append(leftover) }
                 if error.code == .volumeGone || error.code == .notResponding { lost = error }
-                journal?.update(path) { $0.state = .notCopied; $0.reason = error.message; $0.temporary = leftover }
+                journal?.update(path) { item in
+                    item.state = .notCopied
+                    item.reason = error.message
+                    item.temporary = leftover
+                    if leftover == nil { item.resume = nil }
+                }
             }
             progress.state.withLock { $0.itemsDone += 1 }
             events.progress(progress.state.withLock { $0 })

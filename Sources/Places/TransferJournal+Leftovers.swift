@@ -21,6 +21,10 @@ extension TransferJournal {
         let journal: String
         let source: String
         let temporary: String
+        /// The place its source is on (the journal's `from`) and where its copy stopped, if a
+        /// later copy of the same source may go on from there.
+        let from: String
+        let resume: Resume?
     }
 
     /// The journals of transfers under way in this process (a journal of another process is
@@ -44,7 +48,7 @@ extension TransferJournal {
                   let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)), record.to == place else { continue }
             for item in record.items where item.state == .copying || item.state == .notCopied {
                 guard let temporary = item.temporary, Self.isOurs(temporary, in: folder) else { continue }
-                found.append(Leftover(journal: file, source: item.source, temporary: temporary))
+                found.append(Leftover(journal: file, source: item.source, temporary: temporary, from: record.from, resume: item.resume))
             }
         }
         return found
@@ -59,13 +63,14 @@ extension TransferJournal {
     }
 
     /// Writes into the journal at `file` that `leftover`'s temporary is gone (removed by a later
-    /// transfer): the record stays, true to what is there now.
-    static func forget(_ leftover: Leftover) {
+    /// transfer, or taken over by one that goes on with it): the record stays, true to what is there now.
+    static func forget(_ leftover: Leftover, because note: String = "its temporary was removed by a later copy") {
         guard let bytes = FileDescriptorReader.readFile(leftover.journal, upTo: 16 << 20),
               var record = try? JSONDecoder().decode(Record.self, from: Data(bytes)) else { return }
         for index in record.items.indices where record.items[index].source == leftover.source && record.items[index].temporary == leftover.temporary {
             record.items[index].temporary = nil
-            record.items[index].reason = (record.items[index].reason.map { $0 + "; " } ?? "") + "its temporary was removed by a later copy"
+            record.items[index].resume = nil
+            record.items[index].reason = (record.items[index].reason.map { $0 + "; " } ?? "") + note
         }
         guard let encoded = try? JSONEncoder().encode(record) else { return }
         try? AtomicFileWriter.writeState([UInt8](encoded), to: leftover.journal)

@@ -31,6 +31,21 @@ public final class TransferJournal: Sendable {
         public var reason: String?
         /// In a move: where its source went in the trash of the place it came from.
         public var trashed: String?
+        /// A file's copy that a later copy may go on with: how much of `temporary` is known
+        /// whole, and the source as it was (nil: start over).
+        public var resume: Resume?
+    }
+
+    /// Where a file's copy stopped (`PieceLedger`): its temporary's first `written` bytes are
+    /// in, whole, the last `tailLength` of them hashing to `tailHash`, copied from a source of
+    /// `size` bytes last changed at `modified`. A later copy goes on from there only when the
+    /// source and the temporary both still agree (`PlaceTransfer.resumePoint`).
+    public struct Resume: Codable, Sendable, Equatable {
+        public var written: Int
+        public var tailLength: Int
+        public var tailHash: UInt64
+        public var size: Int
+        public var modified: Int
     }
 
     /// The whole record, as the file holds it.

@@ -58,7 +58,14 @@ final class EffectRunner {
         case .stopJob(let id, let reason): jobs.stop(id, reason: reason)
         case .pauseJob(let id, let paused): fileJobs.pause(id, paused)
         case .fileOperation(let kind, let sources, let destination):
-            fileJobs.start(kind, sources: sources, destination: destination, volumes: volumes)
+            // A move whose originals could only be deleted for good (no trash there) asks first.
+            if kind == .move, let destination, let from = place.placeWithoutTrash(movingFrom: sources, to: destination) {
+                inbox.post(.result(.moveNeedsYes(sources: sources, destination: destination, place: from)))
+            } else {
+                fileJobs.start(kind, sources: sources, destination: destination, volumes: volumes)
+            }
+        case .moveDeletingSources(let sources, let destination):
+            fileJobs.start(.move, sources: sources, destination: destination, volumes: volumes, deletesSourcesForGood: true)
         case .rename(let from, let to): fileJobs.rename(from, to: to, volume: Self.mountPoint(of: from, in: volumes))
         case .create(let path, let folder): fileJobs.create(path, folder: folder, volume: Self.mountPoint(of: path, in: volumes))
         case .restore(let items): fileJobs.restore(items, volumes: volumes)

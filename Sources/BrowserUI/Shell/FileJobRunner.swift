@@ -66,11 +66,14 @@ final class FileJobRunner: Sendable {
         return stamps
     }
 
-    /// Starts a copy, move, trash or delete; returns the job's id.
+    /// Starts a copy, move, trash or delete; returns the job's id. `deletesSourcesForGood`: a
+    /// move from a place without a trash the user said yes to (its originals deleted for good
+    /// once their copies are checked; without it such a move is refused).
     @discardableResult
-    func start(_ kind: FileOperation.Kind, sources: [String], destination: String?, volumes: [Volume]) -> Int {
+    func start(_ kind: FileOperation.Kind, sources: [String], destination: String?, volumes: [Volume], deletesSourcesForGood: Bool = false) -> Int {
         let id = JobIdentifiers.next()
-        let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies)
+        let operation = FileOperation(kind: kind, sources: sources, destination: destination, verifiesContent: verifiesCopies,
+                                      deletesSourcesForGood: deletesSourcesForGood)
         let job = Job(operation)
         let inbox = self.inbox, cache = self.cache
         let place = destination ?? sources.first.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) } ?? "/"
