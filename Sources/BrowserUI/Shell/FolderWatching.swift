@@ -3,7 +3,7 @@ import Places
 import Synchronization
 
 /// The shown folder watched through its place (`Place.watch`: inotify here, the remote's own
-/// inotify over the link, nothing on an SFTP place, which refuses): files that appear, change
+/// inotify over the link, a poll of the folder's stamp on an SFTP place): files that appear, change
 /// or go are shown without a key. A change lists the folder again (`.folderChanged`, which keeps
 /// the cursor's entry, the filter and the marks), a quarter of a second after it so that the changes after it fold in, and at most
 /// once a second, so a folder being written to all the time is not listed without end.
@@ -28,7 +28,7 @@ final class FolderWatching {
         watched?.task.cancel()
         let place = self.place, inbox = self.inbox
         let task = Task {
-            // A place that cannot watch (SFTP, a folder inotify refuses) is not watched, nor is a
+            // A folder the place cannot watch (one inotify refuses) is not watched, nor is a
             // folder on a hung share: the place adds the watch on the volume's own threads with a
             // deadline (`LocalPlace.watch`), so this task is never held by the kernel.
             let watch = try? await place.watch(folder)
