@@ -150,6 +150,13 @@ public struct ThumbnailBatch: Sendable {
 
     /// Makes the thumbnail of a file `answerWithoutDecoding` left.
     private func make(_ path: String) async -> Outcome {
+        await Self.make(path, box: box, generator: generator)
+    }
+
+    /// Makes the thumbnail of `path` into the generator's cache, as a batch counts it: a picture
+    /// the cache did not keep is a failure (the next run would make it again). Also what an SFTP
+    /// place's batch does with each file's local copy.
+    public static func make(_ path: String, box: PixelSize, generator: ThumbnailGenerator) async -> Outcome {
         var request = ThumbnailRequest(path: path, size: Double(box.width), types: [.thumbnail])
         request.wantsFacts = false
         do {

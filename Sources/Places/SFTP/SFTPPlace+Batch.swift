@@ -67,17 +67,7 @@ extension SFTPPlace {
         }
         if Task.isCancelled { return .failed(ThumbnailError(.cancelled, "cancelled")) }
         guard let copy else { return .failed(ThumbnailError(.unreadable, "could not be read whole over SFTP (changed, gone, or the link lost)")) }
-        var request = ThumbnailRequest(path: copy, size: Double(box.width), types: [.thumbnail])
-        request.wantsFacts = false
-        do {
-            let made = try await generator.bestRepresentation(for: request)
-            if let notStored = made.notStored { return .failed(ThumbnailError(.writeFailed, "made, but not stored in the cache: \(notStored.reason)")) }
-            return .generated(made)
-        } catch let error as ThumbnailError {
-            return .failed(error)
-        } catch {
-            return .failed(ThumbnailError(.cancelled, "cancelled"))
-        }
+        return await ThumbnailBatch.make(copy, box: box, generator: generator)
     }
 
     /// Why the server cannot be asked any more (after a failed read of `path`), or nil when it answers.
