@@ -63,30 +63,7 @@ public enum PNGDecoder {
         let stride = info.width * bytesPerPixel
         guard let raw = inflate(compressed, expected: (stride + 1) * info.height) else { return nil }
         guard let rows = unfilter(raw, stride: stride, height: info.height, bytesPerPixel: bytesPerPixel) else { return nil }
-        var out = [UInt8](repeating: 255, count: info.width * info.height * 4)
-        let wide = info.bitDepth == 16
-        for y in 0..<info.height {
-            for x in 0..<info.width {
-                let source = y * stride + x * bytesPerPixel
-                func sample(_ channel: Int) -> UInt8 { rows[source + channel * (wide ? 2 : 1)] }
-                let target = (y * info.width + x) * 4
-                switch info.colorType {
-                case 0:
-                    out[target] = sample(0); out[target + 1] = sample(0); out[target + 2] = sample(0)
-                case 2:
-                    out[target] = sample(0); out[target + 1] = sample(1); out[target + 2] = sample(2)
-                case 3:
-                    let index = Int(sample(0))
-                    guard index * 3 + 2 < palette.count else { return nil }
-                    out[target] = palette[index * 3]; out[target + 1] = palette[index * 3 + 1]; out[target + 2] = palette[index * 3 + 2]
-                    out[target + 3] = index < transparency.count ? transparency[index] : 255
-                case 4:
-                    out[target] = sample(0); out[target + 1] = sample(0); out[target + 2] = sample(0); out[target + 3] = sample(1)
-                default:
-                    out[target] = sample(0); out[target + 1] = sample(1); out[target + 2] = sample(2); out[target + 3] = sample(3)
-                }
-            }
-        }
+        guard let out = rgba(rows, info: info, channels: channels, palette: palette, transparency: transparency) else { return nil }
         return PixelImage(width: info.width, height: info.height, pixels: out)
     }
 
@@ -121,32 +98,93 @@ public enum PNGDecoder {
         return status == Z_OK && Int(length) == expected ? output : nil
     }
 
+    /// The rows without their filters (PNG's five predictors, each over the row as a whole).
     private static func unfilter(_ raw: [UInt8], stride: Int, height: Int, bytesPerPixel: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: stride * height)
-        for y in 0..<height {
-            let filter = raw[y * (stride + 1)]
-            let input = y * (stride + 1) + 1
-            let row = y * stride
-            for x in 0..<stride {
-                let value = raw[input + x]
-                let left = x >= bytesPerPixel ? Int(out[row + x - bytesPerPixel]) : 0
-                let up = y > 0 ? Int(out[row - stride + x]) : 0
-                let upLeft = (y > 0 && x >= bytesPerPixel) ? Int(out[row - stride + x - bytesPerPixel]) : 0
-                let predicted: Int
-                switch filter {
-                case 0: predicted = 0
-                case 1: predicted = left
-                case 2: predicted = up
-                case 3: predicted = (left + up) / 2
-                case 4:
-                    let p = left + up - upLeft
-                    let pa = abs(p - left), pb = abs(p - up), pc = abs(p - upLeft)
-                    predicted = pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft)
-                default: return nil
+        let ok = raw.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output -> Bool in
+                guard let source = input.baseAddress, let target = output.baseAddress else { return height == 0 || stride == 0 }
+                for y in 0..<height {
+                    let filter = source[y * (stride + 1)]
+                    let line = source + y * (stride + 1) + 1
+                    let row = target + y * stride
+                    // The row above, or zeros for the first (its own bytes, still zero, stand in).
+                    let up = y > 0 ? UnsafePointer(row - stride) : nil
+                    switch filter {
+                    case 0:
+                        row.update(from: line, count: stride)
+                    case 1:
+                        for x in 0..<stride { row[x] = line[x] &+ (x >= bytesPerPixel ? row[x - bytesPerPixel] : 0) }
+                    case 2:
+                        if let up { for x in 0..<stride { row[x] = line[x] &+ up[x] } } else { row.update(from: line, count: stride) }
+                    case 3:
+                        for x in 0..<stride {
+                            let left = x >= bytesPerPixel ? Int(row[x - bytesPerPixel]) : 0
+                            let above = up.map { Int($0[x]) } ?? 0
+                            row[x] = line[x] &+ UInt8(truncatingIfNeeded: (left + above) >> 1)
+                        }
+                    case 4:
+                        for x in 0..<stride {
+                            let left = x >= bytesPerPixel ? Int(row[x - bytesPerPixel]) : 0
+                            let above = up.map { Int($0[x]) } ?? 0
+                            let upLeft = x >= bytesPerPixel ? (up.map { Int($0[x - bytesPerPixel]) } ?? 0) : 0
+                            let p = left + above - upLeft
+                            let pa = abs(p - left), pb = abs(p - above), pc = abs(p - upLeft)
+                            row[x] = line[x] &+ UInt8(truncatingIfNeeded: pa <= pb && pa <= pc ? left : (pb <= pc ? above : upLeft))
+                        }
+                    default:
+                        return false
+                    }
                 }
-                out[row + x] = value &+ UInt8(predicted & 0xff)
+                return true
             }
         }
-        return out
+        return ok ? out : nil
+    }
+
+    /// Unfiltered rows as RGBA, one loop per colour type; nil for a palette index past the palette.
+    private static func rgba(_ rows: [UInt8], info: Info, channels: Int, palette: [UInt8], transparency: [UInt8]) -> [UInt8]? {
+        let count = info.width * info.height
+        var out = [UInt8](repeating: 255, count: count * 4)
+        // A 16-bit sample's high byte comes first: it is the one kept.
+        let step = info.bitDepth == 16 ? 2 : 1
+        let ok = rows.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output -> Bool in
+                guard let source = input.baseAddress, let target = output.baseAddress else { return count == 0 }
+                let pixel = channels * step
+                switch info.colorType {
+                case 0:
+                    for index in 0..<count {
+                        let gray = source[index * pixel]
+                        target[index * 4] = gray; target[index * 4 + 1] = gray; target[index * 4 + 2] = gray
+                    }
+                case 2:
+                    for index in 0..<count {
+                        let from = index * pixel
+                        target[index * 4] = source[from]; target[index * 4 + 1] = source[from + step]; target[index * 4 + 2] = source[from + 2 * step]
+                    }
+                case 3:
+                    for index in 0..<count {
+                        let entry = Int(source[index])
+                        guard entry * 3 + 2 < palette.count else { return false }
+                        target[index * 4] = palette[entry * 3]; target[index * 4 + 1] = palette[entry * 3 + 1]; target[index * 4 + 2] = palette[entry * 3 + 2]
+                        target[index * 4 + 3] = entry < transparency.count ? transparency[entry] : 255
+                    }
+                case 4:
+                    for index in 0..<count {
+                        let from = index * pixel, gray = source[from]
+                        target[index * 4] = gray; target[index * 4 + 1] = gray; target[index * 4 + 2] = gray; target[index * 4 + 3] = source[from + step]
+                    }
+                default:
+                    for index in 0..<count {
+                        let from = index * pixel
+                        target[index * 4] = source[from]; target[index * 4 + 1] = source[from + step]
+                        target[index * 4 + 2] = source[from + 2 * step]; target[index * 4 + 3] = source[from + 3 * step]
+                    }
+                }
+                return true
+            }
+        }
+        return ok ? out : nil
     }
 }
