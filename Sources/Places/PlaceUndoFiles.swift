@@ -1,6 +1,4 @@
-import Dispatch
 import FileSystemKit
-import Synchronization
 import SystemKit
 
 /// The undo journal's calls through the router: this computer's files as they always were
@@ -67,15 +65,6 @@ public struct PlaceUndoFiles: UndoFiles {
         if let prefix = PlacePath.split(path)?.prefix, router.place(under: prefix) == nil {
             throw FileSystemError(code: .other, path: path, context: "\(TerminalText.escaped(prefix)) is not connected: connect it to undo this")
         }
-        let answer = Mutex<Result<Value, FileSystemError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            let result: Result<Value, FileSystemError>
-            do throws(FileSystemError) { result = .success(try await call()) } catch { result = .failure(error) }
-            answer.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try answer.withLock { $0! }.get()
+        return try PlaceCall.wait(call)
     }
 }
