@@ -51,19 +51,41 @@ public enum MountTable {
     /// from mountinfo `bytes` alone. What a short call needs (its path's volume, the mount points
     /// inside a folder), without `VolumeMonitor.currentVolumes`' sysfs reads for removable drives.
     /// Reads only the two fields it needs of each line (every short call does this once).
+    /// A table of up to `linearLimit` lines finds its repeated mount points by a linear search: a
+    /// `Set` of byte slices costs more on its first use in a process (its generic type is made at
+    /// run time, scanning every protocol conformance of the binary) than comparing a few dozen.
     public static func mountPoints(in bytes: [UInt8]) -> [String] {
-        var seen = Set<ArraySlice<UInt8>>()
+        let lines = bytes.split(separator: UInt8(ascii: "\n"))
+        var seen = SeenMountPoints(hashed: lines.count > linearLimit)
         var points: [String] = []
-        for line in bytes.split(separator: UInt8(ascii: "\n")).reversed() {
+        for line in lines.reversed() {
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
             // id parent major:minor root mountpoint options [optional…] - fstype source superoptions
             guard fields.count >= 10, let separator = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
-                  separator + 2 < fields.count, seen.insert(fields[4]).inserted else { continue }
+                  separator + 2 < fields.count, seen.insert(fields[4]) else { continue }
             let point = unescape(fields[4])
             guard !VolumeClassifier.isHidden(mountPoint: point, fsType: String(decoding: fields[separator + 1], as: UTF8.self)) else { continue }
             points.append(point)
         }
         return points
+    }
+
+    static let linearLimit = 64
+
+    /// The raw mount point fields met so far: a list searched linearly, or a set for big tables.
+    private struct SeenMountPoints {
+        var list: [ArraySlice<UInt8>] = []
+        var set: Set<ArraySlice<UInt8>>?
+
+        init(hashed: Bool) { set = hashed ? [] : nil }
+
+        /// True when `field` was not met before (and is now).
+        mutating func insert(_ field: ArraySlice<UInt8>) -> Bool {
+            if set != nil { return set!.insert(field).inserted }
+            guard !list.contains(where: { $0.elementsEqual(field) }) else { return false }
+            list.append(field)
+            return true
+        }
     }
 
     /// `mountPoints(in:)` of this process's mount table, read once.

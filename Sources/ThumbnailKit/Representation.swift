@@ -3,7 +3,21 @@ import SystemKit
 /// where it came from (for the user's curiosity and for debugging: `exif`, `vips`, `libav`, …).
 public struct Representation: Sendable {
     public let type: RepresentationType
-    public let image: PixelImage
+    /// The pixels (a cached picture's are decoded when first asked for; see `pixelSize`).
+    public var image: PixelImage {
+        switch pixels {
+        case .decoded(let image): return image
+        case .checked(let png): return png.image
+        }
+    }
+    /// The picture's size, known without decoding it.
+    public var pixelSize: PixelSize {
+        switch pixels {
+        case .decoded(let image): return image.size
+        case .checked(let png): return png.size
+        }
+    }
+    private let pixels: Pixels
     /// Where the picture's content sits inside `image` (the whole image for every built-in provider).
     public let contentRect: PixelRect
     /// The decoder or source that produced it.
@@ -26,10 +40,25 @@ public struct Representation: Sendable {
 
     public init(type: RepresentationType, image: PixelImage, source: String, contentType: ContentType, contentRect: PixelRect? = nil) {
         self.type = type
-        self.image = image
+        self.pixels = .decoded(image)
         self.source = source
         self.contentType = contentType
         self.contentRect = contentRect ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+    }
+
+    /// A cache file's picture, decoded only if its pixels are read; its `encodedPNG` is the file.
+    init(type: RepresentationType, checked png: CheckedPNG, encoded: [UInt8], source: String, contentType: ContentType) {
+        self.type = type
+        self.pixels = .checked(png)
+        self.source = source
+        self.contentType = contentType
+        self.contentRect = PixelRect(x: 0, y: 0, width: png.size.width, height: png.size.height)
+        self.encodedPNG = encoded
+    }
+
+    private enum Pixels: Sendable {
+        case decoded(PixelImage)
+        case checked(CheckedPNG)
     }
 }
 

@@ -65,13 +65,19 @@ public final class ThumbnailCache: ThumbnailCaching {
     public func cachedRepresentation(for request: ThumbnailRequest, box: PixelSize) -> Representation? {
         guard !ignoresStored, let stamp = FileStamp(path: request.path), !contains(request.path) else { return nil }
         let wanted = Flavor.smallest(covering: box)
-        if let flavor = wanted, let image = validImage(for: request.path, flavor: flavor, stamp: stamp) {
-            let shown = fitted(image.image, in: box)
-            var representation = Representation(type: .thumbnail, image: shown, source: image.source,
-                                                 contentType: image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown)
-            // Shown at its stored size, the file read is that picture's PNG already: `thumbnail -o`
-            // writes it as it is instead of encoding the pixels again.
-            if shown.size == image.image.size { representation.encodedPNG = image.png }
+        if let flavor = wanted, let image = validImage(for: request.path, flavor: flavor, stamp: stamp, decodes: !request.onlySavesPNG) {
+            let contentType = image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown
+            var representation: Representation
+            if let checked = image.checked, let png = image.png, ThumbnailGeometry.fit(checked.size, in: box) == checked.size {
+                // Saved as it is: its pixels are decoded only if someone reads them.
+                representation = Representation(type: .thumbnail, checked: checked, encoded: png, source: image.source, contentType: contentType)
+            } else {
+                let shown = fitted(image.image, in: box)
+                representation = Representation(type: .thumbnail, image: shown, source: image.source, contentType: contentType)
+                // Shown at its stored size, the file read is that picture's PNG already: `thumbnail -o`
+                // writes it as it is instead of encoding the pixels again.
+                if shown.size == image.image.size { representation.encodedPNG = image.png }
+            }
             representation.facts = image.facts ?? []
             representation.lacksFacts = image.facts == nil
             return representation
@@ -190,7 +196,10 @@ public final class ThumbnailCache: ThumbnailCaching {
     // MARK: Reading
 
     private struct Found {
-        let image: PixelImage
+        /// The pixels, decoded now (`decoded`) or when first read (`checked`).
+        var image: PixelImage { decoded ?? checked!.image }
+        var decoded: PixelImage?
+        var checked: CheckedPNG?
         let source: String
         let contentType: ContentType?
         /// The facts stored with it; nil when qlbrowse stored it without them (another program's
@@ -222,19 +231,25 @@ public final class ThumbnailCache: ThumbnailCaching {
         }
     }
 
-    private func validImage(for file: String, flavor: Flavor, stamp: FileStamp) -> Found? {
+    /// `decodes` false: a file's picture is checked and decoded only when read, and not kept in
+    /// memory (for a caller that saves the file's PNG and is gone after).
+    private func validImage(for file: String, flavor: Flavor, stamp: FileStamp, decodes: Bool = true) -> Found? {
         let key = path(forFile: file, flavor: flavor)
         if let hit = memory.withLock({ $0.entry(for: key, stamp: stamp) }) {
-            return Found(image: hit.image, source: hit.source, contentType: hit.contentType, facts: hit.facts)
+            return Found(decoded: hit.image, source: hit.source, contentType: hit.contentType, facts: hit.facts)
         }
         for candidate in candidatePaths(file, flavor: flavor) {
-            guard let png = read(candidate), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate),
-                  let image = PNGDecoder.decode(png) else { continue }
+            guard let png = read(candidate), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate) else { continue }
+            let decoded = decodes ? PNGDecoder.decode(png) : nil
+            let checked = decodes ? nil : CheckedPNG(png)
+            guard decoded != nil || checked != nil else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
             let ours = info.text["Software"]?.hasPrefix("qlbrowse") ?? false
             let facts = info.text[FileFact.cacheKey].map(FileFact.parseCacheText) ?? (ours ? nil : [])
-            memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type, facts: facts)) }
-            return Found(image: image, source: candidate.source, contentType: type, facts: facts, png: png)
+            if let decoded {
+                memory.withLock { $0.insert(key: key, entry: .init(image: decoded, stamp: stamp, source: candidate.source, contentType: type, facts: facts)) }
+            }
+            return Found(decoded: decoded, checked: checked, source: candidate.source, contentType: type, facts: facts, png: png)
         }
         return nil
     }

@@ -37,6 +37,10 @@ public struct ThumbnailRequest: Sendable, Hashable {
     /// files on a slow share shows every tile's preview before the first full decode ends (the
     /// browser's pictures). Off: one request makes both, as a batch wants.
     public var cheapPictureFirst = false
+    /// The caller saves the thumbnail's PNG and looks at no pixel, then is gone (`thumbnail -o`
+    /// writing PNG): a cached picture that fits the box as stored is checked and handed out with
+    /// its file's bytes, its pixels decoded only if read, and is not kept in this process's memory.
+    package var onlySavesPNG = false
 
     public init(path: String, size: Double = 256, scale: Double = 1, types: Set<RepresentationType> = Set(RepresentationType.allCases),
                 minimumDimension: Double? = nil, contentType: ContentType? = nil) {

@@ -7,8 +7,11 @@ import ThumbnailKit
 final class OutputNames {
     private let folder: String
     private let format: ImageFormat
-    /// Names given so far, as bytes (String equality would take NFC and NFD twins for one).
-    private var used: Set<[UInt8]> = []
+    /// Names given so far, as bytes (String equality would take NFC and NFD twins for one): the
+    /// first alone, the others in a set. A call with one file (what other programs make) never
+    /// builds the set, whose generic type costs a scan of the binary's conformances on first use.
+    private var first: [UInt8]?
+    private var others: Set<[UInt8]> = []
 
     init(folder: String, format: ImageFormat) {
         self.folder = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
@@ -22,11 +25,15 @@ final class OutputNames {
         base = FileSystemBytes.prefix(of: base, bytes: 255 - 12 - format.fileExtension.utf8.count)
         var candidate = "\(base).\(format.fileExtension)"
         var counter = 2
-        while used.contains(Array(candidate.utf8)) {
+        while isUsed(Array(candidate.utf8)) {
             candidate = "\(base) (\(counter)).\(format.fileExtension)"
             counter += 1
         }
-        used.insert(Array(candidate.utf8))
+        if first == nil { first = Array(candidate.utf8) } else { others.insert(Array(candidate.utf8)) }
         return "\(folder)/\(candidate)"
+    }
+
+    private func isUsed(_ name: [UInt8]) -> Bool {
+        name == first || (!others.isEmpty && others.contains(name))
     }
 }

@@ -154,6 +154,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let types = progressive || type != .all ? type.types : [.thumbnail]
         var request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: types)
         request.wantsFacts = json
+        // A cached PNG is written as it is: its pixels need not be decoded.
+        request.onlySavesPNG = format.imageFormat == .png && !progressive
         let clock = ContinuousClock()
         let start = clock.now
         var best: Representation?

@@ -35,12 +35,12 @@ actor ThumbnailReporter {
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         if json {
             emit(Line(file: file, contentType: representation.contentType.identifier, representation: representation.type.rawValue,
-                      source: representation.source, width: representation.image.width, height: representation.image.height,
+                      source: representation.source, width: representation.pixelSize.width, height: representation.pixelSize.height,
                       ms: ms, output: output,
                       facts: representation.facts.isEmpty ? nil : Dictionary(representation.facts.map { ($0.label, $0.value) }, uniquingKeysWith: { first, _ in first })))
         } else {
             var text = "\(TerminalText.escaped(file)): \(representation.contentType.identifier) \(representation.type.rawValue) "
-                + "\(representation.source) \(representation.image.width)x\(representation.image.height) \(ms) ms"
+                + "\(representation.source) \(representation.pixelSize.width)x\(representation.pixelSize.height) \(ms) ms"
             if let output { text += " -> \(TerminalText.escaped(output))" }
             write(text + "\n", to: 1)
         }

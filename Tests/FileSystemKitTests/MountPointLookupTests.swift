@@ -59,4 +59,17 @@ import Testing
         #expect(Set(MountTable.mountPoints(in: Self.mountinfo)) == Set(["/", "/home", "/home/me/share", "/home/me/share/inner",
                                                                      "/media/me/USB STICK", "/mnt/stacked", Self.latin1Cafe]))
     }
+
+    /// Past `linearLimit` lines the repeated points are found through a set: the same points, in
+    /// the same order, as the linear search gives.
+    @Test func aBigTableReadsLikeASmallOne() {
+        let padding = (0..<80).flatMap { Array("\(100 + $0) 22 0:\(100 + $0) / /srv/disk\($0 % 40) rw - ext4 /dev/x\($0) rw\n".utf8) }
+        let big = Self.mountinfo + padding
+        #expect(big.split(separator: UInt8(ascii: "\n")).count > MountTable.linearLimit)
+        let points = MountTable.mountPoints(in: big)
+        #expect(points.count == 7 + 40, "40 points mounted twice each, counted once")
+        // Read from the end: the later mount of each point first.
+        #expect(Array(points.prefix(40)) == (0..<40).reversed().map { "/srv/disk\($0)" })
+        #expect(Array(points.dropFirst(40)) == MountTable.mountPoints(in: Self.mountinfo), "the small table read linearly")
+    }
 }

@@ -41,6 +41,40 @@ public enum PNGDecoder {
     }
 
     public static func decode(_ png: [UInt8]) -> PixelImage? {
+        guard let inflated = inflated(png) else { return nil }
+        let info = inflated.info
+        guard let rows = unfilter(inflated.raw, stride: inflated.stride, height: info.height, bytesPerPixel: inflated.bytesPerPixel) else { return nil }
+        // 8-bit RGBA rows are the pixels already.
+        if info.colorType == 6 && info.bitDepth == 8 { return PixelImage(width: info.width, height: info.height, pixels: rows) }
+        guard let out = rgba(rows, info: info, channels: inflated.channels, palette: inflated.palette, transparency: inflated.transparency) else { return nil }
+        return PixelImage(width: info.width, height: info.height, pixels: out)
+    }
+
+    /// The header when `decode` would read the file, found without making its pixels: every
+    /// check `decode` makes (chunks and their CRCs, the header, the inflated size, each row's
+    /// filter; a palette's indexes by decoding), so that a picture checked here can be decoded
+    /// later, only if someone looks at it.
+    public static func check(_ png: [UInt8]) -> Info? {
+        guard let inflated = inflated(png) else { return nil }
+        if inflated.info.colorType == 3 { return decode(png) == nil ? nil : inflated.info }
+        let stride = inflated.stride
+        return inflated.raw.withUnsafeBufferPointer { raw in
+            (0..<inflated.info.height).allSatisfy { raw[$0 * (stride + 1)] <= 4 }
+        } ? inflated.info : nil
+    }
+
+    /// The header, the inflated rows (each behind its filter byte) and what the colour type needs.
+    private struct Inflated {
+        let info: Info
+        let raw: [UInt8]
+        let channels: Int
+        let bytesPerPixel: Int
+        let stride: Int
+        let palette: [UInt8]
+        let transparency: [UInt8]
+    }
+
+    private static func inflated(_ png: [UInt8]) -> Inflated? {
         guard let info = info(png), !info.interlaced, info.width > 0, info.height > 0,
               info.width <= 16384, info.height <= 16384, [8, 16].contains(info.bitDepth) || (info.colorType == 3 && info.bitDepth == 8) else { return nil }
         var compressed: [UInt8] = []
@@ -62,9 +96,8 @@ public enum PNGDecoder {
         let bytesPerPixel = channels * info.bitDepth / 8
         let stride = info.width * bytesPerPixel
         guard let raw = inflate(compressed, expected: (stride + 1) * info.height) else { return nil }
-        guard let rows = unfilter(raw, stride: stride, height: info.height, bytesPerPixel: bytesPerPixel) else { return nil }
-        guard let out = rgba(rows, info: info, channels: channels, palette: palette, transparency: transparency) else { return nil }
-        return PixelImage(width: info.width, height: info.height, pixels: out)
+        return Inflated(info: info, raw: raw, channels: channels, bytesPerPixel: bytesPerPixel, stride: stride,
+                        palette: palette, transparency: transparency)
     }
 
     /// Calls `body` for each chunk with a valid CRC; false when the file is not a well-formed PNG.
