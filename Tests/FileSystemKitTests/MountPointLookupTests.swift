@@ -1,4 +1,4 @@
-import FileSystemKit
+@testable import FileSystemKit
 import SystemKit
 import Testing
 

@@ -122,7 +122,7 @@ public enum PNGDecoder {
         return UInt32(bytes[base]) << 24 | UInt32(bytes[base + 1]) << 16 | UInt32(bytes[base + 2]) << 8 | UInt32(bytes[base + 3])
     }
 
-    private static func inflate(_ input: [UInt8], expected: Int) -> [UInt8]? {
+    static func inflate(_ input: [UInt8], expected: Int) -> [UInt8]? {
         var output = [UInt8](repeating: 0, count: expected)
         var length = uLongf(expected)
         let status = output.withUnsafeMutableBufferPointer { target in
