@@ -29,7 +29,6 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSystem"),
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // libav and libvips bring ~150 of the worker's ~180 libraries and ~28 ms to every worker's
@@ -45,6 +44,8 @@ let package = Package(
         // GDBus for `qlbrowse dbus`, its libgio opened only by that command.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CGio", dependencies: ["CLazyLibrary", "CGLib"]),
+        // ncurses for the browser, opened when it starts: a short call loads neither ncursesw nor tinfo.
+        .target(name: "CNcurses", dependencies: ["CLazyLibrary"]),
 
         // The system layer under everything: system calls (EINTR retried, one FileSystemError), the
         // "volume is gone" rule, threads for blocking calls (VolumeIO), the clock, the environment,

@@ -3,7 +3,7 @@
 
 usage: scripts/lazy-stub.py SONAME...   (run from the package root)
 
-The worker and `qlbrowse dbus` open libav, libvips, libraw, libarchive, libqpdf and libgio at
+The worker, `qlbrowse dbus` and the browser open libav, libvips, libraw, libarchive, libqpdf, libgio and libncursesw at
 first use (Sources/CLazyLibrary), so dpkg-shlibdeps cannot see them in the binaries. scripts/package
 links this program against those sonames and hands it to dpkg-shlibdeps: because it references
 the very functions the forwarders in Sources/C*/*.c look up, the versions in Depends are those the

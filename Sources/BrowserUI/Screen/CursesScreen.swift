@@ -27,6 +27,11 @@ final class CursesScreen: Screen {
     /// 256 to 8 for mlterm), tried first.
     @discardableResult
     func start(preferring entry: String? = nil) -> String? {
+        // ncurses is opened here, at the browser's start (the short calls never load it).
+        if let why = CNcurses_library_error() {
+            FileDescriptorWriter.writeAll(Array("qlbrowse: \(String(cString: why)) (install libncursesw6)\n".utf8), to: 2)
+            exit(1)
+        }
         _ = CNcurses_set_locale()
         setenv("ESCDELAY", "25", 1)
         let note = entry.map { CNcurses_start($0) == 1 } == true ? nil : startCurses()
