@@ -3,6 +3,15 @@
 // (GPL-3.0-or-later, LICENSE): the worker links poppler, which is GPL.
 import PackageDescription
 
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+/// GLib's header folders (`pkg-config --cflags glib-2.0` on Debian), for C targets that call GLib
+/// through looked-up addresses and must not link it.
+let glibIncludes = ["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include"]
+
 /// qlbrowse: a terminal file browser with inline thumbnails, and the thumbnail engine behind it.
 ///
 /// Two executables: `qlbrowse` (light: the browser and the command line, links no decoder) and
@@ -29,7 +38,6 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSystem"),
-        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // libav and libvips bring ~150 of the worker's ~180 libraries and ~28 ms to every worker's
         // start, libqpdf, libraw and libarchive ~4 ms more; they are opened at first use instead
@@ -41,9 +49,13 @@ let package = Package(
         .target(name: "CArchive", dependencies: ["CLazyLibrary"]),
         .target(name: "CQPDF", dependencies: ["CLazyLibrary"]),
         .target(name: "CVips", dependencies: ["CLazyLibrary", "CGObject"]),
-        // GDBus for `qlbrowse dbus`, its libgio opened only by that command.
-        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .target(name: "CGio", dependencies: ["CLazyLibrary", "CGLib"]),
+        // GDBus for `qlbrowse dbus`, libgio and GLib opened only by that command. GLib's headers are
+        // named here rather than through a pkg-config system library, which would link GLib (and
+        // pcre2) into every short call (Debian's paths: scripts/install-deps installs libglib2.0-dev).
+        .target(name: "CGio", dependencies: ["CLazyLibrary"], cSettings: [.unsafeFlags(glibIncludes)]),
+        // chafa for block art and sixel, opened at the first such picture (with the GLib it brings).
+        .target(name: "CChafa", dependencies: ["CLazyLibrary"],
+                cSettings: [.unsafeFlags(glibIncludes + ["-I/usr/include/chafa", "-I/usr/lib/\(multiarch)/chafa/include"])]),
         // ncurses for the browser, opened when it starts: a short call loads neither ncursesw nor tinfo.
         .target(name: "CNcurses", dependencies: ["CLazyLibrary"]),
 

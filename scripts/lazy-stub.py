@@ -3,7 +3,7 @@
 
 usage: scripts/lazy-stub.py SONAME...   (run from the package root)
 
-The worker, `qlbrowse dbus` and the browser open libav, libvips, libraw, libarchive, libqpdf, libgio and libncursesw at
+The worker and qlbrowse open libav, libvips, libraw, libarchive, libqpdf, libgio, GLib, chafa and ncursesw at
 first use (Sources/CLazyLibrary), so dpkg-shlibdeps cannot see them in the binaries. scripts/package
 links this program against those sonames and hands it to dpkg-shlibdeps: because it references
 the very functions the forwarders in Sources/C*/*.c look up, the versions in Depends are those the
@@ -34,9 +34,9 @@ def main(sonames):
     for path in sources:
         text = re.sub(r'//[^\n]*|/\*.*?\*/', ' ', open(path).read(), flags=re.S)
         words |= set(re.findall(r'\b[A-Za-z_][A-Za-z0-9_]*\b', text))
-    # The forwarders' own definitions are functions of the libraries; so are the calls CVips and
-    # CGio make through looked-up addresses. (GLib's and GObject's, linked as usual, are exported
-    # by none of these libraries, so they stay out.)
+    # The forwarders' own definitions are functions of the libraries; so are the calls CVips, CGio
+    # and CChafa make through looked-up addresses. (GObject's, linked as usual by the worker, are
+    # exported by none of these libraries, so they stay out; GLib's are in, qlbrowse opens it.)
     used = sorted(words & functions)
     if not used:
         sys.exit('lazy-stub: no function of %s is used in %s' % (' '.join(sonames), ' '.join(sources)))

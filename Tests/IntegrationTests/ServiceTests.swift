@@ -157,6 +157,26 @@ import Testing
         #expect(sandbox.servicePID == nil)
     }
 
+    @Test func aCallAnsweredFromTheCacheStartsNoServiceNorWorker() throws {
+        let sandbox = try ServiceSandbox()
+        defer { sandbox.stop() }
+        let cache = ["XDG_CACHE_HOME": sandbox.folder.appendingPathComponent("cache").path]
+        // Cached by a call with its own workers; then the same file, as other programs call it.
+        #expect(sandbox.qlbrowse(["thumbnail", "--no-service", "-o", sandbox.folder.path, fixture("doc.pdf")], environment: cache).status == 0)
+        let started = sandbox.workerStarts
+        let hit = sandbox.qlbrowse(["thumbnail", "-s", "256", "-o", sandbox.folder.path, fixture("doc.pdf")], environment: cache)
+        #expect(hit.status == 0, "\(hit.stderr)")
+        #expect(hit.stdout.contains(" cache "), "answered from the cache: \(hit.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.socket), "a cache hit reached for the service")
+        #expect(sandbox.servicePID == nil)
+        #expect(sandbox.workerStarts == started)
+        // The file it wrote is the cache's PNG as it is.
+        let written = try #require(FileManager.default.contents(atPath: sandbox.folder.appendingPathComponent("doc.pdf.png").path))
+        let stored = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.appendingPathComponent("cache/thumbnails/large").path)
+        #expect(stored.count == 1)
+        #expect(FileManager.default.contents(atPath: sandbox.folder.appendingPathComponent("cache/thumbnails/large/" + stored[0]).path) == written)
+    }
+
     @Test func aHangingDecoderCostsOneRequestAndTheServiceLivesOn() throws {
         // Workers that hang: the caller's --timeout holds through the service, whose pool kills them.
         let sandbox = try ServiceSandbox(worker: "exec sleep 600")

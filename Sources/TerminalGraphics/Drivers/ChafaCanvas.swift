@@ -1,4 +1,5 @@
 internal import CChafa
+import SystemKit
 import ThumbnailKit
 
 /// A chafa canvas holding one picture fitted into a cell rectangle: the part of chafa the
@@ -18,60 +19,46 @@ final class ChafaCanvas {
     private let canvas: OpaquePointer?
 
     /// Draws `image` into a canvas of the cells it takes when fitted into `columns`×`rows`.
+    /// Without libchafa (opened here, at the first picture) the canvas is empty, and why is said
+    /// once on standard error.
     init(_ image: PixelImage, columns: Int, rows: Int, cell: CellSize, kind: Kind) {
         let fitted = cell.fit(image.size, columns: columns, rows: rows)
         self.columns = fitted.columns
         self.rows = fitted.rows
         self.kind = kind
-        guard image.width > 0, image.height > 0, let config = chafa_canvas_config_new() else {
+        guard image.width > 0, image.height > 0, Self.libraryOpened else {
             canvas = nil
             return
         }
-        defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_geometry(config, Int32(fitted.columns), Int32(fitted.rows))
-        chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+        let sixel: Bool, colors: Int, work: Double
         switch kind {
-        case .symbols(let colors, let work):
-            chafa_canvas_config_set_canvas_mode(config, Self.canvasMode(colors: colors))
-            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
-            // chafa's own default for its command line (block+border+space, no inverted
-            // symbols), with the effort the driver was made with.
-            let map = chafa_symbol_map_new()
-            chafa_symbol_map_add_by_tags(map, ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue))
-            chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_INVERTED)
-            chafa_canvas_config_set_symbol_map(config, map)
-            chafa_symbol_map_unref(map)
-            chafa_canvas_config_set_work_factor(config, Float(work))
-            // 256 colours: error diffusion keeps a photo's hues (the palette's cube is coarse,
-            // and a cell's nearest colour is often a grey): measured on a mid-tone picture, the
-            // colour error seen per cell falls from 31 to 21, on camera photos from 35 to 25.
-            if colors <= 16 {
-                chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_ORDERED)
-            } else if colors <= 256 {
-                chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_DIFFUSION)
-            }
-        case .sixel:
-            chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
-            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS)
+        case .symbols(let symbolColors, let symbolWork): (sixel, colors, work) = (false, symbolColors, symbolWork)
+        case .sixel: (sixel, colors, work) = (true, Int(SymbolsDriver.truecolor), 0)
         }
-        canvas = chafa_canvas_new(config)
-        guard let canvas else { return }
-        image.pixels.withUnsafeBufferPointer {
-            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, $0.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 4))
+        canvas = image.pixels.withUnsafeBufferPointer {
+            CChafa_canvas_new(Int32(fitted.columns), Int32(fitted.rows), Int32(cell.width), Int32(cell.height), sixel ? 1 : 0,
+                              Int32(clamping: colors), Float(work), $0.baseAddress, Int32(image.width), Int32(image.height))
         }
     }
 
+    /// Whether libchafa could be opened; the first time it could not, says why on standard error.
+    private static let libraryOpened: Bool = {
+        guard let why = CChafa_library_error() else { return true }
+        FileDescriptorWriter.writeAll(Array("qlbrowse: \(String(cString: why)) (install libchafa0): no block art or sixel pictures\n".utf8), to: 2)
+        return false
+    }()
+
     deinit {
-        if let canvas { chafa_canvas_unref(canvas) }
+        CChafa_canvas_free(canvas)
     }
 
     /// The canvas printed as escape sequences (sixel).
     func printed() -> [UInt8] {
-        guard let canvas, let info = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else { return [] }
-        defer { chafa_term_info_unref(info) }
-        guard let printed = chafa_canvas_print(canvas, info) else { return [] }
-        defer { CChafa_gstring_free(printed) }
-        return [UInt8](UnsafeRawBufferPointer(start: CChafa_gstring_text(printed), count: Int(CChafa_gstring_length(printed))))
+        guard let canvas else { return [] }
+        var length = 0
+        guard let printed = CChafa_canvas_print(canvas, &length) else { return [] }
+        defer { CChafa_free(printed) }
+        return [UInt8](UnsafeRawBufferPointer(start: printed, count: length))
     }
 
     /// One cell of block art: its character and colours as the canvas mode gives them.
@@ -89,22 +76,14 @@ final class ChafaCanvas {
         guard let canvas else { return Cell(character: 0x20, foreground: -1, background: -1) }
         var foreground: Int32 = -1, background: Int32 = -1
         if case .symbols(let colors, _) = kind, colors <= 256 {
-            chafa_canvas_get_raw_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
+            CChafa_canvas_colors_at(canvas, Int32(x), Int32(y), 1, &foreground, &background)
             if foreground > 255 { foreground = -1 }
             if background > 255 { background = -1 }
         } else {
-            chafa_canvas_get_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
+            CChafa_canvas_colors_at(canvas, Int32(x), Int32(y), 0, &foreground, &background)
         }
-        return Cell(character: chafa_canvas_get_char_at(canvas, Int32(x), Int32(y)), foreground: foreground, background: background)
+        return Cell(character: CChafa_canvas_char_at(canvas, Int32(x), Int32(y)), foreground: foreground, background: background)
     }
-
-    private static func canvasMode(colors: Int) -> ChafaCanvasMode {
-        if colors > 256 { return CHAFA_CANVAS_MODE_TRUECOLOR }
-        if colors >= 256 { return CHAFA_CANVAS_MODE_INDEXED_240 }
-        if colors >= 16 { return CHAFA_CANVAS_MODE_INDEXED_16 }
-        return CHAFA_CANVAS_MODE_INDEXED_8
-    }
-
 }
 
 /// The size of one character cell in pixels.
