@@ -102,7 +102,9 @@ let package = Package(
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
             // The code the browser and the short calls run, laid out together (scripts/hot-functions).
             // Relative relocations packed (DT_RELR, glibc 2.36): 48,000 of them were 1.1 MB read at each start.
-            .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/hot-functions.order",
+            // The C++ runtime linked statically (scripts/static-libstdc++/libstdc++.so, a linker script).
+            .unsafeFlags(["-L", "\(Context.packageDirectory)/scripts/static-libstdc++",
+                          "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/hot-functions.order",
                           "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                           "-Xlinker", "-Map=\(Context.packageDirectory)/.build/qlbrowse-release.map"], .when(configuration: .release)),
         ]),
