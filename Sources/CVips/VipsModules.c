@@ -23,6 +23,10 @@ static const char *const modulelessPrefix = "/nonexistent";
 int cvips_init_without_modules(const char *argv0) {
     // vips_init reads VIPSHOME (and sets it when unset); the caller's value, if any, is put back
     // afterwards, so that the programs this process starts see the environment it was given.
+    // Threads: a worker may read its environment on another thread meanwhile. glibc's setenv of a
+    // new name copies the environment into a new array the first time (a reader of the old one is
+    // unharmed), and unsetenv shifts entries in place; libvips's own setenv of VIPSHOME, which
+    // this replaces, ran on the same thread at the same moment.
     const char *given = getenv("VIPSHOME");
     char *kept = given ? strdup(given) : NULL;
     setenv("VIPSHOME", modulelessPrefix, 1);
