@@ -6,21 +6,34 @@
 #include <string.h>
 #include "CVips.h"
 #include "LazyLibrary.h"
+#include "VipsModules.h"
 
 static void name_soname(LazyLibrary *library) {
     snprintf(library->soname[0], sizeof library->soname[0], "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
     library->files[0] = library->soname[0];
 }
 
-static LazyLibrary libvips = {.label = "libvips", .prepare = name_soname};
+LazyLibrary cvips_library = {.label = "libvips", .prepare = name_soname};
 
-#define VIPS(name) (*LAZY_FUNCTION(libvips, name))
+#define VIPS(name) (*LAZY_FUNCTION(cvips_library, name))
 
-const char *CVips_library_error(void) { return lazy_library_open(&libvips); }
-const char *CVips_library_file(int index) { return lazy_library_file(&libvips, index); }
+const char *CVips_library_error(void) { return lazy_library_open(&cvips_library); }
+const char *CVips_library_file(int index) { return lazy_library_file(&cvips_library, index); }
+
+/// `call` (an int status, 0 on success), made again once libvips's modules are open if it failed
+/// without them: a format only a module reads (HEIF, AVIF, JPEG XL, slides) fails until then.
+#define STATUS_WITH_MODULES(call) ({ \
+    int status_ = (call); \
+    if (status_ != 0 && cvips_open_modules()) status_ = (call); \
+    status_; })
+/// The same for a call that answers a pointer, NULL on failure.
+#define POINTER_WITH_MODULES(call) ({ \
+    __typeof__(call) pointer_ = (call); \
+    if (!pointer_ && cvips_open_modules()) pointer_ = (call); \
+    pointer_; })
 
 int CVips_start(const char *argv0) {
-    if (VIPS(vips_init)(argv0) != 0) return -1;
+    if (cvips_init_without_modules(argv0) != 0) return -1;
     VIPS(vips_operation_block_set)("VipsForeignLoadMagick", TRUE);
     VIPS(vips_operation_block_set)("VipsForeignLoadPdf", TRUE);     // PDFs go through poppler directly
     VIPS(vips_cache_set_max)(0);
@@ -30,16 +43,16 @@ int CVips_start(const char *argv0) {
 }
 
 int CVips_thumbnail(const char *filename, VipsImage **out, int width, int height) {
-    return VIPS(vips_thumbnail)(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+    return STATUS_WITH_MODULES(VIPS(vips_thumbnail)(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL));
 }
 
 int CVips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out, int width, int height, int autorotate) {
-    return VIPS(vips_thumbnail_buffer)((void *)buf, len, out, width, "height", height, "size", VIPS_SIZE_DOWN,
-                                 "no_rotate", autorotate ? FALSE : TRUE, NULL);
+    return STATUS_WITH_MODULES(VIPS(vips_thumbnail_buffer)((void *)buf, len, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                                           "no_rotate", autorotate ? FALSE : TRUE, NULL));
 }
 
 VipsImage *CVips_open_header(const char *filename) {
-    return VIPS(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    return POINTER_WITH_MODULES(VIPS(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_SEQUENTIAL, NULL));
 }
 
 int CVips_to_rgba8(VipsImage *in, VipsImage **out) {
@@ -80,7 +93,7 @@ int CVips_resize(VipsImage *in, VipsImage **out, double scale, double vscale) {
 }
 
 const char *CVips_loader(const char *filename) {
-    return VIPS(vips_foreign_find_load)(filename);
+    return POINTER_WITH_MODULES(VIPS(vips_foreign_find_load)(filename));
 }
 
 static void CVips_eval_cb(VipsImage *image, VipsProgress *progress, void *flag) {
@@ -111,11 +124,11 @@ const char *CVips_get_string(VipsImage *image, const char *name) {
 int CVips_orientation(VipsImage *image) { return VIPS(vips_image_get_orientation)(image); }
 
 int CVips_thumbnail_any_size(const char *filename, VipsImage **out, int width, int height) {
-    return VIPS(vips_thumbnail)(filename, out, width, "height", height, NULL);
+    return STATUS_WITH_MODULES(VIPS(vips_thumbnail)(filename, out, width, "height", height, NULL));
 }
 
 VipsImage *CVips_open(const char *filename) {
-    return VIPS(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    return POINTER_WITH_MODULES(VIPS(vips_image_new_from_file)(filename, "access", VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_ERROR, NULL));
 }
 
 int CVips_autorot(VipsImage *in, VipsImage **out) { return VIPS(vips_autorot)(in, out, NULL); }
@@ -124,7 +137,7 @@ int CVips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int wi
     return VIPS(vips_extract_area)(in, out, left, top, width, height, NULL);
 }
 
-int CVips_write(VipsImage *image, const char *filename) { return VIPS(vips_image_write_to_file)(image, filename, NULL); }
+int CVips_write(VipsImage *image, const char *filename) { return STATUS_WITH_MODULES(VIPS(vips_image_write_to_file)(image, filename, NULL)); }
 
 int CVips_width(VipsImage *image) { return VIPS(vips_image_get_width)(image); }
 int CVips_height(VipsImage *image) { return VIPS(vips_image_get_height)(image); }

@@ -24,7 +24,7 @@ public final class ContentSniffer {
     /// libmagic's handle once opened (nil inside: it could not be).
     private var magic: OpaquePointer??
 
-    public init(mimeDatabase: @autoclosure @escaping () -> SharedMimeDatabase = SharedMimeDatabase()) {
+    public init(mimeDatabase: @autoclosure @escaping () -> SharedMimeDatabase = SharedMimeDatabase.loaded()) {
         self.makeDatabase = mimeDatabase
     }
 

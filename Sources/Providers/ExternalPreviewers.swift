@@ -24,7 +24,7 @@ public struct ExternalPreviewers: Sendable {
     public init(folders: [String] = ExternalPreviewers.folders(), mimeDatabase: SharedMimeDatabase? = nil,
                 searchPath: String? = nil, sandbox: ThumbnailerSandbox = .automatic) {
         let searchPath = searchPath ?? ProgramSearch.processSearchPath
-        let database = mimeDatabase ?? SharedMimeDatabase(directories: .fromEnvironment())
+        let database = mimeDatabase ?? SharedMimeDatabase.loaded()
         let (usable, skipped) = DesktopEntryFolders.load(folders, suffix: ".previewer", searchPath: searchPath,
                                                          parse: PreviewerFile.parse, tryExec: \.tryExec)
         self.entries = usable

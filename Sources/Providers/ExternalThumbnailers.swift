@@ -28,7 +28,7 @@ public struct ExternalThumbnailers: Sendable {
     public init(directories: XDGDataDirectories = .fromEnvironment(), mimeDatabase: SharedMimeDatabase? = nil,
                 searchPath: String? = nil, deadline: Double = 10, sandbox: ThumbnailerSandbox = .automatic) {
         let searchPath = searchPath ?? ProgramSearch.processSearchPath
-        let database = mimeDatabase ?? SharedMimeDatabase(directories: directories)
+        let database = mimeDatabase ?? SharedMimeDatabase.loaded(from: directories)
         let (usable, skipped) = DesktopEntryFolders.load(directories.paths("thumbnailers"), suffix: ".thumbnailer", searchPath: searchPath,
                                                          parse: ThumbnailerFile.parse, tryExec: \.tryExec)
         let byType = DesktopEntryFolders.index(usable.map(\.mimeTypes), database: database)

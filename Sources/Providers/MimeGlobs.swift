@@ -24,31 +24,32 @@ struct MimeGlobs: Sendable {
 
     init() {}
 
-    /// Adds the `globs2` text of one directory; call most important directory first.
-    mutating func add(globs2 text: String) {
+    /// Adds the `globs2` file of one directory; call most important directory first.
+    mutating func add(globs2 bytes: [UInt8]) {
         var blockedHere: Set<String> = []
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where !line.hasPrefix("#") {
-            let fields = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count >= 3, let weight = Int(fields[0]), !fields[1].isEmpty, !fields[2].isEmpty else { continue }
-            let type = fields[1].lowercased()
-            let pattern = String(fields[2])
+        for line in MimeDatabaseText.lines(bytes) {
+            let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count >= 3, let weight = Int(MimeDatabaseText.string(fields[0])), !fields[1].isEmpty, !fields[2].isEmpty else { continue }
+            let type = MimeDatabaseText.lowercased(fields[1])
+            let pattern = MimeDatabaseText.string(fields[2])
             if pattern == "__NOGLOBS__" {
                 blockedHere.insert(type)
                 continue
             }
             guard !blocked.contains(type) else { continue }
-            let flags = fields.count > 3 ? fields[3].split(separator: ",") : []
-            insert(Glob(weight: weight, type: type, pattern: pattern, caseSensitive: flags.contains("cs")))
+            let caseSensitive = fields.count > 3 && fields[3].split(separator: UInt8(ascii: ",")).contains { $0.elementsEqual("cs".utf8) }
+            insert(Glob(weight: weight, type: type, pattern: pattern, caseSensitive: caseSensitive))
         }
         blocked.formUnion(blockedHere)
     }
 
     private mutating func insert(_ glob: Glob) {
         let key = glob.caseSensitive ? glob.pattern : glob.pattern.lowercased()
-        let wildcards: Set<Character> = ["*", "?", "["]
-        if !key.contains(where: wildcards.contains) {
+        func isWildcard(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[") }
+        let bytes = key.utf8
+        if !bytes.contains(where: isWildcard) {
             literals[key, default: []].append(glob)
-        } else if key.first == "*", !key.dropFirst().contains(where: wildcards.contains) {
+        } else if bytes.first == UInt8(ascii: "*"), !bytes.dropFirst().contains(where: isWildcard) {
             suffixes[String(key.dropFirst()), default: []].append(glob)
         } else {
             full.append(glob)

@@ -21,6 +21,19 @@ public struct SharedMimeDatabase: Sendable {
     /// The most bytes of a file's start `type(forFile:header:)` can use.
     public static let maximumHeaderLength = 64 * 1024
 
+    /// The database of this process's environment (`XDG_DATA_HOME`, `XDG_DATA_DIRS`), loaded once
+    /// for the content sniffer, the external thumbnailers and the previewers alike (a worker
+    /// loaded it twice before its first answer).
+    private static let ofEnvironment: (directories: XDGDataDirectories, database: SharedMimeDatabase) = {
+        let directories = XDGDataDirectories.fromEnvironment()
+        return (directories, SharedMimeDatabase(mimeDirectories: directories.paths("mime")))
+    }()
+
+    /// The database of `directories`: the process's own, loaded once, when they are the environment's.
+    public static func loaded(from directories: XDGDataDirectories = .fromEnvironment()) -> SharedMimeDatabase {
+        directories == ofEnvironment.directories ? ofEnvironment.database : SharedMimeDatabase(directories: directories)
+    }
+
     /// Loads every `mime` directory of `directories`; missing files are simply absent.
     public init(directories: XDGDataDirectories = .fromEnvironment()) {
         self.init(mimeDirectories: directories.paths("mime"))
@@ -29,13 +42,13 @@ public struct SharedMimeDatabase: Sendable {
     /// Loads the given `mime` directories, most important first.
     public init(mimeDirectories: [String]) {
         for directory in mimeDirectories {
-            if let text = Self.text(directory + "/globs2") { globs.add(globs2: text) }
+            if let bytes = Self.bytes(directory + "/globs2") { globs.add(globs2: bytes) }
             if let bytes = Self.bytes(directory + "/magic") { magic.add(magic: bytes) }
-            if let text = Self.text(directory + "/aliases") {
-                for (alias, type) in Self.pairs(text) where aliases[alias] == nil { aliases[alias] = type }
+            if let bytes = Self.bytes(directory + "/aliases") {
+                for (alias, type) in MimeDatabaseText.pairs(bytes) where aliases[alias] == nil { aliases[alias] = type }
             }
-            if let text = Self.text(directory + "/subclasses") {
-                for (type, parent) in Self.pairs(text) where !(parents[type]?.contains(parent) ?? false) {
+            if let bytes = Self.bytes(directory + "/subclasses") {
+                for (type, parent) in MimeDatabaseText.pairs(bytes) where !(parents[type]?.contains(parent) ?? false) {
                     parents[type, default: []].append(parent)
                 }
             }
@@ -109,23 +122,11 @@ public struct SharedMimeDatabase: Sendable {
         return aliases[lower] ?? lower
     }
 
-    private static func pairs(_ text: String) -> [(String, String)] {
-        text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count == 2, !line.hasPrefix("#") else { return nil }
-            return (parts[0].lowercased(), parts[1].lowercased())
-        }
-    }
-
     /// Database files are small; anything beyond a few megabytes is not one.
     private static let maximumFileSize = 8 << 20
 
     private static func bytes(_ path: String) -> [UInt8]? {
         guard let file = try? FileBytes(path: path), file.size > 0, file.size <= maximumFileSize else { return nil }
         return file.readAll(limit: maximumFileSize)
-    }
-
-    private static func text(_ path: String) -> String? {
-        bytes(path).map { String(decoding: $0, as: UTF8.self) }
     }
 }

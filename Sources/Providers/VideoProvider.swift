@@ -12,7 +12,7 @@ import SystemKit
 public struct VideoProvider: ThumbnailProvider {
     public let name = "libav"
     /// A still picture in a format only FFmpeg decodes (BMP, TGA, PCX…): its only frame, as is.
-    private let stillImage: Bool
+    let stillImage: Bool
 
     /// Where to look, as fractions of the duration, in order.
     static let positions: [Double] = [0.10, 0.25, 0.50, 0.75, 0.04]
@@ -38,60 +38,19 @@ public struct VideoProvider: ThumbnailProvider {
         }
         guard job.wantsThumbnail else { return }
         let decoder = try media.decoder(for: stream)
-        let frame = av_frame_alloc()
-        defer { var doomed = frame; av_frame_free(&doomed) }
-        guard let frame else { throw ThumbnailError(.tooLarge, "out of memory") }
-
-        var best: (image: PixelImage, score: Double)?
-        /// Keeps the better of the frames seen; true when this one is worth showing.
-        func judge() throws(ThumbnailError) -> Bool {
-            let image = try picture(of: frame, stream: stream, box: job.box)
-            let score = FrameQuality.score(image)
-            if best == nil || score > best!.score { best = (image, score) }
-            return stillImage || FrameQuality.isInteresting(image)
-        }
-        let seekable = !stillImage && media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
-        if let duration = media.duration, seekable {
-            let timeBase = av_q2d(stream.pointee.time_base)
-            let start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
-            for position in Self.positions {
-                try job.cancellation.check()
-                let seconds = duration * position
-                if timeBase > 0, av_seek_frame(media.context, stream.pointee.index, start + Int64(seconds / timeBase), AVSEEK_FLAG_BACKWARD) < 0 {
-                    av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
-                }
-                avcodec_flush_buffers(decoder.codec)
-                // The seek lands on the keyframe at or before the position: decode on to the position.
-                guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: 0, until: seconds,
-                                      cancellation: job.cancellation) else { continue }
-                if try judge() { break }
-            }
-        } else if stillImage {
-            if try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: 0, cancellation: job.cancellation) { _ = try judge() }
-        } else {
-            // No duration to go by (a stream written to a pipe): from the start, a frame every half
-            // second, until one is neither black nor flat (intros and fades are).
-            let rate = av_q2d(stream.pointee.avg_frame_rate)
-            let halfSecond = rate > 0 && rate.isFinite ? max(1, Int((rate / 2).rounded())) : 12
-            for look in 0..<Self.scanLooks {
-                try job.cancellation.check()
-                guard try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: look == 0 ? 0 : halfSecond - 1,
-                                      cancellation: job.cancellation) else { break }
-                if try judge() { break }
-            }
-        }
-        guard let best else {
+        guard let best = try bestFrame(media: media, stream: stream, decoder: decoder, job: job) else {
             throw ThumbnailError(.corrupt, "no video frame could be decoded")
         }
-        emit(ProviderImage(.thumbnail, best.image, source: name, facts: media.facts(video: stream)))
+        emit(ProviderImage(.thumbnail, best, source: name, facts: media.facts(video: stream)))
     }
 
     /// Reads packets until the decoder yields a frame (after skipping `skip` frames, and, with
     /// `until`, the frames before that time in seconds for at most `forwardBudget`: the last frame
     /// decoded is kept when the budget runs out or the stream ends). False when there is no frame.
+    /// `tally` counts the frames the decoder put out.
     func decodeFrame(media: MediaFile, stream: UnsafeMutablePointer<AVStream>, decoder: MediaDecoder,
                      into frame: UnsafeMutablePointer<AVFrame>, skip: Int, until target: Double? = nil,
-                     cancellation: CancellationFlag) throws(ThumbnailError) -> Bool {
+                     cancellation: CancellationFlag, tally: FrameTally? = nil) throws(ThumbnailError) -> Bool {
         guard let packet = av_packet_alloc() else { return false }
         defer { var doomed: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&doomed) }
         let timeBase = av_q2d(stream.pointee.time_base)
@@ -145,6 +104,7 @@ public struct VideoProvider: ThumbnailProvider {
                 let received = avcodec_receive_frame(decoder.codec, frame)
                 if received == CAV_error_eagain() { break }
                 if received < 0 { return fallBack() }  // end of stream or a decoder error
+                tally?.frames += 1
                 if skipped < skip { skipped += 1; av_frame_unref(frame); continue }
                 if shortOfTarget() {
                     if earlier == nil { earlier = av_frame_alloc() }

@@ -42,4 +42,26 @@ import Testing
             #expect(heavy.contains(library), "\(library) was not loaded for a video, a progressive JPEG and a DNG")
         }
     }
+
+    /// libvips starts without its modules (heif, jxl, openslide; magick and poppler, blocked, never):
+    /// they cost every worker that opened libvips ~60 M instructions, libde265's tables and
+    /// ImageMagick's ~20 libraries. A HEIC opens them; a WebP or a progressive JPEG does not.
+    @Test func libvipsModulesAreOpenedOnlyForFormatsOnlyAModuleReads() throws {
+        let folder = TestEnvironment.temporaryFolder("qlbrowse-worker-modules")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let core = try loaderTrace(["progressive.jpg", "image.webp"], in: folder)
+        #expect(core.contains("libvips.so"), "libvips should decode a progressive JPEG and a WebP")
+        for library in ["vips-modules", "libheif", "libMagickCore"] {
+            #expect(!core.contains(library), "\(library) was loaded for a progressive JPEG and a WebP")
+        }
+
+        let heif = try loaderTrace(["image.heic"], in: folder)
+        for library in ["vips-heif.so", "libheif"] {
+            #expect(heif.contains(library), "\(library) was not loaded for a HEIC")
+        }
+        for library in ["vips-magick.so", "vips-poppler.so", "libMagickCore"] {
+            #expect(!heif.contains(library), "\(library), whose loaders are blocked, was loaded")
+        }
+    }
 }

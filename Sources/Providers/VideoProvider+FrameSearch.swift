@@ -1,0 +1,118 @@
+import CAV
+import ThumbnailKit
+
+/// Counts the frames a search decoded (tests: how much work finding a frame took).
+final class FrameTally {
+    var frames = 0
+}
+
+extension VideoProvider {
+    /// Once a frame is in hand, further positions are tried only while the search has taken less
+    /// than this: a video flat from end to end (a white test clip, a slide held for minutes) would
+    /// otherwise be decoded at every position, and one flat video held a D-Bus client's whole first
+    /// screen (0.4 s of a 0.5 s screen).
+    static let searchBudget = Duration.milliseconds(150)
+
+    /// The frame worth showing (the best one seen when none is), or nil when no frame decodes.
+    /// `budget`: `searchBudget` but in tests.
+    func bestFrame(media: MediaFile, stream: UnsafeMutablePointer<AVStream>, decoder: MediaDecoder, job: ProviderJob,
+                   budget: Duration = searchBudget, tally: FrameTally? = nil) throws(ThumbnailError) -> PixelImage? {
+        let frame = av_frame_alloc()
+        defer { var doomed = frame; av_frame_free(&doomed) }
+        guard let frame else { throw ThumbnailError(.tooLarge, "out of memory") }
+
+        var best: (image: PixelImage, score: Double)?
+        /// Keeps the better of the frames seen; true when this one is worth showing.
+        func judge() throws(ThumbnailError) -> Bool {
+            let image = try picture(of: frame, stream: stream, box: job.box)
+            let score = FrameQuality.score(image)
+            if best == nil || score > best!.score { best = (image, score) }
+            return stillImage || FrameQuality.isInteresting(image)
+        }
+        func decode(skip: Int, until target: Double? = nil) throws(ThumbnailError) -> Bool {
+            try decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: skip, until: target,
+                            cancellation: job.cancellation, tally: tally)
+        }
+        let seekable = !stillImage && media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
+        if let duration = media.duration, seekable {
+            let timeline = StreamTimeline(stream: stream)
+            let begun = ContinuousClock.now
+            /// Where the decoder stands (the last frame's time), while decoding on from there is possible.
+            var decodedUpTo: Double?
+            for position in Self.positions {
+                try job.cancellation.check()
+                if best != nil && ContinuousClock.now - begun > budget { break }
+                let seconds = duration * position
+                if Self.needsSeek(to: seconds, keyframeBefore: timeline.keyframe(atOrBefore: seconds), decodedUpTo: decodedUpTo) {
+                    if timeline.timeBase > 0, av_seek_frame(media.context, stream.pointee.index, timeline.stamp(seconds), AVSEEK_FLAG_BACKWARD) < 0 {
+                        av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
+                    }
+                    avcodec_flush_buffers(decoder.codec)
+                }
+                // The seek lands on the keyframe at or before the position: decode on to the position.
+                guard try decode(skip: 0, until: seconds) else {
+                    decodedUpTo = nil
+                    continue
+                }
+                decodedUpTo = timeline.seconds(of: frame)
+                if try judge() { break }
+            }
+        } else if stillImage {
+            if try decode(skip: 0) { _ = try judge() }
+        } else {
+            // No duration to go by (a stream written to a pipe): from the start, a frame every half
+            // second, until one is neither black nor flat (intros and fades are).
+            let rate = av_q2d(stream.pointee.avg_frame_rate)
+            let halfSecond = rate > 0 && rate.isFinite ? max(1, Int((rate / 2).rounded())) : 12
+            for look in 0..<Self.scanLooks {
+                try job.cancellation.check()
+                guard try decode(skip: look == 0 ? 0 : halfSecond - 1) else { break }
+                if try judge() { break }
+            }
+        }
+        return best?.image
+    }
+
+    /// Whether reaching `target` takes a seek. Not when the decoder already stands past the
+    /// keyframe the seek would land on and short of the target: decoding on is then the shorter
+    /// way (a video with one keyframe was decoded from its start again for every position).
+    /// Unknown keyframes (no index) or an unknown standing: seek.
+    static func needsSeek(to target: Double, keyframeBefore keyframe: Double?, decodedUpTo: Double?) -> Bool {
+        guard let keyframe, let decodedUpTo else { return true }
+        return !(keyframe <= decodedUpTo && decodedUpTo < target)
+    }
+}
+
+/// A video stream's times in seconds from its start, and its keyframe index.
+struct StreamTimeline {
+    let stream: UnsafeMutablePointer<AVStream>
+    let timeBase: Double
+    let start: Int64
+
+    init(stream: UnsafeMutablePointer<AVStream>) {
+        self.stream = stream
+        timeBase = av_q2d(stream.pointee.time_base)
+        start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
+    }
+
+    /// The stream's timestamp for `seconds` from its start.
+    func stamp(_ seconds: Double) -> Int64 {
+        timeBase > 0 ? start + Int64(seconds / timeBase) : start
+    }
+
+    /// The time of the frame's timestamp, nil when it has none.
+    func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
+        let stamp = frame.pointee.best_effort_timestamp
+        guard stamp != CAV_nopts(), timeBase > 0 else { return nil }
+        return Double(stamp - start) * timeBase
+    }
+
+    /// The time of the last keyframe at or before `seconds` that the demuxer's index knows (the
+    /// index fills as the file is read and sought), nil when it knows none.
+    func keyframe(atOrBefore seconds: Double) -> Double? {
+        guard timeBase > 0 else { return nil }
+        let index = av_index_search_timestamp(stream, stamp(seconds), AVSEEK_FLAG_BACKWARD)
+        guard index >= 0, let entry = avformat_index_get_entry(stream, index), entry.pointee.timestamp != CAV_nopts() else { return nil }
+        return Double(entry.pointee.timestamp - start) * timeBase
+    }
+}
