@@ -34,6 +34,7 @@ const char *CVips_library_file(int index) { return lazy_library_file(&cvips_libr
 
 int CVips_start(const char *argv0) {
     if (cvips_init_without_modules(argv0) != 0) return -1;
+    cvips_open_start_modules();
     VIPS(vips_operation_block_set)("VipsForeignLoadMagick", TRUE);
     VIPS(vips_operation_block_set)("VipsForeignLoadPdf", TRUE);     // PDFs go through poppler directly
     VIPS(vips_cache_set_max)(0);

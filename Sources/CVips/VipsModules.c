@@ -1,7 +1,10 @@
-// libvips's modules (Debian: heif, jxl, openslide, magick, poppler) opened when a file first needs
-// one, not by vips_init. Loading them all made every worker's start cost ~90 M instructions more
-// (libheif initialises libde265's tables, ImageMagick relocates ~20 libraries) for formats most
-// folders never hold; magick and poppler are blocked in any case (CVips_start).
+// libvips's modules (Debian: heif, jxl, openslide, magick, poppler), opened by qlbrowse rather than
+// by vips_init. Loading them all made every worker's start cost ~90 M instructions more (libheif
+// initialises libde265's tables, ImageMagick relocates ~20 libraries) for formats most folders
+// never hold; magick and poppler are blocked in any case (CVips_start). openslide is opened with
+// libvips: a slide (Aperio .svs, .ndpi…) is also a valid TIFF, so opening it only after a failure
+// would have let tiffload read a slide in one worker and openslide in another. heif and jxl read
+// only formats nothing else reads: they are opened the first time a call fails without them.
 #define _GNU_SOURCE  // dladdr
 #include <dirent.h>
 #include <dlfcn.h>
@@ -48,25 +51,44 @@ static int blocked(const char *name) {
     return strcmp(name, "vips-magick.so") == 0 || strcmp(name, "vips-poppler.so") == 0;
 }
 
-static void open_modules(void) {
-    // The folder vips_init would have read: beside the libvips file in use, named after its version.
+/// The module opened at the start, with libvips itself.
+static const char *const openedAtStart = "vips-openslide.so";
+
+/// The folder vips_init would have read: beside the libvips file in use, named after its version.
+static int module_folder(char *folder, size_t size) {
     Dl_info info;
-    if (!dladdr((void *)LAZY_FUNCTION(cvips_library, vips_init), &info) || !info.dli_fname) return;
+    if (!dladdr((void *)LAZY_FUNCTION(cvips_library, vips_init), &info) || !info.dli_fname) return 0;
     const char *slash = strrchr(info.dli_fname, '/');
-    if (!slash) return;
-    char folder[4096];
-    snprintf(folder, sizeof folder, "%.*s/vips-modules-%d.%d", (int)(slash - info.dli_fname), info.dli_fname,
+    if (!slash) return 0;
+    snprintf(folder, size, "%.*s/vips-modules-%d.%d", (int)(slash - info.dli_fname), info.dli_fname,
              VIPS(vips_version)(0), VIPS(vips_version)(1));
+    return 1;
+}
+
+/// Opens one module of `folder`; as vips_load_plugins, the module registers its classes as it is
+/// opened, and stays.
+static int open_module(const char *folder, const char *name) {
+    char path[4352];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    return VIPS(g_module_open)(path, G_MODULE_BIND_LAZY) != NULL;
+}
+
+void cvips_open_start_modules(void) {
+    char folder[4096];
+    if (module_folder(folder, sizeof folder) && open_module(folder, openedAtStart)) VIPS(vips_error_clear)();
+}
+
+static void open_modules(void) {
+    char folder[4096];
+    if (!module_folder(folder, sizeof folder)) return;
     DIR *directory = opendir(folder);
     if (!directory) return;
     struct dirent *entry;
     while ((entry = readdir(directory))) {
         size_t length = strlen(entry->d_name);
         if (length < 4 || strcmp(entry->d_name + length - 3, ".so") != 0 || blocked(entry->d_name)) continue;
-        char path[4352];
-        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
-        // As vips_load_plugins: the module registers its classes as it is opened, and stays.
-        if (VIPS(g_module_open)(path, G_MODULE_BIND_LAZY)) modulesOpened++;
+        if (strcmp(entry->d_name, openedAtStart) == 0) continue;
+        if (open_module(folder, entry->d_name)) modulesOpened++;
     }
     closedir(directory);
 }
@@ -78,8 +100,4 @@ int cvips_open_modules(void) {
     __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
     VIPS(vips_error_clear)();
     return modulesOpened > 0;
-}
-
-int CVips_modules_opened(void) {
-    return __atomic_load_n(&modulesOpened, __ATOMIC_ACQUIRE);
 }
