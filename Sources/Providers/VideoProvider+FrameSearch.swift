@@ -7,10 +7,12 @@ final class FrameTally {
 }
 
 extension VideoProvider {
-    /// Once a frame is in hand, further positions are tried only while the search has taken less
-    /// than this: a video flat from end to end (a white test clip, a slide held for minutes) would
-    /// otherwise be decoded at every position, and one flat video held a D-Bus client's whole first
-    /// screen (0.4 s of a 0.5 s screen).
+    /// After the first frame in hand, the search always goes on to the next position (a black
+    /// intro is the usual reason to look further, and a heavy video's first position alone may
+    /// take longer than this); positions after that start only while less than this has passed
+    /// since that first frame: a video flat from end to end (a white test clip, a slide held for
+    /// minutes) would otherwise be decoded at every position, and one flat video held a D-Bus
+    /// client's whole first screen (0.4 s of a 0.5 s screen).
     static let searchBudget = Duration.milliseconds(150)
 
     /// The frame worth showing (the best one seen when none is), or nil when no frame decodes.
@@ -36,14 +38,21 @@ extension VideoProvider {
         let seekable = !stillImage && media.duration != nil && (media.context.pointee.pb == nil || media.context.pointee.pb.pointee.seekable != 0)
         if let duration = media.duration, seekable {
             let timeline = StreamTimeline(stream: stream)
-            let begun = ContinuousClock.now
+            let indexed = Self.indexesEveryKeyframe(media)
+            /// When the first frame was in hand, and how many positions were tried since.
+            var firstFrame: ContinuousClock.Instant?
+            var triedSince = 0
             /// Where the decoder stands (the last frame's time), while decoding on from there is possible.
             var decodedUpTo: Double?
             for position in Self.positions {
                 try job.cancellation.check()
-                if best != nil && ContinuousClock.now - begun > budget { break }
+                if let firstFrame {
+                    if triedSince >= 1 && ContinuousClock.now - firstFrame > budget { break }
+                    triedSince += 1
+                }
                 let seconds = duration * position
-                if Self.needsSeek(to: seconds, keyframeBefore: timeline.keyframe(atOrBefore: seconds), decodedUpTo: decodedUpTo) {
+                let keyframe = indexed ? timeline.keyframe(atOrBefore: seconds) : nil
+                if Self.needsSeek(to: seconds, keyframeBefore: keyframe, decodedUpTo: decodedUpTo) {
                     if timeline.timeBase > 0, av_seek_frame(media.context, stream.pointee.index, timeline.stamp(seconds), AVSEEK_FLAG_BACKWARD) < 0 {
                         av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
                     }
@@ -56,6 +65,7 @@ extension VideoProvider {
                 }
                 decodedUpTo = timeline.seconds(of: frame)
                 if try judge() { break }
+                if firstFrame == nil { firstFrame = ContinuousClock.now }
             }
         } else if stillImage {
             if try decode(skip: 0) { _ = try judge() }
@@ -71,6 +81,17 @@ extension VideoProvider {
             }
         }
         return best?.image
+    }
+
+    /// Whether the demuxer's index holds every keyframe of the file once it has been opened and
+    /// sought: MP4/QuickTime (the sample tables) and Matroska/WebM (the cues). MPEG-TS, MPEG-PS,
+    /// FLV, AVI without idx1 and raw streams index only the keyframes read so far, so "the last
+    /// keyframe before the target" looked to be behind the decoder, and a search decoded on for
+    /// its whole forward budget towards a target a seek would have reached at once.
+    static func indexesEveryKeyframe(_ media: MediaFile) -> Bool {
+        guard let format = media.context.pointee.iformat, let name = format.pointee.name else { return false }
+        let names = String(cString: name).split(separator: ",")
+        return names.contains("mp4") || names.contains("matroska")
     }
 
     /// Whether reaching `target` takes a seek. Not when the decoder already stands past the

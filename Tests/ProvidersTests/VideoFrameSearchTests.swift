@@ -44,15 +44,24 @@ import ThumbnailKit
         #expect(tally.frames > 0 && tally.frames <= 375 + 20 + 8, "\(tally.frames) frames decoded")
     }
 
-    /// Once a frame is in hand, the search stops when its budget is spent: with none, the first
-    /// position's frame (10 %: 50 frames in) is the answer, flat or not.
-    @Test func theSearchStopsWhenItsBudgetIsSpent() throws {
-        let folder = try TemporaryFolder()
-        let path = folder.path + "/white.mp4"
+    /// Makes a 20 s white video with one keyframe (500 frames) in `folder`, as `name` (its
+    /// extension picks the container).
+    private func whiteVideo(_ folder: TemporaryFolder, _ name: String) throws -> String {
+        let path = folder.path + "/" + name
         _ = ProcessOutput.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                                "color=c=white:s=160x120:r=25:d=20", "-c:v", "libx264", "-preset", "ultrafast", "-g", "1000",
                                "-pix_fmt", "yuv420p", path], seconds: 60)
-        try #require(FileManager.default.fileExists(atPath: path), "ffmpeg could not make the video")
+        try #require(FileManager.default.fileExists(atPath: path), "ffmpeg could not make \(name)")
+        return path
+    }
+
+    /// The search always goes on past the first frame to the next position (a black intro is the
+    /// usual reason to look further, and a heavy video's first position alone may take longer than
+    /// the budget), then stops once the budget is spent: with none, 10 % (50 frames in) and 25 %
+    /// (decoded on to frame 125), not 50 %.
+    @Test func theSearchTriesOneMorePositionThenStopsWhenItsBudgetIsSpent() throws {
+        let folder = try TemporaryFolder()
+        let path = try whiteVideo(folder, "white.mp4")
         let media = try MediaFile(path: path)
         let stream = try #require(media.videoStream)
         let job = ProviderJob(path: path, contentType: ContentType("video/mp4"), box: PixelSize(width: 64, height: 64),
@@ -61,6 +70,17 @@ import ThumbnailKit
         let image = try VideoProvider().bestFrame(media: media, stream: stream, decoder: try media.decoder(for: stream), job: job,
                                                   budget: .zero, tally: tally)
         #expect(image != nil)
-        #expect(tally.frames > 0 && tally.frames <= 50 + 8, "\(tally.frames) frames decoded")
+        #expect(tally.frames > 100, "only \(tally.frames) frames decoded: the second position was not tried")
+        #expect(tally.frames <= 125 + 8, "\(tally.frames) frames decoded: the search went past the second position")
+    }
+
+    /// Only MP4/QuickTime and Matroska/WebM index every keyframe; an MPEG-TS index holds the
+    /// keyframes read so far, and trusting it made the search decode on where a seek was shorter.
+    @Test func onlyContainersThatIndexEveryKeyframeAreDecodedOn() throws {
+        let folder = try TemporaryFolder()
+        for (name, indexed) in [("white.mp4", true), ("white.mkv", true), ("white.ts", false)] {
+            let media = try MediaFile(path: try whiteVideo(folder, name))
+            #expect(VideoProvider.indexesEveryKeyframe(media) == indexed, "\(name)")
+        }
     }
 }
