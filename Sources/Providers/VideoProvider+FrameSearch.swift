@@ -9,10 +9,10 @@ final class FrameTally {
 extension VideoProvider {
     /// After the first frame in hand, the search always goes on to the next position (a black
     /// intro is the usual reason to look further, and a heavy video's first position alone may
-    /// take longer than this); positions after that start only while less than this has passed
-    /// since that first frame: a video flat from end to end (a white test clip, a slide held for
-    /// minutes) would otherwise be decoded at every position, and one flat video held a D-Bus
-    /// client's whole first screen (0.4 s of a 0.5 s screen).
+    /// take longer than this); positions after that start only while the search has taken less
+    /// than this: a video flat from end to end (a white test clip, a slide held for minutes)
+    /// would otherwise be decoded at every position, and one flat video held a D-Bus client's
+    /// whole first screen (0.4 s of a 0.5 s screen).
     static let searchBudget = Duration.milliseconds(150)
 
     /// The frame worth showing (the best one seen when none is), or nil when no frame decodes.
@@ -39,15 +39,16 @@ extension VideoProvider {
         if let duration = media.duration, seekable {
             let timeline = StreamTimeline(stream: stream)
             let indexed = Self.indexesEveryKeyframe(media)
-            /// When the first frame was in hand, and how many positions were tried since.
-            var firstFrame: ContinuousClock.Instant?
+            let begun = ContinuousClock.now
+            /// Whether a frame is in hand, and how many positions were tried since the first one was.
+            var haveFrame = false
             var triedSince = 0
             /// Where the decoder stands (the last frame's time), while decoding on from there is possible.
             var decodedUpTo: Double?
             for position in Self.positions {
                 try job.cancellation.check()
-                if let firstFrame {
-                    if triedSince >= 1 && ContinuousClock.now - firstFrame > budget { break }
+                if haveFrame {
+                    if triedSince >= 1 && ContinuousClock.now - begun > budget { break }
                     triedSince += 1
                 }
                 let seconds = duration * position
@@ -65,7 +66,7 @@ extension VideoProvider {
                 }
                 decodedUpTo = timeline.seconds(of: frame)
                 if try judge() { break }
-                if firstFrame == nil { firstFrame = ContinuousClock.now }
+                haveFrame = true
             }
         } else if stillImage {
             if try decode(skip: 0) { _ = try judge() }
