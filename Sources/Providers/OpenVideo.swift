@@ -21,9 +21,7 @@ final class OpenVideo {
     private var shownSeconds: Double?
     /// The time the last request asked for.
     private var lastTarget: Double?
-    private let timeBase: Double
-    private let start: Int64
-    private let halfFrame: Double
+    private let timeline: StreamTimeline
 
     init(path: String) throws(ThumbnailError) {
         self.path = path
@@ -35,10 +33,7 @@ final class OpenVideo {
         guard let frame = av_frame_alloc(), let shown = av_frame_alloc() else { throw ThumbnailError(.tooLarge, "out of memory") }
         self.frame = frame
         self.shown = shown
-        timeBase = av_q2d(stream.pointee.time_base)
-        start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
-        let rate = av_q2d(stream.pointee.avg_frame_rate)
-        halfFrame = rate > 0 && rate.isFinite ? 0.5 / rate : 0.02
+        timeline = StreamTimeline(stream: stream)
     }
 
     deinit {
@@ -54,6 +49,7 @@ final class OpenVideo {
     /// The frame at or before `seconds`, reached within `budget` of decoding (see `VideoFrameSeeker`).
     func frame(at seconds: Double, box: PixelSize, budget: Duration, reach: Double,
                cancellation: CancellationFlag) throws(ThumbnailError) -> (image: PixelImage, shownSeconds: Double) {
+        let halfFrame = timeline.halfFrame
         var target = max(0, seconds)
         if let duration = media.duration { target = min(target, max(0, duration - 2 * halfFrame)) }
         // Decode on when the target is a little ahead, or when the last request fell short of its
@@ -71,8 +67,7 @@ final class OpenVideo {
             // Far before the target, frames nothing refers to are not worth decoding.
             decoder.codec.pointee.skip_frame = (shownSeconds ?? 0) < target - 0.5 ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             guard try provider.decodeFrame(media: media, stream: stream, decoder: decoder, into: frame, skip: 0, cancellation: cancellation) else { break }
-            let stamp = frame.pointee.best_effort_timestamp
-            let time = stamp == CAV_nopts() ? (shownSeconds ?? 0) : Double(stamp - start) * timeBase
+            let time = timeline.seconds(of: frame) ?? shownSeconds ?? 0
             av_frame_unref(shown)
             av_frame_move_ref(shown, frame)
             shownSeconds = max(0, time)
@@ -86,10 +81,8 @@ final class OpenVideo {
     private func seek(to target: Double) {
         shownSeconds = nil
         av_frame_unref(shown)
-        guard timeBase > 0 else { return }
-        if av_seek_frame(media.context, stream.pointee.index, start.addingReportingOverflow(Int64(saturating: target / timeBase)).partialValue, AVSEEK_FLAG_BACKWARD) < 0 {
-            av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
-        }
+        guard timeline.timeBase > 0 else { return }
+        timeline.seek(media, to: target)
         avcodec_flush_buffers(decoder.codec)
     }
 }

@@ -40,23 +40,20 @@ extension VideoProvider {
             let timeline = StreamTimeline(stream: stream)
             let indexed = Self.indexesEveryKeyframe(media)
             let begun = ContinuousClock.now
-            /// Whether a frame is in hand, and how many positions were tried since the first one was.
-            var haveFrame = false
+            /// How many positions were tried since the first frame was in hand.
             var triedSince = 0
             /// Where the decoder stands (the last frame's time), while decoding on from there is possible.
             var decodedUpTo: Double?
             for position in Self.positions {
                 try job.cancellation.check()
-                if haveFrame {
+                if best != nil {
                     if triedSince >= 1 && ContinuousClock.now - begun > budget { break }
                     triedSince += 1
                 }
                 let seconds = duration * position
                 let keyframe = indexed ? timeline.keyframe(atOrBefore: seconds) : nil
                 if Self.needsSeek(to: seconds, keyframeBefore: keyframe, decodedUpTo: decodedUpTo) {
-                    if timeline.timeBase > 0, av_seek_frame(media.context, stream.pointee.index, timeline.stamp(seconds), AVSEEK_FLAG_BACKWARD) < 0 {
-                        av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BACKWARD)
-                    }
+                    timeline.seek(media, to: seconds)
                     avcodec_flush_buffers(decoder.codec)
                 }
                 // The seek lands on the keyframe at or before the position: decode on to the position.
@@ -66,7 +63,6 @@ extension VideoProvider {
                 }
                 decodedUpTo = timeline.seconds(of: frame)
                 if try judge() { break }
-                haveFrame = true
             }
         } else if stillImage {
             if try decode(skip: 0) { _ = try judge() }
@@ -102,39 +98,5 @@ extension VideoProvider {
     static func needsSeek(to target: Double, keyframeBefore keyframe: Double?, decodedUpTo: Double?) -> Bool {
         guard let keyframe, let decodedUpTo else { return true }
         return !(keyframe <= decodedUpTo && decodedUpTo < target)
-    }
-}
-
-/// A video stream's times in seconds from its start, and its keyframe index.
-struct StreamTimeline {
-    let stream: UnsafeMutablePointer<AVStream>
-    let timeBase: Double
-    let start: Int64
-
-    init(stream: UnsafeMutablePointer<AVStream>) {
-        self.stream = stream
-        timeBase = av_q2d(stream.pointee.time_base)
-        start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
-    }
-
-    /// The stream's timestamp for `seconds` from its start.
-    func stamp(_ seconds: Double) -> Int64 {
-        timeBase > 0 ? start + Int64(seconds / timeBase) : start
-    }
-
-    /// The time of the frame's timestamp, nil when it has none.
-    func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
-        let stamp = frame.pointee.best_effort_timestamp
-        guard stamp != CAV_nopts(), timeBase > 0 else { return nil }
-        return Double(stamp - start) * timeBase
-    }
-
-    /// The time of the last keyframe at or before `seconds` that the demuxer's index knows (the
-    /// index fills as the file is read and sought), nil when it knows none.
-    func keyframe(atOrBefore seconds: Double) -> Double? {
-        guard timeBase > 0 else { return nil }
-        let index = av_index_search_timestamp(stream, stamp(seconds), AVSEEK_FLAG_BACKWARD)
-        guard index >= 0, let entry = avformat_index_get_entry(stream, index), entry.pointee.timestamp != CAV_nopts() else { return nil }
-        return Double(entry.pointee.timestamp - start) * timeBase
     }
 }

@@ -53,10 +53,7 @@ public struct VideoProvider: ThumbnailProvider {
                      cancellation: CancellationFlag, tally: FrameTally? = nil) throws(ThumbnailError) -> Bool {
         guard let packet = av_packet_alloc() else { return false }
         defer { var doomed: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&doomed) }
-        let timeBase = av_q2d(stream.pointee.time_base)
-        let start = stream.pointee.start_time == CAV_nopts() ? 0 : stream.pointee.start_time
-        let rate = av_q2d(stream.pointee.avg_frame_rate)
-        let halfFrame = rate > 0 && rate.isFinite ? 0.5 / rate : 0.02
+        let timeline = StreamTimeline(stream: stream)
         let begun = ContinuousClock.now
         // The last frame short of the target, kept in case the stream ends or the budget runs out first.
         var earlier: UnsafeMutablePointer<AVFrame>? = nil
@@ -66,11 +63,8 @@ public struct VideoProvider: ThumbnailProvider {
         }
         /// Whether `frame` is short of the target and there is time to decode on.
         func shortOfTarget() -> Bool {
-            guard let target, timeBase > 0 else { return false }
-            let stamp = frame.pointee.best_effort_timestamp
-            guard stamp != CAV_nopts() else { return false }
-            let time = Double(stamp - start) * timeBase
-            guard time + halfFrame < target, ContinuousClock.now - begun <= Self.forwardBudget else { return false }
+            guard let target, let time = timeline.seconds(of: frame) else { return false }
+            guard time + timeline.halfFrame < target, ContinuousClock.now - begun <= Self.forwardBudget else { return false }
             // Far before the target, frames nothing refers to are not worth decoding.
             decoder.codec.pointee.skip_frame = time < target - 0.5 ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             return true
