@@ -3,37 +3,27 @@
 /// formats need (no localised keys, no line continuation).
 enum DesktopEntryText {
     /// The keys of `group`, values unescaped. The first occurrence of a key counts. Split as
-    /// bytes (the syntax's characters are all ASCII): read as Characters, three small
-    /// `.thumbnailer` files cost a worker 13 M instructions before its first answer.
+    /// bytes (`ASCIIText`: the syntax's characters are all ASCII).
     static func keys(_ text: String, group wanted: String) -> [String: String] {
         var group = ""
         var keys: [String: String] = [:]
-        for raw in Array(text.utf8).split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-            let line = raw.drop(while: isBlank)
-            if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
+        for raw in ASCIIText.lines(Array(text.utf8)) {
+            let line = raw.drop(while: ASCIIText.isBlank)
+            if line.isEmpty || ASCIIText.isComment(line) { continue }
             if line.first == UInt8(ascii: "[") {
-                group = String(decoding: line.dropFirst().prefix { $0 != UInt8(ascii: "]") }, as: UTF8.self)
+                group = ASCIIText.string(line.dropFirst().prefix { $0 != UInt8(ascii: "]") })
                 continue
             }
             guard group == wanted, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let key = String(decoding: trimmed(line[..<equals]), as: UTF8.self)
-            if keys[key] == nil { keys[key] = unescape(String(decoding: trimmed(line[(equals + 1)...]), as: UTF8.self)) }
+            let key = ASCIIText.string(ASCIIText.trimmed(line[..<equals]))
+            if keys[key] == nil { keys[key] = unescape(ASCIIText.string(ASCIIText.trimmed(line[(equals + 1)...]))) }
         }
         return keys
     }
 
     /// A `MimeType` value: lower case, blanks and empty items dropped, in file order.
     static func mimeTypes(_ value: String?) -> [String] {
-        Array((value ?? "").utf8).split(separator: UInt8(ascii: ";")).map { MimeDatabaseText.lowercased(trimmed($0)) }.filter { !$0.isEmpty }
-    }
-
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-
-    /// `bytes` without the blanks at either end.
-    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
-        let end = bytes.lastIndex { !isBlank($0) }.map { $0 + 1 } ?? start
-        return bytes[start..<max(start, end)]
+        Array((value ?? "").utf8).split(separator: UInt8(ascii: ";")).map { ASCIIText.lowercased(ASCIIText.trimmed($0)) }.filter { !$0.isEmpty }
     }
 
     /// A desktop-entry boolean (`true`/`false`); nil when absent or anything else.

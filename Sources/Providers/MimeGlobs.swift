@@ -27,11 +27,11 @@ struct MimeGlobs: Sendable {
     /// Adds the `globs2` file of one directory; call most important directory first.
     mutating func add(globs2 bytes: [UInt8]) {
         var blockedHere: Set<String> = []
-        for line in MimeDatabaseText.lines(bytes) {
+        for line in ASCIIText.lines(bytes) where !ASCIIText.isComment(line) {
             let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count >= 3, let weight = Int(MimeDatabaseText.string(fields[0])), !fields[1].isEmpty, !fields[2].isEmpty else { continue }
-            let type = MimeDatabaseText.lowercased(fields[1])
-            let pattern = MimeDatabaseText.string(fields[2])
+            guard fields.count >= 3, let weight = Int(ASCIIText.string(fields[0])), !fields[1].isEmpty, !fields[2].isEmpty else { continue }
+            let type = ASCIIText.lowercased(fields[1])
+            let pattern = ASCIIText.string(fields[2])
             if pattern == "__NOGLOBS__" {
                 blockedHere.insert(type)
                 continue

@@ -45,10 +45,10 @@ public struct SharedMimeDatabase: Sendable {
             if let bytes = Self.bytes(directory + "/globs2") { globs.add(globs2: bytes) }
             if let bytes = Self.bytes(directory + "/magic") { magic.add(magic: bytes) }
             if let bytes = Self.bytes(directory + "/aliases") {
-                for (alias, type) in MimeDatabaseText.pairs(bytes) where aliases[alias] == nil { aliases[alias] = type }
+                for (alias, type) in Self.pairs(bytes) where aliases[alias] == nil { aliases[alias] = type }
             }
             if let bytes = Self.bytes(directory + "/subclasses") {
-                for (type, parent) in MimeDatabaseText.pairs(bytes) where !(parents[type]?.contains(parent) ?? false) {
+                for (type, parent) in Self.pairs(bytes) where !(parents[type]?.contains(parent) ?? false) {
                     parents[type, default: []].append(parent)
                 }
             }
@@ -120,6 +120,15 @@ public struct SharedMimeDatabase: Sendable {
     func canonical(_ identifier: String) -> String {
         let lower = identifier.lowercased()
         return aliases[lower] ?? lower
+    }
+
+    /// The two-field lines of `aliases` and `subclasses` (`first second`), lower-cased.
+    private static func pairs(_ bytes: [UInt8]) -> [(String, String)] {
+        ASCIIText.lines(bytes).compactMap { line in
+            let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+            guard parts.count == 2, !ASCIIText.isComment(line) else { return nil }
+            return (ASCIIText.lowercased(parts[0]), ASCIIText.lowercased(parts[1]))
+        }
     }
 
     /// Database files are small; anything beyond a few megabytes is not one.
