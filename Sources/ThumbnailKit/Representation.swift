@@ -4,20 +4,10 @@ import SystemKit
 public struct Representation: Sendable {
     public let type: RepresentationType
     /// The pixels (a cached picture's are decoded when first asked for; see `pixelSize`).
-    public var image: PixelImage {
-        switch pixels {
-        case .decoded(let image): return image
-        case .checked(let png): return png.image
-        }
-    }
+    public var image: PixelImage { pixels.image }
     /// The picture's size, known without decoding it.
-    public var pixelSize: PixelSize {
-        switch pixels {
-        case .decoded(let image): return image.size
-        case .checked(let png): return png.size
-        }
-    }
-    private let pixels: Pixels
+    public var pixelSize: PixelSize { pixels.size }
+    private let pixels: PicturePixels
     /// Where the picture's content sits inside `image` (the whole image for every built-in provider).
     public let contentRect: PixelRect
     /// The decoder or source that produced it.
@@ -54,11 +44,6 @@ public struct Representation: Sendable {
         self.contentType = contentType
         self.contentRect = PixelRect(x: 0, y: 0, width: png.size.width, height: png.size.height)
         self.encodedPNG = encoded
-    }
-
-    private enum Pixels: Sendable {
-        case decoded(PixelImage)
-        case checked(CheckedPNG)
     }
 }
 

@@ -68,7 +68,7 @@ public final class ThumbnailCache: ThumbnailCaching {
         if let flavor = wanted, let image = validImage(for: request.path, flavor: flavor, stamp: stamp, decodes: !request.onlySavesPNG) {
             let contentType = image.contentType ?? ContentTypeTable.type(forFileName: request.path) ?? .unknown
             var representation: Representation
-            if let checked = image.checked, let png = image.png, ThumbnailGeometry.fit(checked.size, in: box) == checked.size {
+            if case .checked(let checked) = image.pixels, let png = image.png, ThumbnailGeometry.fit(checked.size, in: box) == checked.size {
                 // Saved as it is: its pixels are decoded only if someone reads them.
                 representation = Representation(type: .thumbnail, checked: checked, encoded: png, source: image.source, contentType: contentType)
             } else {
@@ -196,10 +196,9 @@ public final class ThumbnailCache: ThumbnailCaching {
     // MARK: Reading
 
     private struct Found {
-        /// The pixels, decoded now (`decoded`) or when first read (`checked`).
-        var image: PixelImage { decoded ?? checked!.image }
-        var decoded: PixelImage?
-        var checked: CheckedPNG?
+        /// The pixels, decoded now or when first read (`checked`).
+        let pixels: PicturePixels
+        var image: PixelImage { pixels.image }
         let source: String
         let contentType: ContentType?
         /// The facts stored with it; nil when qlbrowse stored it without them (another program's
@@ -236,20 +235,18 @@ public final class ThumbnailCache: ThumbnailCaching {
     private func validImage(for file: String, flavor: Flavor, stamp: FileStamp, decodes: Bool = true) -> Found? {
         let key = path(forFile: file, flavor: flavor)
         if let hit = memory.withLock({ $0.entry(for: key, stamp: stamp) }) {
-            return Found(decoded: hit.image, source: hit.source, contentType: hit.contentType, facts: hit.facts)
+            return Found(pixels: .decoded(hit.image), source: hit.source, contentType: hit.contentType, facts: hit.facts)
         }
         for candidate in candidatePaths(file, flavor: flavor) {
             guard let png = read(candidate), let info = PNGDecoder.info(png), isValid(info, stamp: stamp, candidate: candidate) else { continue }
-            let decoded = decodes ? PNGDecoder.decode(png) : nil
-            let checked = decodes ? nil : CheckedPNG(png)
-            guard decoded != nil || checked != nil else { continue }
+            guard let pixels = decodes ? PNGDecoder.decode(png).map(PicturePixels.decoded) : CheckedPNG(png).map(PicturePixels.checked) else { continue }
             let type = info.text["Thumb::Mimetype"].map(ContentType.init)
             let ours = info.text["Software"]?.hasPrefix("qlbrowse") ?? false
             let facts = info.text[FileFact.cacheKey].map(FileFact.parseCacheText) ?? (ours ? nil : [])
-            if let decoded {
-                memory.withLock { $0.insert(key: key, entry: .init(image: decoded, stamp: stamp, source: candidate.source, contentType: type, facts: facts)) }
+            if case .decoded(let image) = pixels {
+                memory.withLock { $0.insert(key: key, entry: .init(image: image, stamp: stamp, source: candidate.source, contentType: type, facts: facts)) }
             }
-            return Found(decoded: decoded, checked: checked, source: candidate.source, contentType: type, facts: facts, png: png)
+            return Found(pixels: pixels, source: candidate.source, contentType: type, facts: facts, png: png)
         }
         return nil
     }
