@@ -16,10 +16,8 @@ struct BrowserRemoteEditTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote-files").path
-        local = ssh.folder.appendingPathComponent("local-files").path
-        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        remote = try ssh.subfolder("remote-files")
+        local = try ssh.subfolder("local-files")
     }
 
     private func mode(_ path: String) -> UInt32? {

@@ -17,10 +17,8 @@ struct BrowserRemoteFindInsideTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote-files").path
-        local = ssh.folder.appendingPathComponent("local-files").path
-        try FileManager.default.createDirectory(atPath: remote + "/deep", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        remote = try ssh.subfolder("remote-files", creating: "deep")
+        local = try ssh.subfolder("local-files")
     }
 
     @Test func tabInARemoteTabFindsTheWordThereAndEscStopsTheRemotesRipgrep() throws {

@@ -21,10 +21,8 @@ struct BrowserRemoteUndoTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote-files").path
-        local = ssh.folder.appendingPathComponent("local-files").path
-        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        remote = try ssh.subfolder("remote-files")
+        local = try ssh.subfolder("local-files")
     }
 
     /// The file's bytes, opened by the name's own bytes; nil when nothing is there.

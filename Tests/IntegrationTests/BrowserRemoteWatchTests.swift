@@ -16,8 +16,7 @@ struct BrowserRemoteWatchTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote-files").path
-        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        remote = try ssh.subfolder("remote-files")
     }
 
     private func browser(on target: String) throws -> TmuxSession {
@@ -45,8 +44,7 @@ struct BrowserRemoteWatchTests {
 
     @Test func aFileMadeInALocalFolderAppearsOnScreenWithoutAKey() throws {
         defer { ssh.stop() }
-        let local = ssh.folder.appendingPathComponent("local-files").path
-        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        let local = try ssh.subfolder("local-files")
         LoopbackSSH.write(local + "/first.txt", Array("one".utf8))
         let session = try browser(on: local)
         #expect(session.waitFor(20) { $0.contains("first.txt") }, "\(session.screen())")

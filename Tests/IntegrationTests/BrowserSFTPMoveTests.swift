@@ -17,9 +17,8 @@ struct BrowserSFTPMoveTests {
     @Test func aMoveFromAnSFTPTabAsksAndYMovesTheFileWhileNMovesNothing() throws {
         let ssh = try #require(LoopbackSSH(), "sshd did not start")
         defer { ssh.stop() }
-        let remote = ssh.folder.appendingPathComponent("remote-files").path
-        let local = ssh.folder.appendingPathComponent("local-files").path
-        for folder in [remote, local] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let remote = try ssh.subfolder("remote-files")
+        let local = try ssh.subfolder("local-files")
         let pattern = (0..<(3 << 20) + 4321).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 10) }
         LoopbackSSH.write(remote + "/" + Self.odd, pattern)
         LoopbackSSH.write(remote + "/other.txt", Array("other".utf8))

@@ -71,3 +71,21 @@ extension TmuxSession {
         return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
     }
 }
+
+extension LoopbackSSH {
+    /// The folder `name` inside the test's folder, made now (with `inner` folders inside it).
+    func subfolder(_ name: String, creating inner: String = "") throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try FileManager.default.createDirectory(atPath: inner.isEmpty ? path : path + "/" + inner, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// An XDG config folder whose `qlbrowse/config.toml` reaches this server (`ssh_command`) and
+    /// runs `remoteCommand` there (default: the qlbrowse under test), for commands run outside tmux.
+    func configHome(remoteCommand: String? = nil) throws -> String {
+        let config = try subfolder("config", creating: "qlbrowse")
+        try "ssh_command = \"\(sshCommand)\"\nremote_command = \"\(remoteCommand ?? self.remoteCommand)\"\n"
+            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        return config
+    }
+}

@@ -20,8 +20,7 @@ struct PlaceEditSaverTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote").path
-        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        remote = try ssh.subfolder("remote")
     }
 
     private func mode(_ path: String) -> UInt32? {

@@ -19,9 +19,8 @@ struct PlaceTransferModeTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote").path
-        local = ssh.folder.appendingPathComponent("local").path
-        for folder in [remote, local] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        remote = try ssh.subfolder("remote")
+        local = try ssh.subfolder("local")
     }
 
     /// The permission bits of `path` (nil: nothing there).
@@ -60,10 +59,7 @@ struct PlaceTransferModeTests {
     @Test func theFilesCommandKeepsModesUpDownAndBetweenRemotes() throws {
         defer { ssh.stop() }
         try makeTree(in: local)
-        let config = ssh.folder.appendingPathComponent("config").path
-        try FileManager.default.createDirectory(atPath: config + "/qlbrowse", withIntermediateDirectories: true)
-        try "ssh_command = \"\(ssh.sshCommand)\"\nremote_command = \"\(ssh.remoteCommand)\"\n"
-            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        let config = try ssh.configHome()
         let environment = ["XDG_CONFIG_HOME": config, "XDG_DATA_HOME": ssh.folder.path + "/local-data", "XDG_STATE_HOME": ssh.folder.path + "/state"]
         let up = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", local + "/key", local + "/album", ssh.url(remote)], environment: environment)
         #expect(up.status == 0, "\(up.stderr)")

@@ -17,8 +17,7 @@ struct RemoteBatchTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        files = ssh.folder.appendingPathComponent("files").path
-        try FileManager.default.createDirectory(atPath: files + "/album", withIntermediateDirectories: true)
+        files = try ssh.subfolder("files", creating: "album")
         let corpus = "/work/shared/corpus/images"
         let photos = ((try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []).filter { $0.lowercased().hasSuffix(".jpg") }.sorted().prefix(16)
         for (index, name) in photos.enumerated() {

@@ -19,8 +19,7 @@ struct RemoteFaultTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        files = ssh.folder.appendingPathComponent("files").path
-        try FileManager.default.createDirectory(atPath: files + "/into", withIntermediateDirectories: true)
+        files = try ssh.subfolder("files", creating: "into")
     }
 
     @Test func aChangedHostKeyIsNamedAndNeverAccepted() async throws {

@@ -22,8 +22,7 @@ struct RemoteFileOperationTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        files = ssh.folder.appendingPathComponent("files").path
-        try FileManager.default.createDirectory(atPath: files + "/album", withIntermediateDirectories: true)
+        files = try ssh.subfolder("files", creating: "album")
     }
 
     private func exists(_ path: String) -> Bool {

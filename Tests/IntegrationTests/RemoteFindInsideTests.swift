@@ -19,8 +19,7 @@ struct RemoteFindInsideTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        files = ssh.folder.appendingPathComponent("files").path
-        try FileManager.default.createDirectory(atPath: files + "/one/two", withIntermediateDirectories: true)
+        files = try ssh.subfolder("files", creating: "one/two")
     }
 
     @Test func findsAWordInTwoFilesOneNamedNotUTF8OnTheRemote() async throws {

@@ -22,8 +22,7 @@ struct RemoteFindTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        files = ssh.folder.appendingPathComponent("files").path
-        try FileManager.default.createDirectory(atPath: files + "/one/two", withIntermediateDirectories: true)
+        files = try ssh.subfolder("files", creating: "one/two")
     }
 
     /// A search's reports and failure as they come.

@@ -54,10 +54,7 @@ struct RemoteMoveTests {
         let pattern = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         LoopbackSSH.write(local + "/album/big.bin", pattern)
         LoopbackSSH.write(local + "/album/inner/" + Self.oddName, Array("bonjour".utf8))
-        let config = ssh.folder.appendingPathComponent("config").path
-        try FileManager.default.createDirectory(atPath: config + "/qlbrowse", withIntermediateDirectories: true)
-        try "ssh_command = \"\(ssh.sshCommand)\"\nremote_command = \"\(ssh.remoteCommand)\"\n"
-            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        let config = try ssh.configHome()
         let environment = ["XDG_CONFIG_HOME": config, "XDG_DATA_HOME": localData, "XDG_STATE_HOME": ssh.folder.path + "/state"]
         // Up: the folder arrives whole, and its source is in this computer's Trash.
         let up = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "move", local + "/album", ssh.url(remote)], environment: environment)

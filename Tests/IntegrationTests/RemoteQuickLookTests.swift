@@ -19,8 +19,7 @@ struct RemoteQuickLookTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        files = ssh.folder.appendingPathComponent("files").path
-        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        files = try ssh.subfolder("files")
         for name in ["pages12.pdf", "clip.mp4", "members.zip", "landscape.jpg", "long-1080p.mp4"] {
             try FileManager.default.copyItem(atPath: TestEnvironment.fixtures.appendingPathComponent(name).path, toPath: files + "/" + name)
         }

@@ -23,10 +23,8 @@ struct RemoteTransferTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote").path
-        local = ssh.folder.appendingPathComponent("local").path
-        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: local + "/album/inner", withIntermediateDirectories: true)
+        remote = try ssh.subfolder("remote")
+        local = try ssh.subfolder("local", creating: "album/inner")
     }
 
     private func names(_ folder: String) -> [String] {
@@ -135,10 +133,7 @@ struct RemoteTransferTests {
     @Test func theFilesCommandCopiesToAndFromARemote() throws {
         defer { ssh.stop() }
         LoopbackSSH.write(local + "/album/" + Self.oddName, Array("bonjour".utf8))
-        let config = ssh.folder.appendingPathComponent("config").path
-        try FileManager.default.createDirectory(atPath: config + "/qlbrowse", withIntermediateDirectories: true)
-        try "ssh_command = \"\(ssh.sshCommand)\"\nremote_command = \"\(ssh.remoteCommand)\"\n"
-            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        let config = try ssh.configHome()
         let environment = ["XDG_CONFIG_HOME": config]
         let up = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", local + "/album", ssh.url(remote)], environment: environment)
         #expect(up.status == 0, "\(up.stderr)")

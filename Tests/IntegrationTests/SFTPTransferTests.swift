@@ -184,10 +184,7 @@ struct SFTPTransferTests {
         mkdir(local + "/album/" + Self.oddFolder)
         LoopbackSSH.write(local + "/album/" + Self.oddFolder + "/" + Self.oddFile, Array("bonjour".utf8))
         LoopbackSSH.write(local + "/note.txt", Array("note".utf8))
-        let config = ssh.folder.appendingPathComponent("config").path
-        try FileManager.default.createDirectory(atPath: config + "/qlbrowse", withIntermediateDirectories: true)
-        try "ssh_command = \"\(ssh.sshCommand)\"\nremote_command = \"\(ssh.folder.path)/no-such-qlbrowse\"\n"
-            .write(toFile: config + "/qlbrowse/config.toml", atomically: true, encoding: .utf8)
+        let config = try ssh.configHome(remoteCommand: ssh.folder.path + "/no-such-qlbrowse")
         let environment = ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": journals, "XDG_DATA_HOME": localData]
         let up = TestEnvironment.run(TestEnvironment.qlbrowse, ["files", "copy", local + "/album", ssh.url(remote)], environment: environment)
         #expect(up.status == 0 && up.stderr.contains("plain SFTP"), "\(up.stdout) \(up.stderr)")

@@ -26,9 +26,8 @@ struct SFTPWatchBatchTests {
 
     init() throws {
         ssh = try #require(LoopbackSSH(), "sshd did not start")
-        remote = ssh.folder.appendingPathComponent("remote").path
-        local = ssh.folder.appendingPathComponent("local").path
-        for folder in [remote, local] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        remote = try ssh.subfolder("remote")
+        local = try ssh.subfolder("local")
     }
 
     private func bytes(_ path: String) -> [UInt8]? { FileDescriptorReader.readFile(path, upTo: 1 << 30) }
