@@ -100,12 +100,15 @@ let package = Package(
             // The browser must start and stay as small as nnn: a static Swift runtime brings in only
             // what is used and spares the dynamic linker relocating all of libswiftCore (-5 MB RSS).
             .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"]),
-            // The code the browser and the short calls run, laid out together (scripts/hot-functions).
+            // The code the browser and the short calls run, laid out together (scripts/hot-functions.ld).
             // Relative relocations packed (DT_RELR, glibc 2.36): 48,000 of them were 1.1 MB read at each start.
+            // No symbol table for the dynamic loader (swiftc exports every symbol of an executable):
+            // its 8,000 entries, 650 KB, were read at each start as the loader looked up the libraries'
+            // symbols in the executable first.
             // The C++ runtime linked statically (scripts/static-libstdc++/libstdc++.so, a linker script).
             .unsafeFlags(["-L", "\(Context.packageDirectory)/scripts/static-libstdc++",
-                          "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/hot-functions.order",
-                          "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                          "-use-ld=lld", "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/scripts/hot-functions.ld",
+                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
                           "-Xlinker", "-Map=\(Context.packageDirectory)/.build/qlbrowse-release.map"], .when(configuration: .release)),
         ]),
 
@@ -125,7 +128,7 @@ let package = Package(
 )
 
 // Release builds put each function in a section of its own, so that the linker can lay out the
-// code the browser and the short calls run in one stretch (`scripts/hot-functions.order`): the
+// code the browser and the short calls run in one stretch (`scripts/hot-functions.ld`): the
 // kernel maps a program's code in 64 KB blocks around each page it runs, and the 3,000 functions
 // a browser session runs, spread over 15 MB, made 8 MB of it resident (issue #27: RSS beside nnn's).
 for target in package.targets where target.type == .regular || target.type == .executable {

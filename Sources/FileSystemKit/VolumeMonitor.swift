@@ -73,8 +73,11 @@ public final class VolumeMonitor: Sendable {
         for path in [base + "/removable", base + "/../removable"] {
             if let bytes = FileDescriptorReader.readFile(path, upTo: 16), bytes.first == UInt8(ascii: "1") { return true }
         }
-        // USB disks that do not set the flag (many SSD enclosures) are still USB.
-        return readLink(base)?.contains("/usb") == true
+        // USB disks that do not set the flag (many SSD enclosures) are still USB: a part of the
+        // device's path in sysfs is a USB bus or port (`…/usb2/2-1/…`). Compared as bytes: a
+        // String search would bring the string-processing library's code into every start.
+        guard let link = readLink(base) else { return false }
+        return link.utf8.split(separator: UInt8(ascii: "/")).contains { $0.starts(with: "usb".utf8) }
     }
 
     private func watch() {

@@ -60,16 +60,33 @@ public enum TerminalProbe {
     static func apply(_ reply: [UInt8], to facts: inout TerminalFacts) {
         facts.deviceAttributes = GraphicsMode.parseDeviceAttributes(reply)
         facts.typedAhead = typedAhead(in: reply)
-        let text = String(decoding: reply, as: UTF8.self)
-        if let start = text.firstRange(of: "\u{1B}P>|"), let end = text[start.upperBound...].firstRange(of: "\u{1B}\\") {
-            facts.terminalVersion = String(text[start.upperBound..<end.lowerBound])
+        if let body = stringAnswer(after: "\u{1B}P>|", in: reply) {
+            facts.terminalVersion = String(decoding: body, as: UTF8.self)
         }
-        if let start = text.firstRange(of: "\u{1B}_Gi=31;"), let end = text[start.upperBound...].firstRange(of: "\u{1B}\\") {
-            facts.answersKittyGraphics = text[start.upperBound..<end.lowerBound].hasPrefix("OK")
+        if let body = stringAnswer(after: "\u{1B}_Gi=31;", in: reply) {
+            facts.answersKittyGraphics = body.starts(with: "OK".utf8)
         }
-        if let geometry = sixelGeometry(in: text) { facts.sixelGeometry = geometry }
-        if let colour = oscColour(10, in: text) { facts.foreground = colour }
-        if let colour = oscColour(11, in: text) { facts.background = colour }
+        if let geometry = sixelGeometry(in: reply) { facts.sixelGeometry = geometry }
+        if let colour = oscColour(10, in: reply) { facts.foreground = colour }
+        if let colour = oscColour(11, in: reply) { facts.background = colour }
+    }
+
+    /// The body of the first answer that starts with `prefix` and ends with ST (ESC \).
+    static func stringAnswer(after prefix: String, in reply: [UInt8]) -> ArraySlice<UInt8>? {
+        guard let start = range(of: Array(prefix.utf8), in: reply[...]),
+              let end = range(of: [0x1B, UInt8(ascii: "\\")], in: reply[start.upperBound...]) else { return nil }
+        return reply[start.upperBound..<end.lowerBound]
+    }
+
+    /// Where `needle` first occurs in `bytes`. The answers are read as bytes: they are a few
+    /// hundred, and String's searches would bring the standard library's string-processing code
+    /// into every start (issue #27: the browser's memory).
+    static func range(of needle: [UInt8], in bytes: ArraySlice<UInt8>) -> Range<Int>? {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        for start in bytes.startIndex...(bytes.endIndex - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<start + needle.count].elementsEqual(needle) { return start..<start + needle.count }
+        }
+        return nil
     }
 
     /// The keys in `reply` that are not the terminal's answers: what the user typed before or
@@ -113,13 +130,14 @@ public enum TerminalProbe {
 
     /// The colour in an OSC 10/11 answer (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB` ended by BEL or ST;
     /// 1 to 4 hex digits a channel).
-    static func oscColour(_ number: Int, in text: String) -> RGBA? {
-        guard let start = text.firstRange(of: "\u{1B}]\(number);rgb:") else { return nil }
-        let body = text[start.upperBound...].prefix { $0.isHexDigit || $0 == "/" }
-        let channels = body.split(separator: "/").map(String.init)
+    static func oscColour(_ number: Int, in reply: [UInt8]) -> RGBA? {
+        guard let start = range(of: Array("\u{1B}]\(number);rgb:".utf8), in: reply[...]) else { return nil }
+        let body = reply[start.upperBound...].prefix { hexDigitValue($0) != nil || $0 == UInt8(ascii: "/") }
+        let channels = body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard channels.count == 3 else { return nil }
         let values = channels.compactMap { digits -> UInt8? in
-            guard (1...4).contains(digits.count), let value = UInt32(digits, radix: 16) else { return nil }
+            guard (1...4).contains(digits.count) else { return nil }
+            let value = digits.reduce(UInt32(0)) { $0 << 4 | UInt32(hexDigitValue($1) ?? 0) }
             let maximum = (UInt32(1) << (4 * UInt32(digits.count))) - 1
             return UInt8((value * 255 + maximum / 2) / maximum)
         }
@@ -127,19 +145,29 @@ public enum TerminalProbe {
         return RGBA(values[0], values[1], values[2])
     }
 
+    static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// The last successful XTSMGRAPHICS geometry answer (`CSI ? 2 ; 0 ; width ; height S`): the
     /// largest size when the terminal answers both questions, the current one when it knows only that.
-    static func sixelGeometry(in text: String) -> PixelSize? {
+    static func sixelGeometry(in reply: [UInt8]) -> PixelSize? {
         var found: PixelSize?
-        var rest = text[...]
-        while let start = rest.firstRange(of: "\u{1B}[?2;0;") {
-            let body = rest[start.upperBound...].prefix { $0.isNumber || $0 == ";" }
-            let end = rest.index(start.upperBound, offsetBy: body.count)
-            let numbers = body.split(separator: ";").compactMap { Int($0) }
-            if end < rest.endIndex, rest[end] == "S", numbers.count == 2, numbers[0] > 0, numbers[1] > 0 {
+        var rest = reply[...]
+        let question = Array("\u{1B}[?2;0;".utf8)
+        while let start = range(of: question, in: rest) {
+            let body = reply[start.upperBound...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ";") }
+            let end = body.endIndex
+            let numbers = body.split(separator: UInt8(ascii: ";")).compactMap { Int(String(decoding: $0, as: UTF8.self)) }
+            if end < reply.endIndex, reply[end] == UInt8(ascii: "S"), numbers.count == 2, numbers[0] > 0, numbers[1] > 0 {
                 found = PixelSize(width: numbers[0], height: numbers[1])
             }
-            rest = rest[end...]
+            rest = reply[end...]
         }
         return found
     }

@@ -139,7 +139,7 @@ import ThumbnailKit
         #expect(silent.sixelGeometry == nil && silent.sixelLimit == PixelSize(width: 1000, height: 1000),
                 "an xterm that does not say gets xterm's default limit")
         #expect(TerminalFacts(environment: [:], terminalVersion: "foot(1.13.1)").sixelLimit == nil)
-        #expect(TerminalProbe.sixelGeometry(in: "\u{1B}[?2;0;12") == nil, "a cut-off answer is no size")
+        #expect(TerminalProbe.sixelGeometry(in: Array("\u{1B}[?2;0;12".utf8)) == nil, "a cut-off answer is no size")
     }
 
     @Test func deviceAttributeRepliesAreParsed() {
