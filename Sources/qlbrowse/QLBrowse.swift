@@ -1,11 +1,11 @@
 import ArgumentParser
+import Dispatch
 import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The `qlbrowse` command: the browser (default) and the engine's command-line front ends.
-@main
 struct QLBrowse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qlbrowse",
@@ -18,7 +18,7 @@ struct QLBrowse: AsyncParsableCommand {
     /// The parser's own `main`, with two differences: the arguments are parsed as their bytes
     /// (`ProcessArguments`), not as repaired text; and a `RuntimeError` is printed as a plain
     /// sentence and exits 1, without the usage text (which is for mistakes in the command line).
-    static func main() async {
+    static func runAsMain() async {
         let arguments = Array(ProcessArguments.all.dropFirst())
         if ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") == "1" { return QuickCommandLine.printComparison(arguments) }
         do {
@@ -38,5 +38,23 @@ struct QLBrowse: AsyncParsableCommand {
         } catch {
             Self.exit(withError: error)
         }
+    }
+}
+
+/// The program's entry: `QLBrowse.runAsMain` as a task, the main thread waiting for it and then
+/// exiting the process. Swift's own asynchronous `main` hands the main thread to libdispatch,
+/// whose `dispatch_main` ends it with `pthread_exit`: every short call then loaded libgcc_s and
+/// unwound the main thread's stack through the unwind tables (issue #27, a short call's fixed
+/// cost). Nothing here runs on the main actor or the main queue, so the main thread can wait.
+@main
+enum Entry {
+    static func main() {
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await QLBrowse.runAsMain()
+            finished.signal()
+        }
+        finished.wait()
+        Glibc.exit(0)
     }
 }
