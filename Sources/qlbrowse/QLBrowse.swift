@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import SystemKit
 #if canImport(Glibc)
 import Glibc
@@ -38,23 +37,5 @@ struct QLBrowse: AsyncParsableCommand {
         } catch {
             Self.exit(withError: error)
         }
-    }
-}
-
-/// The program's entry: `QLBrowse.runAsMain` as a task, the main thread waiting for it and then
-/// exiting the process. Swift's own asynchronous `main` hands the main thread to libdispatch,
-/// whose `dispatch_main` ends it with `pthread_exit`: every short call then loaded libgcc_s and
-/// unwound the main thread's stack through the unwind tables (issue #27, a short call's fixed
-/// cost). Nothing here runs on the main actor or the main queue, so the main thread can wait.
-@main
-enum Entry {
-    static func main() {
-        let finished = DispatchSemaphore(value: 0)
-        Task.detached {
-            await QLBrowse.runAsMain()
-            finished.signal()
-        }
-        finished.wait()
-        Glibc.exit(0)
     }
 }

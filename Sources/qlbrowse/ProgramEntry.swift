@@ -1,0 +1,22 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The program's entry: `QLBrowse.runAsMain` as a task, the main thread waiting for it and then
+/// exiting the process. Swift's own asynchronous `main` hands the main thread to libdispatch,
+/// whose `dispatch_main` ends it with `pthread_exit`: every short call then loaded libgcc_s and
+/// unwound the main thread's stack through the unwind tables (issue #27, a short call's fixed
+/// cost). Nothing here runs on the main actor or the main queue, so the main thread can wait.
+@main
+enum ProgramEntry {
+    static func main() {
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await QLBrowse.runAsMain()
+            finished.signal()
+        }
+        finished.wait()
+        Glibc.exit(0)
+    }
+}
