@@ -54,8 +54,11 @@ public final class DirectoryLister: Sendable {
             var batch = EntryBatch(expectedEntries: limit)
             var kinds = KindGuesser()
             var lastDelivery = clock.now()
-            // Once a stat takes more than 2 ms (a network share, a spinning disk), the rest are
-            // read many at once, in chunks of 64 names: each stat there is a round trip.
+            // Once stats take more than 2 ms again and again (4 of the last 16: a network share,
+            // a spinning disk), the rest are read many at once, in chunks of 64 names: each stat
+            // there is a round trip. One slow stat is not enough: on a busy machine it was a thread
+            // losing the processor, and a local folder of 100,000 went through 8 threads.
+            var slowStats = SlowCallDetector()
             var lanes: [DispatchQueue] = []
             var waiting: [[UInt8]] = []
             func append(_ name: UnsafeBufferPointer<UInt8>, _ entry: EntryAttributes) {
@@ -93,7 +96,7 @@ public final class DirectoryLister: Sendable {
                         }
                         let started = clock.now()
                         append(name, EntryAttributes.read(cName, in: fd))
-                        if clock.now() - started > 2_000_000 { lanes = (0..<8).map { DispatchQueue(label: "qlbrowse.list.stat.\($0)") } }
+                        if slowStats.record(clock.now() - started) { lanes = (0..<8).map { DispatchQueue(label: "qlbrowse.list.stat.\($0)") } }
                     }
                 }
                 let chunkRead = waiting.count >= 64
