@@ -132,5 +132,7 @@ let package = Package(
 // kernel maps a program's code in 64 KB blocks around each page it runs, and the 3,000 functions
 // a browser session runs, spread over 15 MB, made 8 MB of it resident (issue #27: RSS beside nnn's).
 for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections",
+                                                                         "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                                                                        .when(configuration: .release))]
 }

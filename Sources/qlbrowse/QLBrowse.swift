@@ -21,12 +21,15 @@ struct QLBrowse: AsyncParsableCommand {
         let arguments = Array(ProcessArguments.all.dropFirst())
         if ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") == "1" { return QuickCommandLine.printComparison(arguments) }
         do {
-            var command: any ParsableCommand
-            if let quick = QuickCommandLine.command(arguments) { command = quick } else { command = try await asyncParseAsRoot(arguments) }
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
+            if let quick = QuickCommandLine.command(arguments) {
+                try await quick.run()
             } else {
-                try command.run()
+                var command = try await asyncParseAsRoot(arguments)
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
         } catch let error as RuntimeError {
             StandardStream.write("qlbrowse: \(error.message)\n", to: 2)

@@ -8,20 +8,49 @@ import SystemKit
 /// cannot read for certain goes to the full parser, so help, errors and every other form are its.
 enum QuickCommandLine {
     /// The command `arguments` (without the program name) asks for, read quickly, or nil.
-    static func command(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard let first = arguments.first else { return BrowseCommand.quick([]) }
+    static func command(_ arguments: [String]) -> Quick? {
+        guard let first = arguments.first else { return BrowseCommand.quick([]).map(Quick.browse)?.validated }
         let rest = Array(arguments.dropFirst())
-        let command: (any ParsableCommand)?
+        let command: Quick?
         switch first {
-        case ThumbnailCommand._commandName: command = ThumbnailCommand.quick(rest)
-        case PreviewCommand._commandName: command = PreviewCommand.quick(rest)
-        case BrowseCommand._commandName: command = BrowseCommand.quick(rest)
+        case ThumbnailCommand._commandName: command = ThumbnailCommand.quick(rest).map(Quick.thumbnail)
+        case PreviewCommand._commandName: command = PreviewCommand.quick(rest).map(Quick.preview)
+        case BrowseCommand._commandName: command = BrowseCommand.quick(rest).map(Quick.browse)
         case _ where isCommandName(first): command = nil
-        default: command = BrowseCommand.quick(arguments)  // the default command, as the full parser has it
+        default: command = BrowseCommand.quick(arguments).map(Quick.browse)  // the default command, as the full parser has it
         }
-        // A line the command refuses goes to the full parser, which refuses it in its own words.
-        guard var command, (try? command.validate()) != nil else { return nil }
-        return command
+        return command?.validated
+    }
+
+    /// A command read quickly, by its type: running it needs no dynamic cast to
+    /// `AsyncParsableCommand`, whose conformance search over the whole program was 6 % of a
+    /// cached `thumbnail` call's instructions (issue #27).
+    enum Quick {
+        case thumbnail(ThumbnailCommand)
+        case preview(PreviewCommand)
+        case browse(BrowseCommand)
+
+        var parsed: any ParsableCommand {
+            switch self {
+            case .thumbnail(let command): command
+            case .preview(let command): command
+            case .browse(let command): command
+            }
+        }
+
+        /// Self, or nil when the command refuses its line: the full parser then refuses it in its own words.
+        var validated: Quick? {
+            var command = parsed
+            return (try? command.validate()) != nil ? self : nil
+        }
+
+        func run() async throws {
+            switch self {
+            case .thumbnail(var command): try await command.run()
+            case .preview(var command): try await command.run()
+            case .browse(var command): try command.run()
+            }
+        }
     }
 
     /// Whether `name` names a command (or the parser's own `help`), so it is not a folder to open.
@@ -32,7 +61,7 @@ enum QuickCommandLine {
     /// For the tests (`QLBROWSE_CHECK_QUICK_ARGUMENTS=1`): prints what the quick reading and the
     /// full parser make of `arguments`, so a test can require them to be the same command.
     static func printComparison(_ arguments: [String]) {
-        let quick = command(arguments).map { String(reflecting: $0) } ?? "none"
+        let quick = command(arguments).map { String(reflecting: $0.parsed) } ?? "none"
         let full: String
         do { full = String(reflecting: try QLBrowse.parseAsRoot(arguments)) } catch { full = "refused" }
         print("quick: \(quick)\nfull: \(full)")
