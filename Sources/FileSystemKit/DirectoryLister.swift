@@ -54,10 +54,11 @@ public final class DirectoryLister: Sendable {
             var batch = EntryBatch(expectedEntries: limit)
             var kinds = KindGuesser()
             var lastDelivery = clock.now()
-            // Once stats take more than 2 ms again and again (4 of the last 16: a network share,
-            // a spinning disk), the rest are read many at once, in chunks of 64 names: each stat
-            // there is a round trip. One slow stat is not enough: on a busy machine it was a thread
-            // losing the processor, and a local folder of 100,000 went through 8 threads.
+            // Once stats take more than 2 ms again and again (4 of the last 16, or 25 ms spent in
+            // such among them: a network share, a spinning disk), the rest are read many at once,
+            // in chunks of 64 names: each stat there is a round trip. One slow stat is not enough:
+            // on a busy machine it was a thread losing the processor, and a local folder of
+            // 100,000 went through 8 threads.
             var slowStats = SlowCallDetector()
             var lanes: [DispatchQueue] = []
             var waiting: [[UInt8]] = []

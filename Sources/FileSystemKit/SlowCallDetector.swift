@@ -1,21 +1,30 @@
 /// Tells calls that are slow again and again (a network share's round trips, a spinning disk's
 /// seeks) from one that was slow once (on a busy machine a thread may lose the processor for a
-/// few milliseconds in the middle of a `stat`). Keeps the last 16 calls' verdicts.
+/// few milliseconds in the middle of a `stat`). Looks at the last 16 calls: slowness is `needed`
+/// of them over the threshold, or `slowTime` spent in those over it (a share whose every sixth
+/// call takes 12 ms is slow too, though no 16 calls hold four slow ones).
 public struct SlowCallDetector: Sendable {
     /// A call taking longer than this is slow.
     public let threshold: Int64
     /// How many of the last 16 calls must have been slow.
     public let needed: Int
-    private var history: UInt16 = 0
+    /// Or how long the slow ones among the last 16 must have taken in all.
+    public let slowTime: Int64
+    private var recent = [Int64](repeating: 0, count: 16)
+    private var next = 0
 
-    public init(thresholdNanoseconds: Int64 = 2_000_000, needed: Int = 4) {
+    public init(thresholdNanoseconds: Int64 = 2_000_000, needed: Int = 4, slowTimeNanoseconds: Int64 = 25_000_000) {
+        precondition((1...16).contains(needed), "needed is a count among the last 16 calls")
         threshold = thresholdNanoseconds
         self.needed = needed
+        slowTime = slowTimeNanoseconds
     }
 
-    /// Counts a call that took `nanoseconds`; true once enough of the recent ones were slow.
+    /// Counts a call that took `nanoseconds`; true once the recent ones were slow enough.
     public mutating func record(_ nanoseconds: Int64) -> Bool {
-        history = history << 1 | (nanoseconds > threshold ? 1 : 0)
-        return history.nonzeroBitCount >= needed
+        recent[next] = nanoseconds
+        next = (next + 1) % recent.count
+        let slow = recent.filter { $0 > threshold }
+        return slow.count >= needed || slow.reduce(0, +) >= slowTime
     }
 }

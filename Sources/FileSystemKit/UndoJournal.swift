@@ -34,6 +34,9 @@ public final class UndoJournal: Sendable {
     private let state = Mutex<Stacks?>(nil)
     /// Steps kept at most; the oldest go first.
     static let limit = 100
+    /// The largest journal read: 100 steps of very large moves, with room to spare. A larger file
+    /// at the journal's place is not read whole, and is set aside as damaged.
+    static let largestFile = 256 << 20
 
     public init(path: String, write: @escaping @Sendable (_ bytes: [UInt8], _ path: String) -> Void) {
         self.path = path
@@ -52,8 +55,9 @@ public final class UndoJournal: Sendable {
         state.withLock { state in
             if state == nil {
                 // Read with a plain read(2): Foundation's file URL and its error for a missing
-                // file cost every browser start 0.3 MB of code (issue #27).
-                let data = FileDescriptorReader.readFile(path, upTo: Int.max)
+                // file cost every browser start 0.3 MB of code (issue #27). Only a regular file,
+                // and at most `largestFile` (a larger one is set aside as damaged, not lost).
+                let data = FileDescriptorReader.readRegularFile(path, upTo: Self.largestFile)
                 let loaded = data.flatMap { try? JSONDecoder().decode(Stacks.self, from: Data($0)) }
                 if data != nil && loaded == nil { rename(path, path + ".damaged") }
                 state = loaded ?? Stacks()

@@ -133,7 +133,7 @@ public enum TerminalProbe {
     static func oscColour(_ number: Int, in reply: [UInt8]) -> RGBA? {
         guard let start = range(of: Array("\u{1B}]\(number);rgb:".utf8), in: reply[...]) else { return nil }
         let body = reply[start.upperBound...].prefix { hexDigitValue($0) != nil || $0 == UInt8(ascii: "/") }
-        let channels = body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let channels = body.split(separator: UInt8(ascii: "/"))
         guard channels.count == 3 else { return nil }
         let values = channels.compactMap { digits -> UInt8? in
             guard (1...4).contains(digits.count) else { return nil }

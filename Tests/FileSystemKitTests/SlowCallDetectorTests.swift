@@ -34,6 +34,21 @@ import Testing
         #expect(withAllThree, "three slow calls among the last fifteen, and this one")
     }
 
+    @Test func aShareWhoseEverySixthCallTakesTwelveMillisecondsIsSlowToo() {
+        var detector = SlowCallDetector()
+        let verdicts = (0..<40).map { index in detector.record(index % 6 == 5 ? 12_000_000 : Self.quick) }
+        // Three slow calls at most among any 16, but 36 ms spent in them by the 18th call.
+        #expect(verdicts.firstIndex(of: true) == 17)
+    }
+
+    @Test func oneLongPauseAloneIsNotSlownessButTwoAre() {
+        var detector = SlowCallDetector()
+        let first = (0..<8).map { index in detector.record(index == 2 ? 20_000_000 : Self.quick) }
+        #expect(!first.contains(true), "20 ms once: a thread that lost the processor")
+        let second = detector.record(20_000_000)
+        #expect(second, "40 ms within 16 calls")
+    }
+
     @Test func theThresholdIsStrict() {
         var detector = SlowCallDetector(thresholdNanoseconds: 2_000_000, needed: 1)
         let atTheThreshold = detector.record(2_000_000)

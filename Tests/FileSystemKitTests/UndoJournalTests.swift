@@ -60,6 +60,33 @@ import ThumbnailKit
         #expect(place.read("a.txt") == "one" && place.read("c.txt") == "two")
     }
 
+    /// Something other than a file planted at the journal's place (a shared or hostile state
+    /// folder): a FIFO must not hold the read (nobody will ever write to it), a link to a device
+    /// must not be read for ever; either way the journal starts empty and the thing is left alone.
+    @Test(arguments: ["fifo", "device"])
+    func somethingOtherThanAFileAtTheJournalsPlaceIsLeftAloneAndTheJournalStartsEmpty(_ kind: String) throws {
+        let place = try Place()
+        defer { place.remove() }
+        let path = place.root + "/state/journal.json"
+        try FileManager.default.createDirectory(atPath: place.root + "/state", withIntermediateDirectories: true)
+        if kind == "fifo" {
+            #expect(mkfifo(path, 0o600) == 0)
+        } else {
+            #expect(symlink("/dev/zero", path) == 0)
+        }
+        let journal = Place.journal(at: path)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            journal.load()
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success, "reading the journal did not finish")
+        #expect(!journal.canUndo)
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && (kind == "fifo" ? info.st_mode & S_IFMT == S_IFIFO : info.st_mode & S_IFMT == S_IFLNK),
+                "the planted \(kind) was moved or replaced")
+    }
+
     @Test func anUndoThatWouldLoseAChangeRefusesAndSaysWhy() throws {
         let place = try Place()
         defer { place.remove() }

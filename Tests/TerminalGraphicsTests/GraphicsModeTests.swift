@@ -142,6 +142,37 @@ import ThumbnailKit
         #expect(TerminalProbe.sixelGeometry(in: Array("\u{1B}[?2;0;12".utf8)) == nil, "a cut-off answer is no size")
     }
 
+    /// Answers cut off, empty or malformed (a terminal that half answers, bytes typed during the
+    /// probe): nothing is made up from them, and nothing is read past the reply's end.
+    @Test(arguments: [
+        "\u{1B}P>|",                        // cut off right after the version question's prefix
+        "\u{1B}P>|kitty",                   // no ST
+        "\u{1B}P>|kitty\u{1B}",              // ESC without its backslash at the very end
+        "\u{1B}_Gi=31;",                     // the graphics answer cut off
+        "\u{1B}]11;rgb:",                    // a colour answer cut off
+        "\u{1B}]11;rgb:ffff/ffff",           // two channels
+        "\u{1B}]11;rgb:fffff/ffff/ffff\u{07}", // five hex digits
+        "\u{1B}]11;rgb:gg/gg/gg\u{07}",        // not hex digits
+        "\u{1B}]11",                          // the needle longer than what is left
+        "\u{1B}[?2;0;",                       // a sixel size cut off
+        "\u{1B}[?2;0;0;0S",                   // a size of nothing
+    ])
+    func brokenAnswersGiveNothing(_ reply: String) {
+        var facts = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array(reply.utf8), to: &facts)
+        #expect(facts.terminalVersion == nil && !facts.answersKittyGraphics && facts.background == nil && facts.sixelGeometry == nil)
+    }
+
+    @Test func emptyAndTrailingPartsOfAnswers() {
+        var empty = TerminalFacts(environment: [:])
+        TerminalProbe.apply(Array("\u{1B}P>|\u{1B}\\\u{1B}]11;rgb:ff/ff/ff/\u{07}".utf8), to: &empty)
+        #expect(empty.terminalVersion == "", "an empty version is what the terminal said")
+        #expect(empty.background == RGBA(255, 255, 255), "a trailing slash is read as before the answers were read as bytes")
+        #expect(TerminalProbe.range(of: Array("ab".utf8), in: Array("xab".utf8)[...]) == 1..<3, "a needle at the very end")
+        #expect(TerminalProbe.range(of: Array("abc".utf8), in: Array("ab".utf8)[...]) == nil)
+        #expect(TerminalProbe.range(of: [], in: Array("ab".utf8)[...]) == nil)
+    }
+
     @Test func deviceAttributeRepliesAreParsed() {
         #expect(GraphicsMode.parseDeviceAttributes(Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8)) == [63, 1, 2, 4, 6, 9, 15, 22])
         #expect(GraphicsMode.parseDeviceAttributes(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;2c".utf8)) == [1, 2])

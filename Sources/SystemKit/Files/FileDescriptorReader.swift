@@ -27,6 +27,18 @@ public enum FileDescriptorReader {
         return bytes
     }
 
+    /// Up to `limit` bytes of the regular file at `path`; nil when it is anything else (a FIFO
+    /// planted where a state file should be would block the open, a device would never end),
+    /// or cannot be opened or read. Opened without blocking, as Foundation's `Data(contentsOf:)` does.
+    public static func readRegularFile(_ path: String, upTo limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return read(fd, upTo: limit, expected: Int(info.st_size) + 1)
+    }
+
     /// Up to `limit` bytes from the start of the file at `path`, or nil when it cannot be opened or read.
     public static func readFile(_ path: String, upTo limit: Int) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
