@@ -24,7 +24,13 @@ public struct SlowCallDetector: Sendable {
     public mutating func record(_ nanoseconds: Int64) -> Bool {
         recent[next] = nanoseconds
         next = (next + 1) % recent.count
-        let slow = recent.filter { $0 > threshold }
-        return slow.count >= needed || slow.reduce(0, +) >= slowTime
+        // Counted in place: this runs once per stat of a listing, so no array is made for it.
+        var slowCalls = 0
+        var timeInSlowCalls: Int64 = 0
+        for duration in recent where duration > threshold {
+            slowCalls += 1
+            timeInSlowCalls += duration
+        }
+        return slowCalls >= needed || timeInSlowCalls >= slowTime
     }
 }
