@@ -178,8 +178,7 @@ struct BrowserRemoteUndoTests {
         defer { ssh.stop() }
         for name in ["a", "b", "c"] { LoopbackSSH.write(remote + "/\(name).txt", Array(name.uppercased().utf8)) }
         let script = ssh.folder.appendingPathComponent("swap.sh")
-        try Data("#!/bin/sh\nsed -i '1{h;d};2{G}' \"$1\"\n".utf8).write(to: script)
-        chmod(script.path, 0o755)
+        try TestEnvironment.writeFile("#!/bin/sh\nsed -i '1{h;d};2{G}' \"$1\"\n", to: script.path)
         let session = try ssh.browser(on: ssh.url(remote), environment: ["EDITOR": script.path])
         #expect(session.waitFor(60) { $0.contains("c.txt") && $0.contains("ssh:127.0.0.1") }, "\(session.screen())")
         session.type("R")

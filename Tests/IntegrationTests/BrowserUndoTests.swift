@@ -7,8 +7,7 @@ import Testing
 @Suite(.serialized) struct BrowserUndoTests {
     private func editor(_ folder: URL, _ sed: String) throws -> String {
         let script = folder.appendingPathComponent("edit-\(UUID().uuidString.prefix(6)).sh")
-        try Data("#!/bin/sh\nsed -i '\(sed)' \"$1\"\n".utf8).write(to: script)
-        chmod(script.path, 0o755)
+        try TestEnvironment.writeFile("#!/bin/sh\nsed -i '\(sed)' \"$1\"\n", to: script.path)
         return script.path
     }
 

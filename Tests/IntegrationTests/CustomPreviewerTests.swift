@@ -51,17 +51,12 @@ import Glibc
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-        /// Writes through a close-on-exec descriptor, as `TemporaryFolder` does in ProvidersTests: a
-        /// process another test starts meanwhile must not inherit it (ETXTBSY on the script).
+        /// Writes through a close-on-exec descriptor (`TestEnvironment.writeFile`): a process
+        /// another test starts meanwhile must not inherit it (ETXTBSY on the script).
         func write(_ relative: String, _ text: String, executable: Bool = false) throws {
             let full = path(relative)
             try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
-            guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
-            let bytes = Array(text.utf8)
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+            try TestEnvironment.writeFile(text, to: full, executable: executable)
         }
     }
 

@@ -19,8 +19,7 @@ import Testing
         let wrapper = folder.appendingPathComponent("counting-thumbnailer").path
         let log = folder.appendingPathComponent("starts.log").path
         let script = "#!/bin/sh\necho \"$$\" >> '\(log)'\nexec '\(TestEnvironment.thumbnailer)' \"$@\"\n"
-        try script.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+        try TestEnvironment.writeFile(script, to: wrapper)
         return (wrapper, log)
     }
 

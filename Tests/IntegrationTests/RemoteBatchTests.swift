@@ -66,13 +66,16 @@ struct RemoteBatchTests {
 
     @Test func endingTheIterationStopsTheBatchThere() async throws {
         defer { ssh.stop() }
-        // Far more files than the stop takes to arrive, even with the whole suite on two cores
-        // (CI once saw all 40 made before it did, then all 112, while the suite kept this test's
-        // task off the cooperative threads): a batch that went on would make them all.
-        for copy in 1...40 {
-            try FileManager.default.createDirectory(atPath: files + "/copy\(copy)", withIntermediateDirectories: true)
+        // Far more work than the stop takes to arrive, even with the whole suite on two cores: CI
+        // saw all 40, then all 112, then all 336 made before it did, while the suite's blocking
+        // tests kept this test's task off the cooperative threads. Hard links make 400 folders of
+        // the photos cheaply (each is its own file to the batch and the cache): minutes of
+        // decoding, which a batch that went on would do.
+        for copy in 1...400 {
+            let folder = files + "/copy\(copy)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for name in try FileManager.default.contentsOfDirectory(atPath: files) where name.hasSuffix(".jpg") {
-                try FileManager.default.copyItem(atPath: files + "/" + name, toPath: files + "/copy\(copy)/" + name)
+                #expect(link(files + "/" + name, folder + "/" + name) == 0, "link: \(String(cString: strerror(errno)))")
             }
         }
         let total = try FileManager.default.subpathsOfDirectory(atPath: files).filter { $0.hasSuffix(".jpg") }.count

@@ -49,7 +49,7 @@ struct RemoteFaultTests {
         defer { ssh.stop() }
         // What an older qlbrowse (protocol version 1) says to a hello: its own hello, then it ends.
         let script = ssh.folder.appendingPathComponent("old-qlbrowse").path
-        try """
+        try TestEnvironment.writeFile("""
             #!/usr/bin/env python3
             import json, struct, sys
             head = sys.stdin.buffer.read(16)
@@ -59,8 +59,7 @@ struct RemoteFaultTests {
             sys.stdout.buffer.write(struct.pack("<IIQ", len(header), 0, request) + header)
             sys.stdout.buffer.flush()
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+            """, to: script)
         let address = try #require(RemoteAddress.parse(ssh.url(files)))
         let command = RemoteCommand(sshCommand: ssh.sshCommand, remoteCommand: script)
         let outcome: Result<RemotePlace, FileSystemError> = await withCheckedContinuation { continuation in

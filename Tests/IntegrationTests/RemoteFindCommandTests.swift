@@ -70,7 +70,7 @@ struct RemoteFindCommandTests {
         defer { ssh.stop() }
         // What a qlbrowse of protocol version 4 (before searches inside files) says to a hello.
         let script = ssh.folder.appendingPathComponent("v4-qlbrowse").path
-        try """
+        try TestEnvironment.writeFile("""
             #!/usr/bin/env python3
             import json, struct, sys
             head = sys.stdin.buffer.read(16)
@@ -80,8 +80,7 @@ struct RemoteFindCommandTests {
             sys.stdout.buffer.write(struct.pack("<IIQ", len(header), 0, request) + header)
             sys.stdout.buffer.flush()
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+            """, to: script)
         let result = run(["find", "beach", ssh.url(files)], environment: ["QLBROWSE_REMOTE_COMMAND": script])
         #expect(result.status != 0 && result.output.isEmpty)
         #expect(result.errors.contains("the remote qlbrowse speaks version 4, this one \(RemoteCodec.version)"), "\(result.errors)")

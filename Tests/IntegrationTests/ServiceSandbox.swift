@@ -17,8 +17,7 @@ final class ServiceSandbox {
         workerLog = folder.appendingPathComponent("worker-starts.log").path
         worker = folder.appendingPathComponent("counting-thumbnailer").path
         let run = body ?? "exec '\(TestEnvironment.thumbnailer)' \"$@\""
-        try "#!/bin/sh\necho \"$$\" >> '\(workerLog)'\n\(run)\n".write(toFile: worker, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: worker)
+        try TestEnvironment.writeFile("#!/bin/sh\necho \"$$\" >> '\(workerLog)'\n\(run)\n", to: worker)
     }
 
     /// The variables that point a call at this sandbox's service (a fresh cache per call stays

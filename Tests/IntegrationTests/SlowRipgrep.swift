@@ -14,10 +14,8 @@ enum SlowRipgrep {
     static func make(in ssh: LoopbackSSH, files: String, slowFiles: Int) throws -> (remoteCommand: String, slowFolder: String) {
         let bin = ssh.folder.appendingPathComponent("slow-bin").path
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nexec /usr/bin/rg --pre \(bin)/slowcat \"$@\"\n".write(toFile: bin + "/rg", atomically: true, encoding: .utf8)
-        try "#!/bin/sh\ncase \"$1\" in */slow/*) sleep 3 ;; esac\nexec cat \"$1\"\n".write(toFile: bin + "/slowcat", atomically: true, encoding: .utf8)
-        chmod(bin + "/rg", 0o755)
-        chmod(bin + "/slowcat", 0o755)
+        try TestEnvironment.writeFile("#!/bin/sh\nexec /usr/bin/rg --pre \(bin)/slowcat \"$@\"\n", to: bin + "/rg")
+        try TestEnvironment.writeFile("#!/bin/sh\ncase \"$1\" in */slow/*) sleep 3 ;; esac\nexec cat \"$1\"\n", to: bin + "/slowcat")
         let slow = files + "/slow"
         try FileManager.default.createDirectory(atPath: slow, withIntermediateDirectories: true)
         for index in 0..<slowFiles { LoopbackSSH.write(slow + "/s\(index).txt", Array("slow\n".utf8)) }

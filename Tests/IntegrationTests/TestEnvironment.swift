@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Where the built binaries and the generated fixtures are, for tests that run the real program.
 enum TestEnvironment {
@@ -103,6 +104,21 @@ enum TestEnvironment {
 
     /// The cache home used when a test does not choose one.
     static let isolatedCache: URL = temporaryFolder("qlbrowse-test-cache")
+
+    /// Writes a file through a close-on-exec descriptor, executable when asked. Foundation's
+    /// atomic write leaves its descriptor inheritable: a process another test starts in that
+    /// moment keeps the script open for writing, and running it then fails with ETXTBSY ("Text
+    /// file busy"; CI saw it once, on the service's counting worker).
+    static func writeFile(_ text: String, to path: String, executable: Bool = true) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        // O_CREAT's mode passes through the umask; an existing file keeps its old mode.
+        chmod(path, executable ? 0o755 : 0o644)
+    }
 
     /// A fresh empty folder under the system's temporary folder.
     static func temporaryFolder(_ name: String = "qlbrowse-test") -> URL {

@@ -8,8 +8,7 @@ import ThumbnailKit
     private func fakeWorker(_ body: String) throws -> String {
         let folder = TestEnvironment.temporaryFolder("qlbrowse-fake-worker")
         let path = folder.appendingPathComponent("worker.sh").path
-        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try TestEnvironment.writeFile("#!/bin/sh\n\(body)\n", to: path)
         return path
     }
 

@@ -11,8 +11,7 @@ import Testing
         try FileManager.default.createDirectory(at: traces, withIntermediateDirectories: true)
         let wrapper = traces.appendingPathComponent("traced-thumbnailer").path
         let script = "#!/bin/sh\nLD_DEBUG=files LD_DEBUG_OUTPUT='\(traces.path)/ld' exec '\(TestEnvironment.thumbnailer)' \"$@\"\n"
-        try script.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        chmod(wrapper, 0o755)
+        try TestEnvironment.writeFile(script, to: wrapper)
         let paths = files.map { TestEnvironment.fixtures.appendingPathComponent($0).path }
         // Without --json, as previewer scripts call it: facts (a JPEG's camera, read through libvips) are not asked for.
         let result = TestEnvironment.run(TestEnvironment.qlbrowse, ["thumbnail", "--no-service", "-o", traces.path] + paths,
