@@ -70,6 +70,19 @@ public enum MountTable {
         return points
     }
 
+    /// Each mount's point and filesystem type, read from mountinfo `bytes` alone (two fields of
+    /// each line, as `mountPoints(in:)` reads them), every mount kept: what `LocalDiskPath` needs.
+    public static func pointsAndTypes(in bytes: [UInt8]) -> [(mountPoint: String, fsType: String)] {
+        var mounts: [(mountPoint: String, fsType: String)] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            guard fields.count >= 10, let separator = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
+                  separator + 2 < fields.count else { continue }
+            mounts.append((unescape(fields[4]), String(decoding: fields[separator + 1], as: UTF8.self)))
+        }
+        return mounts
+    }
+
     static let linearLimit = 64
 
     /// The raw mount point fields met so far: a list searched linearly, or a set for big tables.

@@ -8,19 +8,26 @@ import Glibc
 public enum PathNormalizer {
     public static func absolute(_ path: String) -> String {
         if isNormalAbsolute(path) { return path }
-        var full = path
-        if !path.hasPrefix("/") {
+        var full = path.fileSystemBytes
+        if full.first != UInt8(ascii: "/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = getcwd(&buffer, buffer.count) != nil ? String(fileSystemBytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) : "/"
-            full = cwd + "/" + path
+            let cwd = getcwd(&buffer, buffer.count) != nil ? buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : [UInt8(ascii: "/")]
+            full = cwd + [UInt8(ascii: "/")] + full
         }
-        var parts: [Substring] = []
-        for part in full.split(separator: "/") {
-            if part == "." { continue }
-            if part == ".." { _ = parts.popLast(); continue }
-            parts.append(part)
+        // Built as bytes (a name need not be UTF-8); the components' ends, to drop one for "..".
+        var normal: [UInt8] = []
+        var ends: [Int] = []
+        for part in full.split(separator: UInt8(ascii: "/")) {
+            if part.count == 1 && part.first == UInt8(ascii: ".") { continue }
+            if part.count == 2 && part.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+                if ends.popLast() != nil { normal.removeSubrange((ends.last ?? 0)...) }
+                continue
+            }
+            normal.append(UInt8(ascii: "/"))
+            normal.append(contentsOf: part)
+            ends.append(normal.count)
         }
-        return "/" + parts.joined(separator: "/")
+        return normal.isEmpty ? "/" : String(fileSystemBytes: normal)
     }
 
     /// Whether `path` is absolute and already normal: no empty, `.` or `..` component, no slash

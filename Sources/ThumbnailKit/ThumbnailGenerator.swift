@@ -13,15 +13,20 @@ public final class ThumbnailGenerator: Sendable {
     private let pool: any WorkerBackend
     private let cache: (any ThumbnailCaching)?
     private let running = Mutex<[UInt64: Task<Void, Never>]>([:])
+    private let lookupDeadline: Double
 
     public convenience init(pool: WorkerPool, cache: (any ThumbnailCaching)? = nil) {
         self.init(workers: pool, cache: cache)
     }
 
     /// A generator whose decoding goes to `workers`: this process's pool or the resident service.
-    package init(workers: any WorkerBackend, cache: (any ThumbnailCaching)? = nil) {
+    /// `lookupDeadline`: seconds a file's stat and cache look-up may take before the request fails
+    /// with the volume not responding (a share that hangs holds that thread, not the request).
+    package init(workers: any WorkerBackend, cache: (any ThumbnailCaching)? = nil,
+                 lookupDeadline: Double = WorkerLimits.standard.deadlineSeconds) {
         self.pool = workers
         self.cache = cache
+        self.lookupDeadline = lookupDeadline
     }
 
     /// The representations of a file, lowest quality first. Throws `ThumbnailError` when the file
@@ -90,34 +95,59 @@ public final class ThumbnailGenerator: Sendable {
         var embedded: (image: PixelImage, source: String)?
     }
 
+    /// The thumbnail a request gets from the cache alone, found in the caller's thread without
+    /// any task, thread or worker: a stored thumbnail for a request that asks for nothing else.
+    /// Nil when anything more is needed (no stored one, a known failure, not a regular file, other
+    /// types asked for): the representations stream then says what. A short call answers from here
+    /// before it starts anything (issue #27); it calls `stat` and reads the cache where it stands,
+    /// so it is for files on volumes that cannot hang (local disks).
+    package static func cachedThumbnail(for request: ThumbnailRequest, in cache: any ThumbnailCaching) -> Representation? {
+        let box = request.pixelBox
+        guard types(of: request, box: box) == [.thumbnail],
+              case .success(let lookup) = lookUp(request, wanted: [.thumbnail], box: box, cache: cache),
+              FileKind(mode: lookup.status.st_mode) == .regular, lookup.failure == nil,
+              let cached = lookup.cached, cached.type == .thumbnail else { return nil }
+        return cached
+    }
+
+    /// The types a request gets: only its icon when the box is under its minimum.
+    private static func types(of request: ThumbnailRequest, box: PixelSize) -> Set<RepresentationType> {
+        if let minimum = request.minimumDimension, Double(max(box.width, box.height)) < minimum {
+            return request.types.intersection([.icon])
+        }
+        return request.types
+    }
+
+    /// The file's status and what the cache (or, for a desktop's first screen, the JPEG's own
+    /// preview) holds for the `wanted` types; calls `stat` and reads files where it runs.
+    private static func lookUp(_ request: ThumbnailRequest, wanted: Set<RepresentationType>, box: PixelSize,
+                               cache: (any ThumbnailCaching)?) -> Result<Lookup, ThumbnailError> {
+        var status = stat()
+        guard stat(request.path, &status) == 0 else {
+            return .failure(ThumbnailError(.unreadable, String(cString: strerror(errno))))
+        }
+        var lookup = Lookup(status: status)
+        let isRegular = (status.st_mode & S_IFMT) == S_IFREG
+        if let cache, !wanted.isEmpty, isRegular, status.st_size > 0 {
+            lookup.failure = cache.knownFailure(for: request)
+            if lookup.failure == nil { lookup.cached = cache.cachedRepresentation(for: request, box: box) }
+        }
+        // tumbler's way for a desktop's first screen of photos: the preview the JPEG carries,
+        // read and decoded here (a few KB, no worker to wait for).
+        if request.embeddedSuffices, wanted.contains(.thumbnail), isRegular, lookup.cached == nil, lookup.failure == nil,
+           (request.contentType ?? ContentTypeTable.type(forFileName: request.path))?.identifier == "image/jpeg" {
+            lookup.embedded = EmbeddedThumbnail.image(path: request.path, box: cache?.generationBox(for: box) ?? box)
+        }
+        return .success(lookup)
+    }
+
     private func produce(_ request: ThumbnailRequest, workers: Bool, yield: (Representation) -> Void) async throws {
         let box = request.pixelBox
-        var types = request.types
-        if let minimum = request.minimumDimension, Double(max(box.width, box.height)) < minimum {
-            types = types.intersection([.icon])
-        }
+        let types = Self.types(of: request, box: box)
         let wanted = types.subtracting([.icon])
         // The file's status and the cache are read on a thread of their own: a stat on a share
         // that stopped answering must not hold one of the cooperative threads.
-        let lookup = try await VolumeIO.engineCall { [cache] _ -> Result<Lookup, ThumbnailError> in
-            var status = stat()
-            guard stat(request.path, &status) == 0 else {
-                return .failure(ThumbnailError(.unreadable, String(cString: strerror(errno))))
-            }
-            var lookup = Lookup(status: status)
-            let isRegular = (status.st_mode & S_IFMT) == S_IFREG
-            if let cache, !wanted.isEmpty, isRegular, status.st_size > 0 {
-                lookup.failure = cache.knownFailure(for: request)
-                if lookup.failure == nil { lookup.cached = cache.cachedRepresentation(for: request, box: box) }
-            }
-            // tumbler's way for a desktop's first screen of photos: the preview the JPEG carries,
-            // read and decoded here (a few KB, no worker to wait for).
-            if request.embeddedSuffices, wanted.contains(.thumbnail), isRegular, lookup.cached == nil, lookup.failure == nil,
-               (request.contentType ?? ContentTypeTable.type(forFileName: request.path))?.identifier == "image/jpeg" {
-                lookup.embedded = EmbeddedThumbnail.image(path: request.path, box: cache?.generationBox(for: box) ?? box)
-            }
-            return .success(lookup)
-        }.get()
+        let lookup = try await VolumeIO.engineCall(deadline: lookupDeadline) { [cache] _ in Self.lookUp(request, wanted: wanted, box: box, cache: cache) }.get()
         let status = lookup.status
         let isFolder = (status.st_mode & S_IFMT) == S_IFDIR
         var contentType = request.contentType ?? (isFolder ? .folder : ContentTypeTable.type(forFileName: request.path) ?? .unknown)

@@ -1,4 +1,5 @@
 import Dispatch
+import SystemKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +12,16 @@ import Glibc
 @main
 enum ProgramEntry {
     static func main() {
+        let arguments = Array(ProcessArguments.all.dropFirst())
+        // A call the cache answers whole ends here, before the concurrency runtime starts.
+        if arguments.first == ThumbnailCall.commandName, ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") != "1",
+           let call = ThumbnailCall.quick(Array(arguments.dropFirst())), (try? call.validate()) != nil, call.answeredFromCache() {
+            Glibc.exit(0)
+        }
+        let quick = QuickCommandLine.command(arguments)
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
-            await QLBrowse.runAsMain()
+            await QLBrowse.runAsMain(arguments: arguments, quick: quick)
             finished.signal()
         }
         finished.wait()

@@ -17,11 +17,11 @@ struct QLBrowse: AsyncParsableCommand {
     /// The parser's own `main`, with two differences: the arguments are parsed as their bytes
     /// (`ProcessArguments`), not as repaired text; and a `RuntimeError` is printed as a plain
     /// sentence and exits 1, without the usage text (which is for mistakes in the command line).
-    static func runAsMain() async {
-        let arguments = Array(ProcessArguments.all.dropFirst())
+    /// `quick`: what `QuickCommandLine` already read of `arguments`.
+    static func runAsMain(arguments: [String], quick: QuickCommandLine.Quick?) async {
         if ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") == "1" { return QuickCommandLine.printComparison(arguments) }
         do {
-            if let quick = QuickCommandLine.command(arguments) {
+            if let quick {
                 try await quick.run()
             } else {
                 var command = try await asyncParseAsRoot(arguments)

@@ -9,7 +9,7 @@ import Glibc
 /// `qlbrowse thumbnail FILE…`: the engine from the command line, like macOS `qlmanage -t`.
 struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "thumbnail",
+        commandName: ThumbnailCall.commandName,
         abstract: "Make thumbnails of files (like macOS qlmanage -t).",
         discussion: """
             Writes one image per file into the output folder, named after the file (photo.jpg → photo.jpg.png), \
@@ -19,9 +19,6 @@ struct ThumbnailCommand: AsyncParsableCommand {
             exit status is 1.
             """)
 
-    static let defaultSize = 256, defaultScale = 1.0, defaultOutput = "."
-    static var defaultJobs: Int { WorkerPool.coreCount }
-    static var defaultTimeout: Double { WorkerLimits.standard.deadlineSeconds }
 
     @Argument(help: "Files to make thumbnails of (folders, with -r).")
     var files: [String]
@@ -42,16 +39,16 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var noCache = false
 
     @Option(name: .shortAndLong, parsing: .unconditional, help: "Side of the box the thumbnail fits, in points.")
-    var size: Int = Self.defaultSize
+    var size: Int = ThumbnailCall.defaultSize
 
     @Option(parsing: .unconditional, help: "Pixels per point (2 for HiDPI).")
-    var scale: Double = Self.defaultScale
+    var scale: Double = ThumbnailCall.defaultScale
 
     @Option(name: [.customShort("t"), .customLong("type")], help: "Which representations: icon, low, thumbnail or all (best one is written).")
     var type: RepresentationChoice = .all
 
     @Option(name: .shortAndLong, help: "Folder to write the images into.")
-    var output: String = Self.defaultOutput
+    var output: String = ThumbnailCall.defaultOutput
 
     @Option(help: "Image format to write: png or jpeg.")
     var format: ImageFormatChoice = .png
@@ -63,24 +60,15 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var json = false
 
     @Option(parsing: .unconditional, help: "Worker processes decoding in parallel (default: one per core).")
-    var jobs: Int = Self.defaultJobs
+    var jobs: Int = ThumbnailCall.defaultJobs
 
     @Option(parsing: .unconditional, help: "Seconds one file may take before its decoder is stopped.")
-    var timeout: Double = Self.defaultTimeout
+    var timeout: Double = ThumbnailCall.defaultTimeout
 
     @Flag(help: "Decode in workers of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
     var noService = false
 
-    func validate() throws {
-        guard size > 0, size <= 4096 else { throw ValidationError("--size must be between 1 and 4096") }
-        guard scale > 0, scale <= 8 else { throw ValidationError("--scale must be between 0 and 8") }
-        guard size * Int(scale.rounded(.up)) <= 8192 else { throw ValidationError("--size × --scale must be at most 8192 pixels") }
-        guard jobs > 0, jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64") }
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes seconds, more than 0 and at most 86400 (a day)") }
-        if let shard, ThumbnailBatch.Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4") }
-        if shard != nil && !recursive { throw ValidationError("--shard goes with -r") }
-        if noCache && recursive { throw ValidationError("-r thumbnails into the cache; it cannot go with --no-cache") }
-    }
+    func validate() throws { try call.validate() }
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)
@@ -121,7 +109,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             return
         }
         let cache = noCache ? nil : ThumbnailCache(writesShared: shared, ignoresStored: force)
-        let generator = ThumbnailGenerator(workers: pool, cache: cache)
+        let generator = ThumbnailGenerator(workers: pool, cache: cache, lookupDeadline: timeout)
         let reporter = ThumbnailReporter(json: json)
         let names = OutputNames(folder: output, format: format.imageFormat)
         let outputPaths = files.map { names.path(for: $0) }
@@ -150,23 +138,15 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// Makes one file's thumbnail and reports it; false when it failed.
     private func make(index: Int, path outputPath: String, generator: ThumbnailGenerator, reporter: ThumbnailReporter) async -> Bool {
         let file = files[index]
-        // Without --progressive only the best picture is written: do not make the ones on the way to it.
-        let types = progressive || type != .all ? type.types : [.thumbnail]
-        var request = ThumbnailRequest(path: file, size: Double(size), scale: scale, types: types)
-        request.wantsFacts = json
-        // A cached PNG is written as it is: its pixels need not be decoded.
-        request.onlySavesPNG = format.imageFormat == .png && !progressive
+        let request = call.request(for: file)
+        let types = request.types
         let clock = ContinuousClock()
         let start = clock.now
         var best: Representation?
         // The highest type asked for ends the stream: with --progressive it is written before its
         // line is printed, so that line carries `output` like the others carry the picture.
         let highest = types.max()
-        func write(_ representation: Representation) throws {
-            let bytes = format.imageFormat == .png ? representation.encodedPNG ?? ImageFormat.png.encode(representation.image)
-                                                   : format.imageFormat.encode(representation.image)
-            try AtomicFileWriter.write(bytes, to: outputPath)
-        }
+        func write(_ representation: Representation) throws { try call.write(representation, to: outputPath) }
         do {
             for try await representation in generator.representations(for: request) {
                 best = representation
@@ -192,7 +172,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
             return true
         } catch {
             var failure = error as? ThumbnailError ?? ThumbnailError(.corrupt, String(describing: error))
-            if !types.contains(.icon), (try? await LocalPlace().item(at: file))?.isDirectory == true {
+            // A folder's decode is refused as unsupported (a file that could not be reached is not asked again).
+            if failure.code == .unsupported, !types.contains(.icon), (try? await LocalPlace().item(at: file))?.isDirectory == true {
                 failure = ThumbnailError(.unsupported, "is a folder; use -r to thumbnail the files inside it")
             }
             await reporter.fail(file: file, error: failure.retryHint("--force retries"))

@@ -32,6 +32,12 @@ actor ThumbnailReporter {
     }
 
     func report(file: String, representation: Representation, elapsed: Duration, output: String?) {
+        reportAtOnce(file: file, representation: representation, elapsed: elapsed, output: output)
+    }
+
+    /// `report`, from a caller that runs alone (a short call answered before any task started):
+    /// nothing else writes lines meanwhile.
+    nonisolated func reportAtOnce(file: String, representation: Representation, elapsed: Duration, output: String?) {
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         if json {
             emit(Line(file: file, contentType: representation.contentType.identifier, representation: representation.type.rawValue,
@@ -56,6 +62,11 @@ actor ThumbnailReporter {
     }
 
     func fail(file: String, error: ThumbnailError) {
+        failAtOnce(file: file, error: error)
+    }
+
+    /// `fail`, from a caller that runs alone (see `reportAtOnce`).
+    nonisolated func failAtOnce(file: String, error: ThumbnailError) {
         if json {
             emit(Line(file: file, contentType: error.contentType?.identifier, error: error.reason))
         } else {
@@ -63,14 +74,14 @@ actor ThumbnailReporter {
         }
     }
 
-    private func emit(_ line: Line) {
+    private nonisolated func emit(_ line: Line) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(line) else { return }
         write(FileSystemBytes.jsonForOtherPrograms(String(decoding: data, as: UTF8.self)) + "\n", to: 1)
     }
 
-    private func write(_ text: String, to fd: Int32) {
+    private nonisolated func write(_ text: String, to fd: Int32) {
         StandardStream.write(text, to: fd)
     }
 }

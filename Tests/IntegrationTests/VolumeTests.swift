@@ -22,6 +22,15 @@ struct VolumeTests {
         #expect(TestEnvironment.passes(result.stdout) == 5, "\(result.stdout)")
     }
 
+    /// A call the cache answers: on the calling thread when every path is on a local disk (no
+    /// thread started, strace counts), the guarded way when a path is on FUSE or a link leads
+    /// there, and a hung volume's file is refused within `--timeout` (it waited for ever before).
+    @Test func aCachedCallStartsNoThreadOnLocalDisksAndEndsOnAHungVolume() throws {
+        let result = TestEnvironment.runScenario("cached-call.py", folder: "qlbrowse-cached-call")
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(TestEnvironment.passes(result.stdout) == 7, "\(result.stdout)")
+    }
+
     @Test func bookmarksLastAcrossRunsAndSayWhenTheirVolumeIsGoneOrHung() throws {
         let result = TestEnvironment.runScenario("bookmarks.py", folder: "qlbrowse-bookmarks")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")

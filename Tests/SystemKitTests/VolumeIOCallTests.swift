@@ -35,6 +35,28 @@ import Glibc
         #expect(try await io.call { _ in 6 * 7 } == 42)
     }
 
+    @Test func aCallPastItsDeadlineFailsAsNotRespondingAndItsBodyHearsOfIt() async throws {
+        let gate = Gate()
+        let cancelled = Atomic<Bool>(false)
+        let started = ContinuousClock.now
+        do {
+            _ = try await io.call(deadline: 0.2) { token in
+                gate.wait(token)
+                cancelled.store(token.isCancelled, ordering: .relaxed)
+                return 1
+            }
+            Issue.record("the stuck call returned a value")
+        } catch {
+            #expect(error.code == .notResponding)
+            #expect(error.message == "no answer in 0.2 s (the volume is not responding)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(await waitUntil { cancelled.load(ordering: .relaxed) }, "the body saw its token cancelled")
+        // In time, the deadline changes nothing.
+        #expect(try await io.call(deadline: 5) { _ in 7 } == 7)
+        gate.release()
+    }
+
     @Test func stuckCallsDoNotHoldTheCooperativeThreads() async throws {
         // Twelve calls stuck at once: were they on the cooperative pool (a thread per core),
         // nothing else could run and this test would hang instead of finishing.

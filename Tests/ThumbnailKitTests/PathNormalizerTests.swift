@@ -1,3 +1,4 @@
+import SystemKit
 import Testing
 @testable import ThumbnailKit
 
@@ -18,5 +19,12 @@ import Testing
         }
         #expect(!PathNormalizer.isNormalAbsolute("a/b"))
         #expect(PathNormalizer.absolute("a/b").hasSuffix("/a/b") && PathNormalizer.absolute("a/b").hasPrefix("/"))
+    }
+
+    @Test func dotDotTakesBackOneComponentAndNamesKeepTheirBytes() {
+        let cases = ["/a/b/c/../../d": "/a/d", "/a/b/../../..": "/", "/../../a": "/a", "/ab/../cd/./": "/cd", "/a/b/../c/..": "/a"]
+        for (path, normal) in cases { #expect(PathNormalizer.absolute(path) == normal, "\(path)") }
+        let latin1 = String(fileSystemBytes: Array("/caf".utf8) + [0xE9] + Array("/x/../photo.jpg".utf8))
+        #expect(PathNormalizer.absolute(latin1).fileSystemBytes == Array("/caf".utf8) + [0xE9] + Array("/photo.jpg".utf8))
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +18,11 @@ extension VolumeIO {
     /// FUSE mount). Cancelling the task returns at once with `.cancelled`; the thread is left to
     /// finish, or to stay stuck, on its own, and `body` sees the cancellation through its token.
     /// Past `maximumOutstanding` (or with `volume` stuck) it fails at once with `.notResponding`
-    /// rather than piling threads up behind a volume that does not answer.
-    public func call<T: Sendable>(volume: String? = nil, _ body: @escaping @Sendable (Token) -> T) async throws(FileSystemError) -> T {
+    /// rather than piling threads up behind a volume that does not answer. With a `deadline`
+    /// (seconds), a body that has not returned by then fails the call with `.notResponding`, as a
+    /// cancel would (a stat stuck on a hung share held a `thumbnail` call for good).
+    public func call<T: Sendable>(volume: String? = nil, deadline: Double? = nil,
+                                  _ body: @escaping @Sendable (Token) -> T) async throws(FileSystemError) -> T {
         let token = Token()
         let waiter = Waiter<T>()
         do {
@@ -37,6 +41,12 @@ extension VolumeIO {
                     if !started {
                         release(volume, wasAbandoned: false)
                         waiter.finish(.failure(.system(errno, "cannot start a thread", call: "pthread_create")))
+                    } else if let deadline {
+                        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                            token.cancel()
+                            waiter.finish(.failure(FileSystemError(code: .notResponding,
+                                                                   context: "no answer in \(Self.seconds(deadline)) (the volume is not responding)")))
+                        }
                     }
                 }
             } onCancel: {
@@ -48,6 +58,11 @@ extension VolumeIO {
         } catch {
             throw .cancelled
         }
+    }
+
+    /// "2 s", "0.5 s": a deadline as the user reads it.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Resumes the continuation exactly once, whichever comes first: the result or the cancel
