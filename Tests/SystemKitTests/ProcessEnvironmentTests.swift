@@ -39,5 +39,10 @@ import Testing
 
     @Test func theCurrentEnvironmentIsRead() {
         #expect(ProcessEnvironment.current["PATH"] == ProcessEnvironment.variable("PATH"))
+        #expect(ProcessEnvironment.current.variables["PATH"] == ProcessEnvironment.variable("PATH"))
+        #expect(ProcessEnvironment.current.home == (ProcessEnvironment.variable("HOME") ?? "/"))
+        #expect(ProcessEnvironment.current["QLBROWSE_NO_SUCH_VARIABLE_SET"] == nil)
+        // The process's own equals the same variables given as a dictionary.
+        #expect(ProcessEnvironment.current == ProcessEnvironment(ProcessEnvironment.current.variables))
     }
 }
