@@ -15,23 +15,41 @@ public enum LocalDiskPath {
         "tmpfs", "ramfs", "overlay", "vfat", "msdos", "exfat", "ntfs3", "iso9660", "udf", "squashfs",
     ]
 
-    /// True when `path` (absolute or relative to the working folder) lies, with every folder above
-    /// it, on mounts of local types in `mounts`; a symbolic link on the way is followed (read here,
-    /// which is safe on a local disk) and its target checked the same way. False when anything is
-    /// unsure: a `..` (whose meaning depends on links), a component that cannot be looked at, a
-    /// chain of links too long.
-    public static func cannotHang(_ path: String, mounts: [(mountPoint: String, fsType: String)]) -> Bool {
-        guard mounts.contains(where: { $0.mountPoint == "/" }), !path.isEmpty, let bytes = absoluteBytes(path) else { return false }
-        return cannotHang(bytes, mounts: mounts, linksLeft: 16)
+    /// Block devices whose blocks come over a network or from a file that may: a loop device
+    /// (its image may sit on a share), network block devices, Ceph's.
+    static let networkBackedSources = ["/dev/loop", "/dev/nbd", "/dev/rbd"]
+
+    /// Whether calls on `mount` are answered by the local kernel alone.
+    static func isLocal(_ mount: MountTable.Brief) -> Bool {
+        localTypes.contains(mount.fsType) && !networkBackedSources.contains { mount.source.hasPrefix($0) }
     }
 
-    private static func cannotHang(_ bytes: [UInt8], mounts: [(mountPoint: String, fsType: String)], linksLeft: Int) -> Bool {
+    /// True when `path` (absolute or relative to the working folder) lies, with every folder above
+    /// it, on local mounts of `mounts`; a symbolic link on the way is followed (read here, which is
+    /// safe on a local disk) and its target checked the same way. With `beneath`, no mount inside
+    /// the path's folder (where it leads) may be other than local either: for a folder whose
+    /// contents are read. False when anything is unsure: a `..` (whose meaning depends on links),
+    /// a component that cannot be looked at, a chain of links too long.
+    public static func cannotHang(_ path: String, mounts: [MountTable.Brief], beneath: Bool = false) -> Bool {
+        guard mounts.contains(where: { $0.mountPoint == "/" }), !path.isEmpty, let bytes = absoluteBytes(path),
+              let resolved = resolved(bytes, mounts: mounts, linksLeft: 16) else { return false }
+        guard beneath else { return true }
+        return !mounts.contains { mount in
+            let point = mount.mountPoint.fileSystemBytes
+            let inside = point.count > resolved.count && point.starts(with: resolved)
+                && (resolved == [UInt8(ascii: "/")] || point[resolved.count] == UInt8(ascii: "/"))
+            return inside && !isLocal(mount)
+        }
+    }
+
+    /// The path the links on `bytes` lead to, when every mount on the way is local; nil otherwise.
+    private static func resolved(_ bytes: [UInt8], mounts: [MountTable.Brief], linksLeft: Int) -> [UInt8]? {
         // Every mount whose point is the path or above it: the path's own and those it passes through.
         for mount in mounts {
             let point = mount.mountPoint.fileSystemBytes
             let above = point == [UInt8(ascii: "/")]
                 || (bytes.starts(with: point) && (bytes.count == point.count || bytes[point.count] == UInt8(ascii: "/")))
-            if above && !localTypes.contains(mount.fsType) { return false }
+            if above && !isLocal(mount) { return nil }
         }
         // The mounts passed through are local, so their components can be looked at here.
         let components = bytes.split(separator: UInt8(ascii: "/"))
@@ -40,15 +58,15 @@ public enum LocalDiskPath {
             let parent = prefix
             prefix += [UInt8(ascii: "/")] + component
             var status = stat()
-            guard lstat(String(fileSystemBytes: prefix), &status) == 0 else { return false }
+            guard lstat(String(fileSystemBytes: prefix), &status) == 0 else { return nil }
             guard (status.st_mode & S_IFMT) == S_IFLNK else { continue }
-            guard linksLeft > 0, var target = readLink(String(fileSystemBytes: prefix))?.fileSystemBytes, !target.isEmpty else { return false }
+            guard linksLeft > 0, var target = readLink(String(fileSystemBytes: prefix))?.fileSystemBytes, !target.isEmpty else { return nil }
             if target.first != UInt8(ascii: "/") { target = parent + [UInt8(ascii: "/")] + target }
             for rest in components[(index + 1)...] { target += [UInt8(ascii: "/")] + rest }
-            guard let resolved = absoluteBytes(String(fileSystemBytes: target)) else { return false }
-            return cannotHang(resolved, mounts: mounts, linksLeft: linksLeft - 1)
+            guard let next = absoluteBytes(String(fileSystemBytes: target)) else { return nil }
+            return resolved(next, mounts: mounts, linksLeft: linksLeft - 1)
         }
-        return true
+        return bytes
     }
 
     /// `path` as an absolute path's bytes without empty or `.` components; nil when it has a `..`
@@ -70,7 +88,7 @@ public enum LocalDiskPath {
     }
 
     /// This process's mount table, for `cannotHang` (empty when it cannot be read: nothing is vouched for).
-    public static func currentMounts(mountinfoPath: String = "/proc/self/mountinfo") -> [(mountPoint: String, fsType: String)] {
-        FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20).map { MountTable.pointsAndTypes(in: $0) } ?? []
+    public static func currentMounts(mountinfoPath: String = "/proc/self/mountinfo") -> [MountTable.Brief] {
+        FileDescriptorReader.readFile(mountinfoPath, upTo: 4 << 20).map { MountTable.briefs(in: $0) } ?? []
     }
 }

@@ -70,15 +70,29 @@ public enum MountTable {
         return points
     }
 
-    /// Each mount's point and filesystem type, read from mountinfo `bytes` alone (two fields of
-    /// each line, as `mountPoints(in:)` reads them), every mount kept: what `LocalDiskPath` needs.
-    public static func pointsAndTypes(in bytes: [UInt8]) -> [(mountPoint: String, fsType: String)] {
-        var mounts: [(mountPoint: String, fsType: String)] = []
+    /// What `LocalDiskPath` needs of a mount: where, what type, from which source.
+    public struct Brief: Sendable, Equatable {
+        public let mountPoint: String
+        public let fsType: String
+        public let source: String
+
+        public init(mountPoint: String, fsType: String, source: String = "") {
+            self.mountPoint = mountPoint
+            self.fsType = fsType
+            self.source = source
+        }
+    }
+
+    /// Each mount's point, filesystem type and source, read from mountinfo `bytes` alone (three
+    /// fields of each line, as `mountPoints(in:)` reads two), every mount kept.
+    public static func briefs(in bytes: [UInt8]) -> [Brief] {
+        var mounts: [Brief] = []
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
             guard fields.count >= 10, let separator = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
                   separator + 2 < fields.count else { continue }
-            mounts.append((unescape(fields[4]), String(decoding: fields[separator + 1], as: UTF8.self)))
+            mounts.append(Brief(mountPoint: unescape(fields[4]), fsType: String(decoding: fields[separator + 1], as: UTF8.self),
+                                source: unescape(fields[separator + 2])))
         }
         return mounts
     }

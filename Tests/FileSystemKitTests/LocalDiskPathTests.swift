@@ -19,20 +19,22 @@ import Testing
         _ = symlink("a.jpg", root + "/disk/photos/alias.jpg")
         _ = symlink("../../share/photos/b.jpg", root + "/disk/photos/to-share.jpg")
         _ = symlink(root + "/disk/photos", root + "/other/album")
+        _ = symlink(root, root + "/other/top")
         _ = symlink("loop2", root + "/other/loop1")
         _ = symlink("loop1", root + "/other/loop2")
     }
 
     /// A root of type `rootType`, and the share folder mounted as `shareType`.
-    func mounts(root rootType: String = "ext4", share shareType: String = "cifs") -> [(mountPoint: String, fsType: String)] {
-        [("/", rootType), ("/proc", "proc"), (root + "/share", shareType)]
+    func mounts(root rootType: String = "ext4", share shareType: String = "cifs", shareSource: String = "//nas/photos") -> [MountTable.Brief] {
+        [.init(mountPoint: "/", fsType: rootType, source: "/dev/sda1"), .init(mountPoint: "/proc", fsType: "proc", source: "proc"),
+         .init(mountPoint: root + "/share", fsType: shareType, source: shareSource)]
     }
 
     @Test func filesOnLocalDisksAndLinksToThemAreVouchedFor() {
         for path in ["disk/photos/a.jpg", "disk/photos/alias.jpg", "other/album/a.jpg", "disk/./photos//a.jpg", "disk/photos"] {
             #expect(LocalDiskPath.cannotHang(root + "/" + path, mounts: mounts()), "\(path)")
         }
-        #expect(LocalDiskPath.cannotHang(root + "/share/photos/b.jpg", mounts: mounts(share: "tmpfs")), "a share of a local type")
+        #expect(LocalDiskPath.cannotHang(root + "/share/photos/b.jpg", mounts: mounts(share: "tmpfs", shareSource: "tmpfs")), "a mount of a local type")
     }
 
     @Test func sharesFuseAndLinksIntoThemAreNot() {
@@ -42,6 +44,20 @@ import Testing
         }
         // A network root: nothing beneath it is vouched for.
         #expect(!LocalDiskPath.cannotHang(root + "/disk/photos/a.jpg", mounts: mounts(root: "nfs")))
+        // A local type on a block device whose blocks may come over a network.
+        for source in ["/dev/loop3", "/dev/nbd0", "/dev/rbd1"] {
+            #expect(!LocalDiskPath.cannotHang(root + "/share/photos/b.jpg", mounts: mounts(share: "ext4", shareSource: source)), "\(source)")
+        }
+    }
+
+    @Test func aFolderWhoseContentsAreReadMayHaveNoShareMountedInside() {
+        #expect(LocalDiskPath.cannotHang(root, mounts: mounts()), "the folder itself is local")
+        #expect(!LocalDiskPath.cannotHang(root, mounts: mounts(), beneath: true), "a share is mounted inside it")
+        #expect(LocalDiskPath.cannotHang(root, mounts: mounts(share: "xfs", shareSource: "/dev/sdb1"), beneath: true))
+        #expect(LocalDiskPath.cannotHang(root + "/disk", mounts: mounts(), beneath: true), "the share is beside it, not inside")
+        // Through a link: what is inside is judged where the link leads.
+        #expect(LocalDiskPath.cannotHang(root + "/other/album", mounts: mounts(), beneath: true))
+        #expect(!LocalDiskPath.cannotHang(root + "/other/top", mounts: mounts(), beneath: true), "a link to the folder the share is in")
     }
 
     @Test func whatCannotBeVouchedForIsRefused() {
@@ -49,7 +65,7 @@ import Testing
         #expect(!LocalDiskPath.cannotHang(root + "/disk/photos/missing.jpg", mounts: mounts()), "a component that is not there")
         #expect(!LocalDiskPath.cannotHang(root + "/other/loop1", mounts: mounts()), "a loop of links")
         #expect(!LocalDiskPath.cannotHang(root + "/disk/photos/a.jpg", mounts: []), "no mount table")
-        #expect(!LocalDiskPath.cannotHang(root + "/disk/photos/a.jpg", mounts: [(root, "ext4")]), "a table without /")
+        #expect(!LocalDiskPath.cannotHang(root + "/disk/photos/a.jpg", mounts: [.init(mountPoint: root, fsType: "ext4")]), "a table without /")
         #expect(!LocalDiskPath.cannotHang("", mounts: mounts()))
     }
 
@@ -61,11 +77,11 @@ import Testing
         #expect(LocalDiskPath.absoluteBytes("/") == Array("/".utf8))
     }
 
-    @Test func theMountTableIsReadAsPointsAndTypes() {
-        let mounts = MountTable.pointsAndTypes(in: MountPointLookupTests.mountinfo)
+    @Test func theMountTableIsReadAsPointsTypesAndSources() {
+        let mounts = MountTable.briefs(in: MountPointLookupTests.mountinfo)
         #expect(mounts.count == 11)
-        #expect(mounts.contains { $0.mountPoint == "/media/me/USB STICK" && $0.fsType == "vfat" })
-        #expect(mounts.contains { $0.mountPoint == "/home/me/share" && $0.fsType == "cifs" })
+        #expect(mounts.contains(MountTable.Brief(mountPoint: "/media/me/USB STICK", fsType: "vfat", source: "/dev/sdb1")))
+        #expect(mounts.contains(MountTable.Brief(mountPoint: "/home/me/share", fsType: "cifs", source: "//nas/photos")))
         #expect(mounts.filter { $0.mountPoint == "/mnt/stacked" }.map(\.fsType) == ["fuse.portal", "ext4"], "both mounts on one point kept")
     }
 }

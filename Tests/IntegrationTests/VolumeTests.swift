@@ -28,7 +28,7 @@ struct VolumeTests {
     @Test func aCachedCallStartsNoThreadOnLocalDisksAndEndsOnAHungVolume() throws {
         let result = TestEnvironment.runScenario("cached-call.py", folder: "qlbrowse-cached-call")
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(TestEnvironment.passes(result.stdout) == 7, "\(result.stdout)")
+        #expect(TestEnvironment.passes(result.stdout) == 10, "\(result.stdout)")
     }
 
     @Test func bookmarksLastAcrossRunsAndSayWhenTheirVolumeIsGoneOrHung() throws {

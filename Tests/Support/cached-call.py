@@ -7,7 +7,7 @@ A call whose thumbnails are all cached, and whose files, output folder and cache
 disks, is answered before any thread starts (issue #27); anything the mount table cannot vouch
 for goes the guarded way, whose threads a hung volume cannot hold. Checked with strace (clone
 calls) on real files: a photo on the local disk, one on faultfs (Tests/Support/faultfs.py), and
-links from the local disk to each; then, with the volume hung, the cached call of its photo must
+links from the local disk to each, and the cache's folder linked onto the volume; then, with the volume hung, the cached call of its photo must
 still end (an error within its --timeout), not sleep in the kernel for good.
 Prints one line per check; exit status 0 when all pass. The mount is always torn down.
 """
@@ -59,10 +59,10 @@ def main():
     mount = os.path.join(work, 'mnt')
     results = []
 
-    def call(path, timeout=60, traced=False):
+    def call(*paths, timeout=60, traced=False):
         """(status, stdout, threads started or None, seconds) of one cached-or-not call."""
         trace = os.path.join(work, 'trace.txt')
-        command = [qlbrowse, 'thumbnail', '--timeout', '2', '-o', 'out', path]
+        command = [qlbrowse, 'thumbnail', '--timeout', '2', '-o', 'out', *paths]
         if traced:
             command = ['strace', '-f', '-qq', '-e', 'trace=clone,clone3', '-o', trace] + command
         started = time.monotonic()
@@ -90,6 +90,27 @@ def main():
             else:
                 results.append(('%s: answered from the cache the guarded way (threads)' % path, cached and bool(threads),
                                 '%s thread(s); %s' % (threads, output.strip())))
+        # Up to 16 files are answered at once; a call for more is a batch and goes the full way.
+        os.makedirs(os.path.join(work, 'local', 'many'))
+        many = ['local/many/p%02d.jpg' % index for index in range(17)]
+        for path in many:
+            os.link(os.path.join(work, 'local', 'photo.jpg'), os.path.join(work, path))
+        call(*many)
+        for count, local in ((16, True), (17, False)):
+            status, output, threads, _ = call(*many[:count], traced=True)
+            cached = status == 0 and output.count(' cache ') == count
+            results.append(('%d cached files in one call: %s' % (count, 'no thread started' if local else 'the full way (threads)'),
+                            cached and (threads == 0) == local, '%s thread(s), %d answered from the cache' % (threads, output.count(' cache '))))
+        # The cache's folder for this size moved onto the FUSE volume, a link left in its place:
+        # the look-up would read through it, so the call goes the guarded way.
+        large = os.path.join(work, '.cache', 'thumbnails', 'large')
+        shutil.move(large, os.path.join(work, 'src', 'cache-large'))
+        os.symlink(os.path.join(mount, 'cache-large'), large)
+        status, output, threads, _ = call('local/photo.jpg', traced=True)
+        results.append(('the cache folder linked onto FUSE: answered from the cache the guarded way (threads)',
+                        status == 0 and ' cache ' in output and bool(threads), '%s thread(s); %s' % (threads, output.strip())))
+        os.unlink(large)
+        shutil.move(os.path.join(work, 'src', 'cache-large'), large)
         faultfs_ctl.set_faults(mount, hang=True)
         # Its stat is stuck in the FUSE daemon, which no signal frees: the call says so within its
         # --timeout (the process itself can end only once the volume lets the stat go).

@@ -41,8 +41,10 @@ public struct ProcessEnvironment: Sendable, Equatable {
         var pointer = CSystem_environment()
         while let entry = pointer?.pointee {
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            // A name given twice keeps its first value, as getenv (and so the subscript) reads it.
             if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
-                result[String(fileSystemBytes: bytes[..<equals])] = String(fileSystemBytes: bytes[(equals + 1)...])
+                let name = String(fileSystemBytes: bytes[..<equals])
+                if result[name] == nil { result[name] = String(fileSystemBytes: bytes[(equals + 1)...]) }
             }
             pointer = pointer?.advanced(by: 1)
         }
