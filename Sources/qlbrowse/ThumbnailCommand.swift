@@ -62,7 +62,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Worker processes decoding in parallel (default: one per core).")
     var jobs: Int = ThumbnailCall.defaultJobs
 
-    @Option(parsing: .unconditional, help: "Seconds one file may take before its decoder is stopped.")
+    @Option(parsing: .unconditional, help: "Seconds one file may take before its decoder is stopped (or its look-up, on a volume that does not answer).")
     var timeout: Double = ThumbnailCall.defaultTimeout
 
     @Flag(help: "Decode in workers of this call's own, not in the resident thumbnail service (also: service = false in config.toml).")
