@@ -397,6 +397,8 @@ FILE_CALLS_ALLOWED = {
     "Sources/BrowserUI/Shell/NamesEditor.swift": ({"unlink"}, "the program's own temporary file for $EDITOR"),
     "Sources/qlbrowse/BrowseCommand.swift": ({"open", "stat"}, "the program's own output files: the log and --choosedir"),
     "Sources/qlbrowse/ThumbnailCommand.swift": ({"access"}, "whether this user may write the engine's output into the -o folder"),
+    "Sources/qlbrowse/ThumbnailCall+Cached.swift": ({"stat", "access", "lstat"},
+                                                   "a cached call answered before anything starts: the -o folder and the cache's own folders, on paths LocalDiskPath vouched for as local disks"),
     "Sources/qlbrowse/SupportedTypesMemo.swift": ({"stat"}, "the worker executable's identity, the key of the program's own cached type list"),
     "Sources/qlbrowse/CacheCommand.swift": ({"access", "lstat", "opendir", "readdir", "unlink"},
                                             "the thumbnail cache's own files (the engine's), and whether a cached original is gone"),

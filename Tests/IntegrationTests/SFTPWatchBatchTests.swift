@@ -217,8 +217,13 @@ struct SFTPWatchBatchTests {
         consumer.cancel()
         let (outcomes, ended) = seen.list.withLock { $0 }
         #expect(ended && outcomes.count == 30, "\(outcomes.count) outcomes, ended \(ended)")
-        let notRead = outcomes.filter { $0.hasPrefix("not read: ") }.count
-        #expect(notRead >= 25, "the files left after the server went are not asked for: \(outcomes)")
+        // Files made while the stop took effect (more under load: CI once saw five), then at most
+        // one read cut short; from the first file the link failed, every one left is "not read"
+        // at once, none asked for again.
+        let firstFailure = outcomes.firstIndex { $0 != "made" } ?? outcomes.count
+        let afterIt = outcomes.dropFirst(firstFailure + 1)
+        #expect(afterIt.allSatisfy { $0.hasPrefix("not read: ") }, "the files left after the server went are not asked for: \(outcomes)")
+        #expect(afterIt.count >= 15, "the stop took effect within a few files: \(outcomes)")
         await pool.shutdown()
     }
 }
