@@ -190,7 +190,10 @@ struct SFTPWatchBatchTests {
         let photos = remote + "/many-photos"
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
         let photo = try #require(bytes(TestEnvironment.fixtures.path + "/landscape.jpg"))
-        for index in 0..<30 { LoopbackSSH.write(photos + "/IMG_\(1_000 + index).jpg", photo) }
+        // Far more files than the stop takes to arrive: it is made by the consumer's task on the
+        // first outcome, and under CI's load that task once ran only after all 30 of 30 were made.
+        let count = 300
+        for index in 0..<count { LoopbackSSH.write(photos + "/IMG_\(1_000 + index).jpg", photo) }
         let place = try await ssh.sftpPlace(photos, fileCache: SFTPFileCache(folder: ssh.folder.path + "/sftp-files"))
         defer { place.disconnect() }
         let pool = WorkerPool(size: 1, executable: TestEnvironment.thumbnailer)
@@ -216,14 +219,14 @@ struct SFTPWatchBatchTests {
         while Date() < end, !seen.list.withLock({ $0.ended }) { try await Task.sleep(for: .milliseconds(100)) }
         consumer.cancel()
         let (outcomes, ended) = seen.list.withLock { $0 }
-        #expect(ended && outcomes.count == 30, "\(outcomes.count) outcomes, ended \(ended)")
-        // Files made while the stop took effect (more under load: CI once saw five), then at most
+        #expect(ended && outcomes.count == count, "\(outcomes.count) outcomes, ended \(ended)")
+        // Files made while the stop took effect (more under load: CI saw five, and once all), then at most
         // one read cut short; from the first file the link failed, every one left is "not read"
         // at once, none asked for again.
         let firstFailure = outcomes.firstIndex { $0 != "made" } ?? outcomes.count
         let afterIt = outcomes.dropFirst(firstFailure + 1)
         #expect(afterIt.allSatisfy { $0.hasPrefix("not read: ") }, "the files left after the server went are not asked for: \(outcomes)")
-        #expect(afterIt.count >= 15, "the stop took effect within a few files: \(outcomes)")
+        #expect(afterIt.count >= count / 2, "the stop took effect within the first half: \(outcomes.filter { $0 == "made" }.count) made")
         await pool.shutdown()
     }
 }
