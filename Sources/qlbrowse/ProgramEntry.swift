@@ -13,12 +13,12 @@ import Glibc
 enum ProgramEntry {
     static func main() {
         let arguments = Array(ProcessArguments.all.dropFirst())
+        let quick = QuickCommandLine.command(arguments)
         // A call the cache answers whole ends here, before the concurrency runtime starts.
-        if arguments.first == ThumbnailCall.commandName, ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") != "1",
-           let call = ThumbnailCall.quick(Array(arguments.dropFirst())), (try? call.validate()) != nil, call.answeredFromCache() {
+        if case .thumbnail(let call)? = quick, ProcessEnvironment.variable("QLBROWSE_CHECK_QUICK_ARGUMENTS") != "1",
+           call.answeredFromCache() {
             Glibc.exit(0)
         }
-        let quick = QuickCommandLine.command(arguments)
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
             await QLBrowse.runAsMain(arguments: arguments, quick: quick)

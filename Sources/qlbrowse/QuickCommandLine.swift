@@ -13,7 +13,7 @@ enum QuickCommandLine {
         let rest = Array(arguments.dropFirst())
         let command: Quick?
         switch first {
-        case ThumbnailCommand._commandName: command = ThumbnailCommand.quick(rest).map(Quick.thumbnail)
+        case ThumbnailCall.commandName: command = ThumbnailCall.quick(rest).map(Quick.thumbnail)
         case PreviewCommand._commandName: command = PreviewCommand.quick(rest).map(Quick.preview)
         case BrowseCommand._commandName: command = BrowseCommand.quick(rest).map(Quick.browse)
         case _ where isCommandName(first): command = nil
@@ -26,13 +26,15 @@ enum QuickCommandLine {
     /// `AsyncParsableCommand`, whose conformance search over the whole program was 6 % of a
     /// cached `thumbnail` call's instructions (issue #27).
     enum Quick {
-        case thumbnail(ThumbnailCommand)
+        /// A `thumbnail` line as plain values: a call the cache answers whole is answered from them
+        /// before anything starts (`ThumbnailCall.answeredFromCache`), without the parser's command.
+        case thumbnail(ThumbnailCall)
         case preview(PreviewCommand)
         case browse(BrowseCommand)
 
         var parsed: any ParsableCommand {
             switch self {
-            case .thumbnail(let command): command
+            case .thumbnail(let call): ThumbnailCommand(call)
             case .preview(let command): command
             case .browse(let command): command
             }
@@ -40,13 +42,16 @@ enum QuickCommandLine {
 
         /// Self, or nil when the command refuses its line: the full parser then refuses it in its own words.
         var validated: Quick? {
+            if case .thumbnail(let call) = self { return (try? call.validate()) != nil ? self : nil }
             var command = parsed
             return (try? command.validate()) != nil ? self : nil
         }
 
         func run() async throws {
             switch self {
-            case .thumbnail(var command): try await command.run()
+            case .thumbnail(let call):
+                var command = ThumbnailCommand(call)
+                try await command.run()
             case .preview(var command): try await command.run()
             case .browse(var command): try command.run()
             }

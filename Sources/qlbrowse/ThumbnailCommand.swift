@@ -138,6 +138,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// Makes one file's thumbnail and reports it; false when it failed.
     private func make(index: Int, path outputPath: String, generator: ThumbnailGenerator, reporter: ThumbnailReporter) async -> Bool {
         let file = files[index]
+        let call = self.call
         let request = call.request(for: file)
         let types = request.types
         let clock = ContinuousClock()

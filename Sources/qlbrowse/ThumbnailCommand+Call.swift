@@ -1,12 +1,6 @@
 import ArgumentParser
 
 extension ThumbnailCommand {
-    /// `thumbnail`'s arguments read without the full parser (`ThumbnailCall.quick`), or nil where
-    /// only it can read them.
-    static func quick(_ arguments: [String]) -> ThumbnailCommand? {
-        ThumbnailCall.quick(arguments).map(ThumbnailCommand.init)
-    }
-
     /// The command the full parser would make of `call`'s line.
     init(_ call: ThumbnailCall) {
         self.init()
