@@ -36,21 +36,14 @@ public enum LocalDiskPath {
         guard beneath else { return true }
         return !mounts.contains { mount in
             let point = mount.mountPoint.fileSystemBytes
-            let inside = point.count > resolved.count && point.starts(with: resolved)
-                && (resolved == [UInt8(ascii: "/")] || point[resolved.count] == UInt8(ascii: "/"))
-            return inside && !isLocal(mount)
+            return point != resolved && MountTable.isAtOrBelow(point, resolved) && !isLocal(mount)
         }
     }
 
     /// The path the links on `bytes` lead to, when every mount on the way is local; nil otherwise.
     private static func resolved(_ bytes: [UInt8], mounts: [MountTable.Brief], linksLeft: Int) -> [UInt8]? {
         // Every mount whose point is the path or above it: the path's own and those it passes through.
-        for mount in mounts {
-            let point = mount.mountPoint.fileSystemBytes
-            let above = point == [UInt8(ascii: "/")]
-                || (bytes.starts(with: point) && (bytes.count == point.count || bytes[point.count] == UInt8(ascii: "/")))
-            if above && !isLocal(mount) { return nil }
-        }
+        if mounts.contains(where: { !isLocal($0) && MountTable.isAtOrBelow(bytes, $0.mountPoint.fileSystemBytes) }) { return nil }
         // The mounts passed through are local, so their components can be looked at here.
         let components = bytes.split(separator: UInt8(ascii: "/"))
         var prefix: [UInt8] = []
@@ -74,9 +67,8 @@ public enum LocalDiskPath {
     static func absoluteBytes(_ path: String) -> [UInt8]? {
         var full = path.fileSystemBytes
         if full.first != UInt8(ascii: "/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            guard getcwd(&buffer, buffer.count) != nil else { return nil }
-            full = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } + [UInt8(ascii: "/")] + full
+            guard let folder = workingFolderBytes() else { return nil }
+            full = folder + [UInt8(ascii: "/")] + full
         }
         var parts: [ArraySlice<UInt8>] = []
         for part in full.split(separator: UInt8(ascii: "/")) where part != [UInt8(ascii: ".")] {

@@ -127,11 +127,17 @@ public enum MountTable {
         var best: [UInt8] = [UInt8(ascii: "/")]
         for point in mountPoints {
             let candidate = point.fileSystemBytes
-            guard candidate.count > best.count, bytes.starts(with: candidate),
-                  bytes.count == candidate.count || bytes[candidate.count] == UInt8(ascii: "/") else { continue }
+            guard candidate.count > best.count, isAtOrBelow(bytes, candidate) else { continue }
             best = candidate
         }
         return String(fileSystemBytes: best)
+    }
+
+    /// Whether the absolute path `path` is `folder` or lies below it, compared as bytes
+    /// (`/a/bc` is not below `/a/b`; everything is below `/`).
+    public static func isAtOrBelow(_ path: [UInt8], _ folder: [UInt8]) -> Bool {
+        if folder == [UInt8(ascii: "/")] { return true }
+        return path.starts(with: folder) && (path.count == folder.count || path[folder.count] == UInt8(ascii: "/"))
     }
 
     /// mountinfo writes space, tab, newline and backslash in paths as octal escapes (`\040`).

@@ -9,11 +9,7 @@ public enum PathNormalizer {
     public static func absolute(_ path: String) -> String {
         if isNormalAbsolute(path) { return path }
         var full = path.fileSystemBytes
-        if full.first != UInt8(ascii: "/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = getcwd(&buffer, buffer.count) != nil ? buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : [UInt8(ascii: "/")]
-            full = cwd + [UInt8(ascii: "/")] + full
-        }
+        if full.first != UInt8(ascii: "/") { full = (workingFolderBytes() ?? [UInt8(ascii: "/")]) + [UInt8(ascii: "/")] + full }
         // Built as bytes (a name need not be UTF-8); the components' ends, to drop one for "..".
         var normal: [UInt8] = []
         var ends: [Int] = []

@@ -104,8 +104,8 @@ public final class ThumbnailGenerator: Sendable {
     package static func cachedThumbnail(for request: ThumbnailRequest, in cache: any ThumbnailCaching) -> Representation? {
         let box = request.pixelBox
         guard types(of: request, box: box) == [.thumbnail],
+              // `lookUp` reads the cache only for a non-empty regular file without a known failure.
               case .success(let lookup) = lookUp(request, wanted: [.thumbnail], box: box, cache: cache),
-              FileKind(mode: lookup.status.st_mode) == .regular, lookup.failure == nil,
               let cached = lookup.cached, cached.type == .thumbnail else { return nil }
         return cached
     }

@@ -138,6 +138,13 @@ public func readLink(_ path: String) -> String? {
     }
 }
 
+/// The working folder's bytes (`getcwd(3)`); nil when it cannot be had (removed, too long).
+public func workingFolderBytes() -> [UInt8]? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+}
+
 /// The canonical absolute path of `path` (`realpath(3)`), its bytes kept; nil when it cannot be
 /// resolved.
 public func realPath(_ path: String) -> String? {
