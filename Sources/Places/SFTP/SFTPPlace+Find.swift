@@ -26,7 +26,7 @@ extension SFTPPlace {
                      report: @escaping @Sendable (Result<FileFinder.Report, FileSystemError>) -> Void) -> PlaceFind {
         let link = SFTPFindLink()
         let finder = FileFinder(root: folder, showsHidden: showsHidden, skipping: [], best: best, streams: streams) { found in
-            if !link.failed.load(ordering: .acquiring) && !link.cancelled.load(ordering: .acquiring) { report(.success(found)) }
+            if !link.ended.load(ordering: .acquiring) { report(.success(found)) }
         }
         return PlaceFind(start: { [self] in
             let task = Task { [self] in
@@ -34,7 +34,7 @@ extension SFTPPlace {
                     try await walk(folder, showsHidden: showsHidden, into: finder)
                 } catch {
                     guard !Task.isCancelled else { return }
-                    link.failed.store(true, ordering: .relaxed)
+                    link.ended.store(true, ordering: .releasing)
                     finder.stop()
                     report(.failure(error))
                 }
@@ -43,7 +43,7 @@ extension SFTPPlace {
         }, search: { finder.search($0) }, onCancel: {
             // Before the finder stops: a report its thread was about to make is not made (CI saw
             // one arrive after the cancel).
-            link.cancelled.store(true, ordering: .releasing)
+            link.ended.store(true, ordering: .releasing)
             finder.stop()
             link.walker.withLock { $0 }?.cancel()
         })
@@ -120,10 +120,9 @@ extension SFTPPlace {
     }
 }
 
-/// One SFTP search's walk, to cancel, and whether it failed or was cancelled (then the finder
-/// says nothing more).
+/// One SFTP search's walk, to cancel, and whether it ended (failed or was cancelled: then the
+/// finder says nothing more).
 private final class SFTPFindLink: Sendable {
     let walker = Mutex<Task<Void, Never>?>(nil)
-    let failed = Atomic<Bool>(false)
-    let cancelled = Atomic<Bool>(false)
+    let ended = Atomic<Bool>(false)
 }
