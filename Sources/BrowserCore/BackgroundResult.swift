@@ -16,7 +16,8 @@ public enum BackgroundResult: Sendable, Equatable {
     case listingLostVolume(ticket: Int)
     /// The listing of the current folder has not answered for a while.
     case listingStalled(ticket: Int, volume: String)
-    /// List the current folder again (after a file operation), keeping the cursor on `select`.
+    /// List the current folder again (after a file operation), keeping the filter and the
+    /// cursor; with `select`, the cursor goes to that entry and a kept filter goes, so it is seen.
     case reload(select: [UInt8]?)
     /// The watched `folder` changed by itself (a file made, changed or gone there, on any place
     /// that watches): list it again keeping the cursor's entry, the filter and the marks.

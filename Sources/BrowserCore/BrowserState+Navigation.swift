@@ -82,20 +82,23 @@ extension BrowserState {
     }
 
     /// Lists the current folder again, the cursor going back to `name` when it is still there.
-    mutating func reloadFolder(select name: [UInt8]?) -> [BrowserEffect] {
-        let keepMode = mode, keepBanner = banner
+    /// The filter stays: a copy that ends while the user types or reads a filter must not take
+    /// it away. Only an entry that must be seen (`showingIt`: a rename, a new file, an edit's
+    /// copy) clears a filter the user is not typing, so that the entry is on screen.
+    mutating func reloadFolder(select name: [UInt8]?, showingIt: Bool = false) -> [BrowserEffect] {
+        let keepMode = mode, keepBanner = banner, keepFilter = navigation.filter
         let effects = enter(folder, select: name)
         mode = keepMode
         banner = keepBanner
+        if !showingIt || keepMode == .filtering { navigation.filter = keepFilter }
         return effects
     }
 
     /// The folder changed by itself (its watch): listed again as `reloadFolder` does, but what
-    /// the user set in it stays, the filter typed and the names marked.
+    /// the user set in it stays: the filter (as in every reload) and the names marked.
     mutating func refreshFolder() -> [BrowserEffect] {
-        let (filter, marked) = (navigation.filter, navigation.marked)
+        let marked = navigation.marked
         let effects = reloadFolder(select: selected?.nameBytes)
-        navigation.filter = filter
         navigation.marked = marked
         return effects
     }

@@ -23,4 +23,25 @@ import FileSystemKit
         state.apply(.filter(.backspace))
         #expect(!state.isTypingFilter && state.mode == .browsing)
     }
+
+    @Test func aJobEndingWhileTheFilterIsTypedOrKeptLeavesIt() {
+        var state = BrowserState.browsing(["here.bin", "there.bin"])
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("the")))
+        // A copy ends while the filter is typed: the folder is listed again, the filter stays.
+        state.apply(.reload(select: nil))
+        state.list(["here.bin", "there.bin", "new.bin"])
+        #expect(state.isTypingFilter && state.filter == "the")
+        state.apply(.filter(.input("re")))
+        state.apply(.filter(.accept))
+        #expect(state.entries.map(\.name) == ["there.bin"])
+        // And once it is accepted.
+        state.apply(.reload(select: nil))
+        state.list(["here.bin", "there.bin", "new.bin"])
+        #expect(state.filter == "there" && state.entries.map(\.name) == ["there.bin"])
+        // A rename names the entry to show: the kept filter goes so that it is on screen.
+        state.apply(.reload(select: Array("renamed.bin".utf8)))
+        state.list(["here.bin", "renamed.bin", "new.bin"])
+        #expect(state.filter.isEmpty && state.selected?.name == "renamed.bin")
+    }
 }

@@ -33,25 +33,31 @@ extension VolumeIO {
                         waiter.finish(.failure(FileSystemError(code: .notResponding, context: "too many file system calls are stuck (a volume is not answering)")))
                         return
                     }
+                    // The failure is settled before the body hears of it: a body that returns at
+                    // once on its token must not answer a call that has already failed.
+                    let timer = deadline.map { deadline in
+                        Timer {
+                            waiter.finish(.failure(FileSystemError(code: .notResponding,
+                                                                   context: "no answer in \(Self.seconds(deadline)) (the volume is not responding)")))
+                            token.cancel()
+                        }
+                    }
                     let started = DetachedThread.start(stackSize: 512 * 1024) { [self] in
                         let value = body(token)
+                        timer?.cancel()
                         release(volume, wasAbandoned: false)
                         waiter.finish(.success(value))
                     }
                     if !started {
                         release(volume, wasAbandoned: false)
                         waiter.finish(.failure(.system(errno, "cannot start a thread", call: "pthread_create")))
-                    } else if let deadline {
-                        DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-                            token.cancel()
-                            waiter.finish(.failure(FileSystemError(code: .notResponding,
-                                                                   context: "no answer in \(Self.seconds(deadline)) (the volume is not responding)")))
-                        }
+                    } else if let deadline, let timer {
+                        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer.item)
                     }
                 }
             } onCancel: {
-                token.cancel()
                 waiter.finish(.failure(.cancelled))
+                token.cancel()
             }
         } catch let error as FileSystemError {
             throw error
@@ -63,6 +69,15 @@ extension VolumeIO {
     /// "2 s", "0.5 s": a deadline as the user reads it.
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// A deadline's work, cancelled when the body returns in time so that no timer is left
+    /// pending for each call. (`DispatchWorkItem` is not marked `Sendable`; its `cancel` is
+    /// documented as safe from any thread, and nothing else of it is shared.)
+    private final class Timer: @unchecked Sendable {
+        let item: DispatchWorkItem
+        init(_ work: @escaping @Sendable () -> Void) { item = DispatchWorkItem(block: work) }
+        func cancel() { item.cancel() }
     }
 
     /// Resumes the continuation exactly once, whichever comes first: the result or the cancel

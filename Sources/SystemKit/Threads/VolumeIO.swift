@@ -88,6 +88,8 @@ public final class VolumeIO: Sendable {
         let heartbeat = Heartbeat(clock: clock)
         let limit = Int64(saturating: deadline * 1e9)
         @Sendable func check() {
+            // Settled in time: nothing to wait for, no next check.
+            guard !settled.load(ordering: .acquiring) else { return }
             let remaining = heartbeat.last.load(ordering: .relaxed) + limit - clock.now()
             if remaining > 0 {
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(remaining)), execute: check)
