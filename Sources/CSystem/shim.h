@@ -57,6 +57,9 @@ static inline int CSystem_spawn_addchdir(posix_spawn_file_actions_t *actions, co
 #include <malloc.h>
 /// Caps glibc's per-thread malloc arenas (each reserves 64 MiB of address space).
 static inline int CSystem_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+/// Fixes the size from which glibc maps a block of its own (and unmaps it when freed), which
+/// otherwise rises to the largest block freed so far.
+static inline int CSystem_set_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
 #include <sys/syscall.h>
 #include <sys/xattr.h>

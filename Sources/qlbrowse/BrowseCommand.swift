@@ -42,10 +42,18 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Browse an ssh:// or host:path folder over plain SFTP, even when the remote has qlbrowse (also ssh_mode = \"sftp\" in config.toml): pictures are made here from embedded previews and cached copies.")
     var sftp = false
 
-    func run() throws {
-        // One malloc arena: the listing thread allocates what the UI thread keeps and frees, and
-        // per-thread arenas would hold megabytes of freed, fragmented memory for a huge folder.
+    /// The browser's malloc: one arena (the listing thread allocates what the UI thread keeps
+    /// and frees, and per-thread arenas held megabytes of freed memory for a huge folder), and
+    /// blocks of 128 KB and more mapped alone, so that a listing's freed batches leave nothing
+    /// resident. Set by `ProgramEntry` before any thread starts: an arena made earlier stays.
+    static func setUpMemory() {
         MallocArenas.limit(to: 1)
+        MallocArenas.mapBlocks(from: 128 * 1024)
+    }
+
+    func run() throws {
+        // Again for a command line only the full parser reads (late, but the same policy).
+        Self.setUpMemory()
         let config = UserConfig.load()
         for problem in config.problems { StandardStream.write("qlbrowse: \(problem)\n", to: 2) }
         let mode = try GraphicsOption.mode(graphics ?? config.values["graphics"] ?? "auto")

@@ -19,6 +19,7 @@ enum ProgramEntry {
            call.answeredFromCache() {
             Glibc.exit(0)
         }
+        if case .browse? = quick { BrowseCommand.setUpMemory() }
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
             await QLBrowse.runAsMain(arguments: arguments, quick: quick)
