@@ -17,8 +17,10 @@ public enum BackgroundResult: Sendable, Equatable {
     /// The listing of the current folder has not answered for a while.
     case listingStalled(ticket: Int, volume: String)
     /// List the current folder again (after a file operation), keeping the filter and the
-    /// cursor; with `select`, the cursor goes to that entry and a kept filter goes, so it is seen.
-    case reload(select: [UInt8]?)
+    /// cursor; with `select`, the cursor goes to that entry. `showsAll`: what the operation made
+    /// or brought back must be seen (a rename, a new file, an undo, a restore), so a kept filter
+    /// goes (one being typed stays).
+    case reload(select: [UInt8]?, showsAll: Bool = false)
     /// The watched `folder` changed by itself (a file made, changed or gone there, on any place
     /// that watches): list it again keeping the cursor's entry, the filter and the marks.
     case folderChanged(folder: String)

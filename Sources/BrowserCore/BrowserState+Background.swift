@@ -24,7 +24,7 @@ extension BrowserState {
             return reduce(.listingFailed(ticket: ticket, reason: "the volume under \(folder) is gone"))
         case .listingStalled(let ticket, let volume):
             if ticket == self.ticket && !listingComplete { waitingFor = volume }
-        case .reload(let name): return reloadFolder(select: name ?? selected?.nameBytes, showingIt: name != nil)
+        case .reload(let name, let showsAll): return reloadFolder(select: name ?? selected?.nameBytes, showsAll: showsAll)
         case .folderChanged(let changed): return changed == folder ? refreshFolder() : []
         case .showMessage(let text): message = text
         case .volumesChanged, .volumeLost, .volumeGone, .capabilitiesFound: return reduceVolumeResult(result)

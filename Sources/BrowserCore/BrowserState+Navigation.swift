@@ -82,15 +82,15 @@ extension BrowserState {
     }
 
     /// Lists the current folder again, the cursor going back to `name` when it is still there.
-    /// The filter stays: a copy that ends while the user types or reads a filter must not take
-    /// it away. Only an entry that must be seen (`showingIt`: a rename, a new file, an edit's
-    /// copy) clears a filter the user is not typing, so that the entry is on screen.
-    mutating func reloadFolder(select name: [UInt8]?, showingIt: Bool = false) -> [BrowserEffect] {
+    /// The filter stays (the header shows it): a copy that ends while the user types or reads a
+    /// filter must not take it away. What must be seen (`showsAll`: a rename, a new file, an
+    /// undo, a restore, an edit's copy) clears a filter the user is not typing.
+    mutating func reloadFolder(select name: [UInt8]?, showsAll: Bool = false) -> [BrowserEffect] {
         let keepMode = mode, keepBanner = banner, keepFilter = navigation.filter
         let effects = enter(folder, select: name)
         mode = keepMode
         banner = keepBanner
-        if !showingIt || keepMode == .filtering { navigation.filter = keepFilter }
+        if !showsAll || keepMode == .filtering { navigation.filter = keepFilter }
         return effects
     }
 

@@ -112,7 +112,7 @@ extension BrowserState {
             let name = Array(Self.lastComponent(outcome.output).utf8)
             // The file shown is another now: Quick Look starts over on it (a copy is shown too).
             if selectedPath == outcome.path { resetQuickLook() }
-            return [.forgetPictures(path: outcome.path), .forgetPictures(path: outcome.output)] + reloadFolder(select: name, showingIt: true)
+            return [.forgetPictures(path: outcome.path), .forgetPictures(path: outcome.output)] + reloadFolder(select: name, showsAll: true)
         case .editFailed(let path, let reason):
             // The edit stays, to try again or change; the original is as it was.
             if selectedPath == path, quickLook.edit?.step == .saving { quickLook.edit?.moveTo(.choosing) }

@@ -24,7 +24,7 @@ import FileSystemKit
         #expect(!state.isTypingFilter && state.mode == .browsing)
     }
 
-    @Test func aJobEndingWhileTheFilterIsTypedOrKeptLeavesIt() {
+    @Test func aJobEndingKeepsTheFilterAndWhatMustBeSeenClearsAKeptOne() {
         var state = BrowserState.browsing(["here.bin", "there.bin"])
         state.apply(.filter(.start))
         state.apply(.filter(.input("the")))
@@ -40,8 +40,20 @@ import FileSystemKit
         state.list(["here.bin", "there.bin", "new.bin"])
         #expect(state.filter == "there" && state.entries.map(\.name) == ["there.bin"])
         // A rename names the entry to show: the kept filter goes so that it is on screen.
-        state.apply(.reload(select: Array("renamed.bin".utf8)))
+        state.apply(.reload(select: Array("renamed.bin".utf8), showsAll: true))
         state.list(["here.bin", "renamed.bin", "new.bin"])
         #expect(state.filter.isEmpty && state.selected?.name == "renamed.bin")
+        // An undo brings back what the user asked for: a kept filter goes, one being typed stays.
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("here")))
+        state.apply(.filter(.accept))
+        state.apply(.reload(select: nil, showsAll: true))
+        state.list(["here.bin", "renamed.bin", "new.bin", "notes.txt"])
+        #expect(state.filter.isEmpty && state.entries.count == 4)
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("here")))
+        state.apply(.reload(select: nil, showsAll: true))
+        state.list(["here.bin", "renamed.bin", "new.bin", "notes.txt"])
+        #expect(state.isTypingFilter && state.filter == "here" && state.entries.map(\.name) == ["here.bin"])
     }
 }

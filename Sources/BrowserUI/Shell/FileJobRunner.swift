@@ -193,7 +193,7 @@ final class FileJobRunner: Sendable {
                     journal.record(UndoStep(title: "the rename of \(FileOperation.escapedName(from))", actions: [.rename(from: to, to: from, expected: stamp)]))
                 }
                 if follows { cache.moveThumbnails(from: from, to: to) }
-                inbox.post(.result(.reload(select: name)))
+                inbox.post(.result(.reload(select: name, showsAll: true)))
             } catch where error.code == .notResponding {
                 inbox.post(.result(.showMessage("cannot rename: the volume is not responding")))
             } catch where error.errno == EEXIST {
@@ -213,7 +213,7 @@ final class FileJobRunner: Sendable {
                 if let stamp = try await place.make(path, folder: folder), journaled {
                     journal.record(UndoStep(title: "the new \(folder ? "folder" : "file") \(FileOperation.escapedName(path))", actions: [.discard(path, expected: stamp)]))
                 }
-                inbox.post(.result(.reload(select: name)))
+                inbox.post(.result(.reload(select: name, showsAll: true)))
             } catch where error.code == .notResponding {
                 inbox.post(.result(.showMessage("cannot create: the volume is not responding")))
             } catch where error.errno == EEXIST {
@@ -236,14 +236,14 @@ final class FileJobRunner: Sendable {
                     restored += 1
                 } catch where error.code == .notResponding {
                     inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
-                    inbox.post(.result(.reload(select: nil)))
+                    inbox.post(.result(.reload(select: nil, showsAll: true)))
                     return
                 } catch {
                     problems.append(error.message)
                 }
             }
             inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
-            inbox.post(.result(.reload(select: nil)))
+            inbox.post(.result(.reload(select: nil, showsAll: true)))
         }
     }
 

@@ -63,7 +63,7 @@ final class UndoRunner: Sendable {
         serially {
             let outcome = undo ? journal.undo(files: files, moved: moved, removed: removed) : journal.redo(files: files, moved: moved, removed: removed)
             inbox.post(.result(.showMessage(outcome.message)))
-            if outcome.succeeded { inbox.post(.result(.reload(select: nil))) }
+            if outcome.succeeded { inbox.post(.result(.reload(select: nil, showsAll: true))) }
         }
     }
 
@@ -89,7 +89,7 @@ final class UndoRunner: Sendable {
             case .success(let inverse):
                 journal.record(UndoStep(title: "the renaming of \(changes.count) name\(changes.count == 1 ? "" : "s")", actions: inverse))
                 inbox.post(.result(.showMessage("renamed \(changes.count) (z undoes)")))
-                inbox.post(.result(.reload(select: changes.first.map { Array($0.to.utf8) })))
+                inbox.post(.result(.reload(select: changes.first.map { Array($0.to.utf8) }, showsAll: true)))
             case .failure(let refusal):
                 inbox.post(.result(.showMessage("nothing renamed: \(refusal.reason)")))
             }

@@ -36,7 +36,7 @@ extension VolumeIO {
                     // The failure is settled before the body hears of it: a body that returns at
                     // once on its token must not answer a call that has already failed.
                     let timer = deadline.map { deadline in
-                        Timer {
+                        Timer(after: deadline) {
                             waiter.finish(.failure(FileSystemError(code: .notResponding,
                                                                    context: "no answer in \(Self.seconds(deadline)) (the volume is not responding)")))
                             token.cancel()
@@ -49,11 +49,11 @@ extension VolumeIO {
                         waiter.finish(.success(value))
                     }
                     if !started {
+                        timer?.cancel()
                         release(volume, wasAbandoned: false)
                         waiter.finish(.failure(.system(errno, "cannot start a thread", call: "pthread_create")))
-                    } else if let deadline, let timer {
-                        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer.item)
                     }
+                    timer?.start()
                 }
             } onCancel: {
                 waiter.finish(.failure(.cancelled))
@@ -71,13 +71,21 @@ extension VolumeIO {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    /// A deadline's work, cancelled when the body returns in time so that no timer is left
-    /// pending for each call. (`DispatchWorkItem` is not marked `Sendable`; its `cancel` is
-    /// documented as safe from any thread, and nothing else of it is shared.)
+    /// A deadline's work on a timer of its own, cancelled when the body returns in time: the
+    /// timer and what its work holds are let go then, not left pending until the deadline.
+    /// (libdispatch's sources are not marked `Sendable`; `cancel` and `resume` are safe from any
+    /// thread, and nothing else of the source is shared.)
     private final class Timer: @unchecked Sendable {
-        let item: DispatchWorkItem
-        init(_ work: @escaping @Sendable () -> Void) { item = DispatchWorkItem(block: work) }
-        func cancel() { item.cancel() }
+        private let source: any DispatchSourceTimer
+        init(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
+            source = DispatchSource.makeTimerSource(queue: .global())
+            source.setEventHandler(handler: work)
+            source.schedule(deadline: .now() + seconds)
+        }
+        /// Starts the count; called once (a source released while never started would crash).
+        func start() { source.resume() }
+        /// The work will not run (before or after `start`).
+        func cancel() { source.cancel() }
     }
 
     /// Resumes the continuation exactly once, whichever comes first: the result or the cancel
