@@ -11,10 +11,16 @@ extension BrowserState {
             guard ticket == self.ticket else { return [] }  // an old folder's late answer
             listingProgressAt = now
             waitingFor = nil
-            receive(batch, complete: complete)
+            if relisting != nil { receiveRelisting(batch, complete: complete) } else { receive(batch, complete: complete) }
         case .listingFailed(let ticket, let reason):
             guard ticket == self.ticket else { return [] }
             waitingFor = nil
+            // Listed again and failed: what is shown stays, with the reason.
+            if relisting != nil {
+                relisting = nil
+                message = reason
+                return []
+            }
             navigation.listingError = reason
             navigation.listingComplete = true
             message = reason
@@ -24,7 +30,7 @@ extension BrowserState {
             return reduce(.listingFailed(ticket: ticket, reason: "the volume under \(folder) is gone"))
         case .listingStalled(let ticket, let volume):
             if ticket == self.ticket && !listingComplete { waitingFor = volume }
-        case .reload(let name, let showsAll): return reloadFolder(select: name ?? selected?.nameBytes, showsAll: showsAll)
+        case .reload(let name, let showsAll): return reloadFolder(select: name, showsAll: showsAll)
         case .folderChanged(let changed): return changed == folder ? refreshFolder() : []
         case .showMessage(let text): message = text
         case .volumesChanged, .volumeLost, .volumeGone, .capabilitiesFound: return reduceVolumeResult(result)

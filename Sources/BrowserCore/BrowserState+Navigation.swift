@@ -54,6 +54,7 @@ extension BrowserState {
         }
         previousNavigation = navigation
         navigation = Navigation(folder: path, select: name)
+        relisting = nil
         ticket += 1
         if mode == .filtering || prompt != nil { mode = .browsing }
         waitingFor = nil
@@ -82,25 +83,43 @@ extension BrowserState {
     }
 
     /// Lists the current folder again, the cursor going back to `name` when it is still there.
-    /// The filter stays (the header shows it): a copy that ends while the user types or reads a
-    /// filter must not take it away. What must be seen (`showsAll`: a rename, a new file, an
-    /// undo, a restore, an edit's copy) clears a filter the user is not typing.
+    /// The listing on screen stays, and keys act on it, until the new one is all in
+    /// (`Relisting`). The filter stays (the header shows it): a copy that ends while the user
+    /// types or reads a filter must not take it away. What must be seen (`showsAll`: a rename, a
+    /// new file, an undo, a restore, an edit's copy) clears a filter the user is not typing.
     mutating func reloadFolder(select name: [UInt8]?, showsAll: Bool = false) -> [BrowserEffect] {
-        let keepMode = mode, keepBanner = banner, keepFilter = navigation.filter
-        let effects = enter(folder, select: name)
-        mode = keepMode
-        banner = keepBanner
-        if !showsAll || keepMode == .filtering { navigation.filter = keepFilter }
-        return effects
+        relist(select: name, showsAll: showsAll, keepsMarks: false)
     }
 
-    /// The folder changed by itself (its watch): listed again as `reloadFolder` does, but what
-    /// the user set in it stays: the filter (as in every reload) and the names marked.
+    /// The folder changed by itself (its watch): listed again as `reloadFolder` does, but the
+    /// names marked stay too.
     mutating func refreshFolder() -> [BrowserEffect] {
-        let marked = navigation.marked
-        let effects = reloadFolder(select: selected?.nameBytes)
-        navigation.marked = marked
-        return effects
+        relist(select: nil, showsAll: false, keepsMarks: true)
+    }
+
+    private mutating func relist(select name: [UInt8]?, showsAll: Bool, keepsMarks: Bool) -> [BrowserEffect] {
+        ticket += 1
+        relisting = Relisting(ticket: ticket, select: name, showsAll: showsAll, keepsMarks: keepsMarks)
+        listingProgressAt = now
+        return [.list(folder: folder, ticket: ticket)]
+    }
+
+    /// A batch of the folder listed again; the last one puts the new listing in place of the old,
+    /// keeping what the user set (the filter, the marks, the scroll) as the relisting asked.
+    mutating func receiveRelisting(_ batch: EntryStore, complete: Bool) {
+        guard var pending = relisting else { return }
+        pending.store.append(contentsOf: batch)
+        guard complete else {
+            relisting = pending
+            return
+        }
+        relisting = nil
+        var fresh = Navigation(folder: folder, select: pending.select ?? selected?.nameBytes)
+        fresh.filter = pending.showsAll && mode != .filtering ? "" : navigation.filter
+        if pending.keepsMarks { fresh.marked = navigation.marked }
+        fresh.top = navigation.top
+        navigation = fresh
+        receive(pending.store, complete: true)
     }
 
     /// The volume under the current folder is gone: say so and move to the folder it was mounted

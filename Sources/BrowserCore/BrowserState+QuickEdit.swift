@@ -119,7 +119,7 @@ extension BrowserState {
             message = "not saved: \(reason)"
         case .editRestored(let path):
             if selectedPath == path { resetQuickLook() }
-            return [.forgetPictures(path: path)] + reloadFolder(select: selected?.nameBytes)
+            return [.forgetPictures(path: path)] + reloadFolder(select: nil)
         default: break
         }
         return []

@@ -12,6 +12,8 @@ public struct BrowserState: Sendable, Equatable {
     /// Where the user was before the current folder's listing began: Esc while a stuck volume is
     /// awaited goes back to it.
     var previousNavigation: Navigation?
+    /// The current folder being listed again behind the listing shown (`reloadFolder`).
+    var relisting: Relisting?
     /// What the user is doing: browsing, typing a filter or a name, or looking at an overlay.
     public internal(set) var mode: Mode = .browsing
     public internal(set) var showHidden = false
