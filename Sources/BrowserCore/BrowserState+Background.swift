@@ -11,12 +11,12 @@ extension BrowserState {
             guard ticket == self.ticket else { return [] }  // an old folder's late answer
             listingProgressAt = now
             waitingFor = nil
-            if relisting != nil { receiveRelisting(batch, complete: complete) } else { receive(batch, complete: complete) }
+            if relisting?.ticket == ticket { receiveRelisting(batch, complete: complete) } else { receive(batch, complete: complete) }
         case .listingFailed(let ticket, let reason):
             guard ticket == self.ticket else { return [] }
             waitingFor = nil
             // Listed again and failed: what is shown stays, with the reason.
-            if relisting != nil {
+            if relisting?.ticket == ticket {
                 relisting = nil
                 message = reason
                 return []

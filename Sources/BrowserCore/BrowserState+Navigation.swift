@@ -105,11 +105,13 @@ extension BrowserState {
     }
 
     /// A batch of the folder listed again; the last one puts the new listing in place of the old,
-    /// keeping what the user set (the filter, the marks, the scroll) as the relisting asked.
+    /// keeping what the user set (the filter, the marks, the scroll) as the relisting asked. A
+    /// listing shown while still arriving is replaced by the first batch instead, and the rest
+    /// streams in as a first listing does (a huge folder on a slow share keeps showing progress).
     mutating func receiveRelisting(_ batch: EntryStore, complete: Bool) {
         guard var pending = relisting else { return }
         pending.store.append(contentsOf: batch)
-        guard complete else {
+        guard complete || !navigation.listingComplete else {
             relisting = pending
             return
         }
@@ -119,7 +121,7 @@ extension BrowserState {
         if pending.keepsMarks { fresh.marked = navigation.marked }
         fresh.top = navigation.top
         navigation = fresh
-        receive(pending.store, complete: true)
+        receive(pending.store, complete: complete)
     }
 
     /// The volume under the current folder is gone: say so and move to the folder it was mounted

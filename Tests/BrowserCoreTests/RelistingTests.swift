@@ -52,4 +52,15 @@ import FileSystemKit
         state.list(["inside.txt"])
         #expect(state.entries.map(\.name) == ["inside.txt"])
     }
+
+    @Test func aListingStillArrivingIsReplacedAtOnceAndTheNewOneStreams() {
+        var state = BrowserState(folder: "/home/me", layout: ScreenLayout(rows: 24, columns: 100))
+        _ = state.start()
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "a.txt")]), complete: false))
+        state.apply(.reload(select: nil))
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "a.txt"), Entry(name: "b.txt")]), complete: false))
+        #expect(state.entries.map(\.name) == ["a.txt", "b.txt"] && !state.listingComplete, "the new listing shows as it comes")
+        state.apply(.listed(ticket: state.ticket, entries: EntryStore([Entry(name: "c.txt")]), complete: true))
+        #expect(state.entries.map(\.name) == ["a.txt", "b.txt", "c.txt"] && state.listingComplete)
+    }
 }
