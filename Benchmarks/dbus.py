@@ -47,14 +47,17 @@ def need_tumbler():
 def camera_photos():
     """Benchmarks/thumbnails.sh's 4000x3000 JPEGs, each with a 160x120 EXIF thumbnail as cameras write."""
     folder = os.path.join(BENCH, 'jpeg')
-    if not os.path.isdir(folder):
-        subprocess.run([os.path.join(ROOT, 'Benchmarks', 'thumbnails.sh'), 'jpeg'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not os.path.isfile(os.path.join(folder, '.complete')):
+        subprocess.run([os.path.join(ROOT, 'Benchmarks', 'thumbnails.sh'), 'jpeg'], stdout=subprocess.DEVNULL)
+    photos = [n for n in sorted(os.listdir(folder)) if n.endswith('.jpg')] if os.path.isdir(folder) else []
+    if len(photos) < VISIBLE:
+        sys.exit('dbus.py: %s holds %d camera JPEGs, %d needed (Benchmarks/thumbnails.sh jpeg makes them)' % (folder, len(photos), VISIBLE))
     out = os.path.join(BENCH, 'camera-exif')
     if not os.path.isdir(out):
         work = out + '.part'
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
-        for name in [n for n in sorted(os.listdir(folder)) if n.endswith('.jpg')][:24]:
+        for name in photos[:VISIBLE]:
             source, target, thumb = os.path.join(folder, name), os.path.join(work, name), os.path.join(work, name + '.thumb')
             subprocess.run(['convert', source, '-thumbnail', '160x120', '-quality', '85', thumb], check=True)
             shutil.copy(source, target)
@@ -90,6 +93,8 @@ def folder_of_34():
                 source = kind.pop(0)
                 shutil.copy(source, os.path.join(work, 'f%02d-%s' % (index, os.path.basename(source))))
                 index += 1
+    if len(os.listdir(work)) != 34:
+        sys.exit('dbus.py: only %d of the 34 files found (corpus at %s)' % (len(os.listdir(work)), CORPUS))
     os.rename(work, folder)
     return folder
 
@@ -246,6 +251,9 @@ def main():
     parser.add_argument('sets', nargs='*', default=['mixed', 'photos'], help='mixed (34 files, 24 visible), photos (24 camera photos)')
     args = parser.parse_args()
     need_tumbler()
+    missing = [tool for tool in ('convert', 'exiftool', 'ffmpeg') if not shutil.which(tool)]
+    if missing:
+        sys.exit('dbus.py: missing %s (scripts/install-deps bench installs them)' % ', '.join(missing))
     ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the activated services stay in this tree
     medians = []
     if 'mixed' in args.sets:
