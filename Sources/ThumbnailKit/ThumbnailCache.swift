@@ -183,11 +183,17 @@ public final class ThumbnailCache: ThumbnailCaching {
 
     /// Whether a valid thumbnail of the right size exists (for batch runs, without decoding it).
     /// `sharedToo`: one in a shared repository beside the file counts (false: only this cache's).
-    public func hasValidThumbnail(forFile file: String, box: PixelSize, sharedToo: Bool = true) -> Bool {
-        guard !ignoresStored, let flavor = Flavor.smallest(covering: box), let stamp = FileStamp(path: file) else { return false }
-        if memory.withLock({ $0.entry(for: path(forFile: file, flavor: flavor), stamp: stamp) }) != nil { return true }
+    /// `stamp`: the file's, when the caller has just read it (one stat less per file).
+    public func hasValidThumbnail(forFile file: String, box: PixelSize, sharedToo: Bool = true, stamp known: FileStamp? = nil) -> Bool {
+        guard !ignoresStored, let flavor = Flavor.smallest(covering: box), let stamp = known ?? FileStamp(path: file) else { return false }
+        // The name (an MD5) is made outside the lock, and not at all while memory holds nothing (a
+        // batch's): two threads looking up a re-run's files waited on each other for it.
+        if memory.withLock({ $0.count > 0 }) {
+            let key = path(forFile: file, flavor: flavor)
+            if memory.withLock({ $0.entry(for: key, stamp: stamp) }) != nil { return true }
+        }
         for candidate in candidatePaths(file, flavor: flavor) where sharedToo || !candidate.isShared {
-            guard let png = read(candidate), let info = PNGDecoder.info(png) else { continue }
+            guard let png = read(candidate), let info = PNGDecoder.info(png, checksPixels: false) else { continue }
             if isValid(info, stamp: stamp, candidate: candidate) { return true }
         }
         return false
@@ -289,9 +295,4 @@ public final class ThumbnailCache: ThumbnailCaching {
     private func ensureFolder(_ folder: String, mode: mode_t = 0o700) -> Bool {
         FolderMaker.make(folder, mode: mode) && access(folder, W_OK) == 0
     }
-}
-
-/// The version written into cache entries and fail folders.
-public enum EngineVersion {
-    public static let string = "0.1.0"
 }

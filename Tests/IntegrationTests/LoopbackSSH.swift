@@ -20,6 +20,9 @@ final class LoopbackSSH: @unchecked Sendable {
     /// Nil when sshd is not installed or did not start (the caller records why).
     init?() {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else { return nil }
+        // sshd refuses to start without its privilege separation folder, which only the system's
+        // own start of the service makes (a fresh machine without systemd has none).
+        if geteuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true) }
         folder = TestEnvironment.temporaryFolder("qlbrowse-ssh")
         remoteCache = folder.appendingPathComponent("remote-cache")
         try? FileManager.default.createDirectory(at: remoteCache, withIntermediateDirectories: true)

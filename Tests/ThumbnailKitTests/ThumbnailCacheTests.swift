@@ -241,6 +241,37 @@ import Testing
         #expect(PNGDecoder.info([1, 2, 3]) == nil)
     }
 
+    /// A batch's look-up skips the CRCs of the picture's data, nothing else: a cut file, a
+    /// damaged header or text is still refused, and a full read still checks every CRC.
+    @Test func theLookUpSkipsOnlyThePixelsCRCs() throws {
+        let png = PNGEncoder.encode(PixelImage(width: 8, height: 8, filledWith: .black), text: [("Thumb::MTime", "7")])
+        let data = try #require(Self.chunkRange(of: "IDAT", in: png))
+        var damagedPixels = png
+        damagedPixels[data.lowerBound] ^= 0xFF
+        #expect(PNGDecoder.info(damagedPixels, checksPixels: false)?.text["Thumb::MTime"] == "7")
+        #expect(PNGDecoder.info(damagedPixels) == nil)
+        #expect(PNGDecoder.decode(damagedPixels) == nil)
+        #expect(PNGDecoder.info(Array(png.dropLast(12)), checksPixels: false) == nil)  // IEND cut off
+        #expect(PNGDecoder.info(Array(png.prefix(data.upperBound - 1)), checksPixels: false) == nil)
+        var damagedText = png
+        damagedText[try #require(Self.chunkRange(of: "tEXt", in: png)).lowerBound + 2] ^= 0x01
+        #expect(PNGDecoder.info(damagedText, checksPixels: false) == nil)
+        var damagedHeader = png
+        damagedHeader[16] ^= 0x01
+        #expect(PNGDecoder.info(damagedHeader, checksPixels: false) == nil)
+    }
+
+    /// Where the data of the first chunk of `type` lies.
+    private static func chunkRange(of type: String, in png: [UInt8]) -> Range<Int>? {
+        var position = 8
+        while position + 12 <= png.count {
+            let length = png[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: png[position + 4..<position + 8], as: UTF8.self) == type { return position + 8..<position + 8 + length }
+            position += 12 + length
+        }
+        return nil
+    }
+
     @Test func theMemoryLRUKeepsWithinItsBudget() {
         var lru = MemoryLRU(capacityBytes: 3 * 16)
         let stamp = FileStamp(modified: 1, size: 1)

@@ -19,15 +19,21 @@ public enum FileURI {
 
     /// Percent-escapes bytes the way GLib does (upper-case hex).
     public static func escape(_ bytes: [UInt8]) -> String {
-        var out = ""
-        for byte in bytes {
-            if allowed[Int(byte)] {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xf, radix: 16, uppercase: true)
+        let digits: StaticString = "0123456789ABCDEF"
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 4)
+        digits.withUTF8Buffer { hex in
+            for byte in bytes {
+                if allowed[Int(byte)] {
+                    out.append(byte)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xf)])
+                }
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The absolute path for a `file://` URI (`file://localhost/…` too), or nil for any other URI:

@@ -16,21 +16,28 @@ public enum PNGDecoder {
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    public static func info(_ png: [UInt8]) -> Info? {
+    /// The header and text of a well-formed PNG, nil for anything else. `checksPixels: false`
+    /// skips the CRCs of the picture's data (the chunks are still walked to IEND, so a cut file
+    /// is still refused): for a look-up that only asks whether a thumbnail is stored and current
+    /// (a re-run of a batch: the CRCs were a sixth of its work); whoever shows the picture
+    /// decodes it, and every check is made then.
+    public static func info(_ png: [UInt8], checksPixels: Bool = true) -> Info? {
         var info = Info()
         var sawHeader = false
-        let complete = forEachChunk(png) { type, data in
+        let complete = forEachChunk(png, checksCRC: { checksPixels || $0 != Chunk.data }) { type, data in
             switch type {
-            case "IHDR":
+            case Chunk.header:
                 guard data.count == 13 else { return false }
                 info.width = Int(bigEndian(data, 0)); info.height = Int(bigEndian(data, 4))
                 info.bitDepth = Int(data[data.startIndex + 8]); info.colorType = Int(data[data.startIndex + 9])
                 info.interlaced = data[data.startIndex + 12] != 0
                 sawHeader = true
-            case "tEXt":
+            case Chunk.text:
                 guard let zero = data.firstIndex(of: 0) else { return true }
                 let key = String(decoding: data[data.startIndex..<zero], as: UTF8.self)
-                let value = String(data[(zero + 1)...].map { Character(Unicode.Scalar($0)) })
+                // Latin-1, which is ASCII in nearly every thumbnail (URIs are escaped).
+                let bytes = data[(zero + 1)...]
+                let value = bytes.allSatisfy({ $0 < 0x80 }) ? String(decoding: bytes, as: UTF8.self) : String(bytes.map { Character(Unicode.Scalar($0)) })
                 info.text[key] = value
             default:
                 break
@@ -81,7 +88,7 @@ public enum PNGDecoder {
         var palette: [UInt8] = []
         var transparency: [UInt8] = []
         _ = forEachChunk(png) { type, data in
-            if type == "IDAT" { compressed += data } else if type == "PLTE" { palette = Array(data) } else if type == "tRNS" { transparency = Array(data) }
+            if type == Chunk.data { compressed += data } else if type == Chunk.palette { palette = Array(data) } else if type == Chunk.transparency { transparency = Array(data) }
             return true
         }
         let channels: Int
@@ -100,17 +107,31 @@ public enum PNGDecoder {
                         palette: palette, transparency: transparency)
     }
 
-    /// Calls `body` for each chunk with a valid CRC; false when the file is not a well-formed PNG.
-    private static func forEachChunk(_ png: [UInt8], _ body: (String, ArraySlice<UInt8>) -> Bool) -> Bool {
-        guard png.count >= 8, Array(png[0..<8]) == signature else { return false }
+    /// Chunk types, as their four bytes read big-endian.
+    enum Chunk {
+        static let header: UInt32 = 0x4948_4452  // IHDR
+        static let text: UInt32 = 0x7445_5874  // tEXt
+        static let data: UInt32 = 0x4944_4154  // IDAT
+        static let palette: UInt32 = 0x504C_5445  // PLTE
+        static let transparency: UInt32 = 0x7452_4E53  // tRNS
+        static let end: UInt32 = 0x4945_4E44  // IEND
+    }
+
+    /// Calls `body` for each chunk with a valid CRC (those `checksCRC` names: all but in `info`'s
+    /// look-up); false when the file is not a well-formed PNG.
+    private static func forEachChunk(_ png: [UInt8], checksCRC: (UInt32) -> Bool = { _ in true },
+                                     _ body: (UInt32, ArraySlice<UInt8>) -> Bool) -> Bool {
+        guard png.count >= 8, png[0..<8].elementsEqual(signature) else { return false }
         var position = 8
         while position + 12 <= png.count {
             let length = Int(bigEndian(png[...], position))
             guard length >= 0, position + 12 + length <= png.count else { return false }
-            let type = String(decoding: png[(position + 4)..<(position + 8)], as: UTF8.self)
-            let crc = png[(position + 4)..<(position + 8 + length)].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-            guard UInt32(crc) == bigEndian(png[...], position + 8 + length) else { return false }
-            if type == "IEND" { return true }
+            let type = bigEndian(png[...], position + 4)
+            if checksCRC(type) {
+                let crc = png[(position + 4)..<(position + 8 + length)].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+                guard UInt32(crc) == bigEndian(png[...], position + 8 + length) else { return false }
+            }
+            if type == Chunk.end { return true }
             guard body(type, png[(position + 8)..<(position + 8 + length)]) else { return false }
             position += 12 + length
         }
