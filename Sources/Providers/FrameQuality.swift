@@ -21,6 +21,11 @@ public enum FrameQuality {
         return (mean, (max(0, squares / samples - mean * mean)).squareRoot())
     }
 
+    /// Near-black: what a video's intro fades in from.
+    public static func isDark(_ image: PixelImage) -> Bool {
+        lumaStatistics(image).mean <= 16
+    }
+
     public static func isInteresting(_ image: PixelImage) -> Bool {
         let stats = lumaStatistics(image)
         return stats.mean > 16 && stats.mean < 245 && stats.deviation > 12

@@ -7,15 +7,17 @@ final class FrameTally {
 }
 
 extension VideoProvider {
-    /// After the first frame in hand, the search always goes on to the next position (a black
-    /// intro is the usual reason to look further, and a heavy video's first position alone may
-    /// take longer than this); positions after that start only while the search has taken less
-    /// than this: a video flat from end to end (a white test clip, a slide held for minutes)
-    /// would otherwise be decoded at every position, and one flat video held a D-Bus client's
-    /// whole first screen (0.4 s of a 0.5 s screen). 50 ms: a light video (SD, short GOPs: a
-    /// position in 5–25 ms) still gets its third and fourth positions; a flat one stops after two
-    /// (9bitwhite.mkv: 57 ms instead of 126). Over the corpus's 15 videos only two searches change,
-    /// both of videos with no position worth showing (session 16).
+    /// After a dark first frame, the search always goes on to the next position (a black intro
+    /// is the usual reason to look further, and a heavy video's first position alone may take
+    /// longer than this); other positions start only while the search has taken less than this:
+    /// a video flat from end to end (a white test clip, a slide held for minutes) would otherwise
+    /// be decoded at every position, and one flat video held a D-Bus client's whole first screen
+    /// (0.4 s of a 0.5 s screen). 50 ms: a light video (SD, short GOPs: a position in 5–25 ms)
+    /// still gets its third and fourth positions; a flat one stops after two (9bitwhite.mkv: 57 ms
+    /// instead of 126), or after one when its first frame is flat but not dark (session 18: its
+    /// second position cost a mixed first screen ~75 ms of a core for another white frame). Over
+    /// the corpus's 15 videos only two searches change, both of videos with no position worth
+    /// showing (session 16).
     static let searchBudget = Duration.milliseconds(50)
 
     /// The frame worth showing (the best one seen when none is), or nil when no frame decodes.
@@ -27,9 +29,12 @@ extension VideoProvider {
         guard let frame else { throw ThumbnailError(.tooLarge, "out of memory") }
 
         var best: (image: PixelImage, score: Double)?
+        /// Whether the first frame in hand was dark: an intro, worth one more position past the budget.
+        var startedDark = false
         /// Keeps the better of the frames seen; true when this one is worth showing.
         func judge() throws(ThumbnailError) -> Bool {
             let image = try picture(of: frame, stream: stream, box: job.box)
+            if best == nil { startedDark = FrameQuality.isDark(image) }
             let score = FrameQuality.score(image)
             if best == nil || score > best!.score { best = (image, score) }
             return stillImage || FrameQuality.isInteresting(image)
@@ -50,7 +55,8 @@ extension VideoProvider {
             for position in Self.positions {
                 try job.cancellation.check()
                 if best != nil {
-                    if triedSince >= 1 && ContinuousClock.now - begun > budget { break }
+                    let pastIntro = triedSince == 0 && startedDark
+                    if !pastIntro && ContinuousClock.now - begun > budget { break }
                     triedSince += 1
                 }
                 let seconds = duration * position

@@ -44,34 +44,46 @@ import ThumbnailKit
         #expect(tally.frames > 0 && tally.frames <= 375 + 20 + 8, "\(tally.frames) frames decoded")
     }
 
-    /// Makes a 20 s white video with one keyframe (500 frames) in `folder`, as `name` (its
+    /// Makes a 20 s video of one colour with one keyframe (500 frames) in `folder`, as `name` (its
     /// extension picks the container).
-    private func whiteVideo(_ folder: TemporaryFolder, _ name: String) throws -> String {
+    private func flatVideo(_ folder: TemporaryFolder, _ name: String, colour: String = "white") throws -> String {
         let path = folder.path + "/" + name
         _ = ProcessOutput.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                               "color=c=white:s=160x120:r=25:d=20", "-c:v", "libx264", "-preset", "ultrafast", "-g", "1000",
+                               "color=c=\(colour):s=160x120:r=25:d=20", "-c:v", "libx264", "-preset", "ultrafast", "-g", "1000",
                                "-pix_fmt", "yuv420p", path], seconds: 60)
         try #require(FileManager.default.fileExists(atPath: path), "ffmpeg could not make \(name)")
         return path
     }
 
-    /// The search always goes on past the first frame to the next position (a black intro is the
-    /// usual reason to look further, and a heavy video's first position alone may take longer than
-    /// the budget), then stops once the budget is spent: with none, 10 % (50 frames in) and 25 %
-    /// (decoded on to frame 125), not 50 %.
-    @Test func theSearchTriesOneMorePositionThenStopsWhenItsBudgetIsSpent() throws {
+    /// After a dark first frame (an intro) the search goes on to the next position whatever the
+    /// budget (a heavy video's first position alone may take longer), then stops once the budget
+    /// is spent: with none, 10 % (50 frames in) and 25 % (decoded on to frame 125), not 50 %.
+    @Test func aDarkStartIsWorthOneMorePositionThenTheBudgetDecides() throws {
         let folder = try TemporaryFolder()
-        let path = try whiteVideo(folder, "white.mp4")
+        let tally = try search(try flatVideo(folder, "black.mp4", colour: "black"), budget: .zero)
+        #expect(tally.frames > 100, "only \(tally.frames) frames decoded: the second position was not tried")
+        #expect(tally.frames <= 125 + 8, "\(tally.frames) frames decoded: the search went past the second position")
+    }
+
+    /// A flat first frame that is not dark (a white clip, a slide) gets no position past the
+    /// budget: with none, the search ends at 10 % (50 frames in).
+    @Test func aFlatBrightStartGetsNoPositionPastTheBudget() throws {
+        let folder = try TemporaryFolder()
+        let tally = try search(try flatVideo(folder, "white.mp4"), budget: .zero)
+        #expect(tally.frames > 0 && tally.frames <= 50 + 8, "\(tally.frames) frames decoded: the search went past the first position")
+    }
+
+    /// Runs the search on the file's video with `budget`; how many frames it decoded.
+    private func search(_ path: String, budget: Duration) throws -> FrameTally {
         let media = try MediaFile(path: path)
         let stream = try #require(media.videoStream)
         let job = ProviderJob(path: path, contentType: ContentType("video/mp4"), box: PixelSize(width: 64, height: 64),
                               wantsLowQuality: false, wantsThumbnail: true)
         let tally = FrameTally()
         let image = try VideoProvider().bestFrame(media: media, stream: stream, decoder: try media.decoder(for: stream), job: job,
-                                                  budget: .zero, tally: tally)
+                                                  budget: budget, tally: tally)
         #expect(image != nil)
-        #expect(tally.frames > 100, "only \(tally.frames) frames decoded: the second position was not tried")
-        #expect(tally.frames <= 125 + 8, "\(tally.frames) frames decoded: the search went past the second position")
+        return tally
     }
 
     /// Only MP4/QuickTime and Matroska/WebM index every keyframe; an MPEG-TS index holds the
@@ -79,7 +91,7 @@ import ThumbnailKit
     @Test func onlyContainersThatIndexEveryKeyframeAreDecodedOn() throws {
         let folder = try TemporaryFolder()
         for (name, indexed) in [("white.mp4", true), ("white.mkv", true), ("white.ts", false)] {
-            let media = try MediaFile(path: try whiteVideo(folder, name))
+            let media = try MediaFile(path: try flatVideo(folder, name))
             #expect(VideoProvider.indexesEveryKeyframe(media) == indexed, "\(name)")
         }
     }
