@@ -86,7 +86,8 @@ extension BrowserState {
     /// The listing on screen stays, and keys act on it, until the new one is all in
     /// (`Relisting`). The filter stays (the header shows it): a copy that ends while the user
     /// types or reads a filter must not take it away. What must be seen (`showsAll`: a rename, a
-    /// new file, an undo, a restore, an edit's copy) clears a filter the user is not typing.
+    /// new file, an undo, a restore, an edit's copy) clears a filter the user is not typing and
+    /// has not set since the relisting was asked for.
     mutating func reloadFolder(select name: [UInt8]?, showsAll: Bool = false) -> [BrowserEffect] {
         relist(select: name, showsAll: showsAll, keepsMarks: false)
     }
@@ -99,7 +100,7 @@ extension BrowserState {
 
     private mutating func relist(select name: [UInt8]?, showsAll: Bool, keepsMarks: Bool) -> [BrowserEffect] {
         ticket += 1
-        relisting = Relisting(ticket: ticket, select: name, showsAll: showsAll, keepsMarks: keepsMarks)
+        relisting = Relisting(ticket: ticket, select: name, showsAll: showsAll, filterAsked: navigation.filter, keepsMarks: keepsMarks)
         listingProgressAt = now
         return [.list(folder: folder, ticket: ticket)]
     }
@@ -117,7 +118,8 @@ extension BrowserState {
         }
         relisting = nil
         var fresh = Navigation(folder: folder, select: pending.select ?? selected?.nameBytes)
-        fresh.filter = pending.showsAll && mode != .filtering ? "" : navigation.filter
+        let clearsFilter = pending.showsAll && mode != .filtering && navigation.filter == pending.filterAsked
+        fresh.filter = clearsFilter ? "" : navigation.filter
         if pending.keepsMarks { fresh.marked = navigation.marked }
         fresh.top = navigation.top
         navigation = fresh

@@ -11,6 +11,9 @@ struct Relisting: Sendable, Equatable {
     let select: [UInt8]?
     /// Whether what the operation made must be seen: a kept filter goes (one being typed stays).
     let showsAll: Bool
+    /// The filter when the relisting was asked for: only that one goes with `showsAll`. One the
+    /// user set since (typed once the operation's message showed) is theirs and stays.
+    let filterAsked: String
     /// Whether the marks stay (a change the folder's watch saw; not after an operation).
     let keepsMarks: Bool
     /// What arrived so far.

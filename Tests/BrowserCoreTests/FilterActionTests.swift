@@ -56,4 +56,17 @@ import FileSystemKit
         state.list(["here.bin", "renamed.bin", "new.bin", "notes.txt"])
         #expect(state.isTypingFilter && state.filter == "here" && state.entries.map(\.name) == ["here.bin"])
     }
+
+    /// A filter the user sets while an undo's relisting is under way (typed once "redone: …"
+    /// showed) is theirs: the relisting clears only the filter that was there when it was asked
+    /// for (CI: "/there" typed after a redo was gone when the relisting came in).
+    @Test func aFilterSetAfterTheRelistingWasAskedForStays() {
+        var state = BrowserState.browsing(["here.bin", "there.bin"])
+        state.apply(.reload(select: nil, showsAll: true))
+        state.apply(.filter(.start))
+        state.apply(.filter(.input("there")))
+        state.apply(.filter(.accept))
+        state.list(["here.bin", "there.bin", "new.bin"])
+        #expect(state.filter == "there" && state.entries.map(\.name) == ["there.bin"])
+    }
 }

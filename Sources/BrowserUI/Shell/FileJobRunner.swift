@@ -235,15 +235,16 @@ final class FileJobRunner: Sendable {
                     _ = try await place.restore(item)
                     restored += 1
                 } catch where error.code == .notResponding {
-                    inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
                     inbox.post(.result(.reload(select: nil, showsAll: true)))
+                    inbox.post(.result(.showMessage("cannot restore: the volume is not responding")))
                     return
                 } catch {
                     problems.append(error.message)
                 }
             }
-            inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
+            // The relisting first: a filter typed once the message shows is the user's, and stays.
             inbox.post(.result(.reload(select: nil, showsAll: true)))
+            inbox.post(.result(.showMessage("restored \(restored) of \(items.count)" + (problems.first.map { "; \(TerminalText.escaped($0))" } ?? ""))))
         }
     }
 

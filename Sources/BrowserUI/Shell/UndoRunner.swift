@@ -62,8 +62,9 @@ final class UndoRunner: Sendable {
         let inbox = self.inbox, journal = self.journal, files = files(volumes: volumes), (moved, removed) = thumbnails
         serially {
             let outcome = undo ? journal.undo(files: files, moved: moved, removed: removed) : journal.redo(files: files, moved: moved, removed: removed)
-            inbox.post(.result(.showMessage(outcome.message)))
+            // The relisting first: a filter typed once the message shows is the user's, and stays.
             if outcome.succeeded { inbox.post(.result(.reload(select: nil, showsAll: true))) }
+            inbox.post(.result(.showMessage(outcome.message)))
         }
     }
 
