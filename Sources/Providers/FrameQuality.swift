@@ -21,14 +21,17 @@ public enum FrameQuality {
         return (mean, (max(0, squares / samples - mean * mean)).squareRoot())
     }
 
+    /// The mean luma at or below which a frame is near-black.
+    static let nearBlack = 16.0
+
     /// Near-black: what a video's intro fades in from.
     public static func isDark(_ image: PixelImage) -> Bool {
-        lumaStatistics(image).mean <= 16
+        lumaStatistics(image).mean <= nearBlack
     }
 
     public static func isInteresting(_ image: PixelImage) -> Bool {
         let stats = lumaStatistics(image)
-        return stats.mean > 16 && stats.mean < 245 && stats.deviation > 12
+        return stats.mean > nearBlack && stats.mean < 245 && stats.deviation > 12
     }
 
     /// Higher is better; used to pick the best of several unremarkable frames.

@@ -3,15 +3,7 @@ import Testing
 
 @Suite struct PNGEncoderTests {
     private func chunks(_ png: [UInt8]) -> [(String, [UInt8])] {
-        var result: [(String, [UInt8])] = []
-        var position = 8
-        while position + 8 <= png.count {
-            let length = Int(png[position]) << 24 | Int(png[position + 1]) << 16 | Int(png[position + 2]) << 8 | Int(png[position + 3])
-            let type = String(decoding: png[(position + 4)..<(position + 8)], as: UTF8.self)
-            result.append((type, Array(png[(position + 8)..<(position + 8 + length)])))
-            position += 12 + length
-        }
-        return result
+        PNGChunks.list(png).map { ($0.type, Array(png[$0.data])) }
     }
 
     @Test func writesSignatureHeaderTextAndEnd() {

@@ -263,13 +263,7 @@ import Testing
 
     /// Where the data of the first chunk of `type` lies.
     private static func chunkRange(of type: String, in png: [UInt8]) -> Range<Int>? {
-        var position = 8
-        while position + 12 <= png.count {
-            let length = png[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
-            if String(decoding: png[position + 4..<position + 8], as: UTF8.self) == type { return position + 8..<position + 8 + length }
-            position += 12 + length
-        }
-        return nil
+        PNGChunks.list(png).first { $0.type == type }?.data
     }
 
     @Test func theMemoryLRUKeepsWithinItsBudget() {
