@@ -102,6 +102,7 @@ public struct ThumbnailBatch: Sendable {
                                     var answered = AnsweredFiles(continuation)
                                     for path in paths where !token.isCancelled {
                                         if let outcome = answerWithoutDecoding(path) { answered.add(path, outcome) } else { making.yield(path) }
+                                        answered.flushIfDue()
                                     }
                                     answered.flush()
                                 }
@@ -149,7 +150,12 @@ public struct ThumbnailBatch: Sendable {
         mutating func add(_ path: String, _ outcome: Outcome) {
             if waiting.isEmpty { since = SystemTime.now() }
             waiting.append((path, outcome))
-            if SystemTime.now() - since >= Self.delay { flush() }
+        }
+
+        /// Passes on what waits once the first of it has waited `delay`, whatever the files
+        /// looked at since (those going on to be made too: on a slow share each look is slow).
+        mutating func flushIfDue() {
+            if !waiting.isEmpty && SystemTime.now() - since >= Self.delay { flush() }
         }
 
         mutating func flush() {
