@@ -135,18 +135,19 @@ def browser_deletes_the_chosen_twin(qlbrowse, work):
            'XDG_DATA_HOME': work + '/data', 'XDG_STATE_HOME': work + '/state', 'QLBROWSE_NO_SERVICE': '1'}
     browser = Browser([qlbrowse.encode(), b'--graphics', b'none', folder], env)
     try:
-        browser.wait_for('x\\xFF.txt', 5)
+        # Upper bounds, not timings: on a loaded CI the first listing once took more than 5 s.
+        browser.wait_for('x\\xFF.txt', 30)
         shown = browser.text()
         # The raw byte (U+EF00 + byte inside) sorts before U+FFFD: the first entry. The prompt names it.
         browser.send(b'g')
         browser.pump(0.3)
         browser.send(b'D')
-        asked = browser.wait_for('Delete for good', 3) is not None
+        asked = browser.wait_for('Delete for good', 15) is not None
         # The question is whole: the box is as wide as its title.
         asked = asked and any('trash instead)' in line for line in browser.screen.display)
         prompt = [line for line in browser.screen.display if 'Delete for good' in line]
         browser.send(b'y')
-        browser.wait_for('deleted: 1 done', 5)
+        browser.wait_for('deleted: 1 done', 15)
         left = sorted(os.listdir(folder))
     finally:
         browser.send(b'\x1bq')
