@@ -144,23 +144,6 @@ import ThumbnailKit
     }
 }
 
-@Suite struct CopyVerificationTests {
-    @Test func aVerifiedCopyIsComparedByteForByte() throws {
-        let root = NSTemporaryDirectory() + "qlbrowse-verify-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: root + "/to", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: URL(fileURLWithPath: root + "/data.bin"))
-        let report = FileOperation(kind: .copy, sources: [root + "/data.bin"], destination: root + "/to", verifiesContent: true)
-            .run(trash: nil, resolve: { _ in (.skip, false) }, progress: { _ in })
-        #expect(report.done.count == 1)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/to/data.bin")) == Data(contentsOf: URL(fileURLWithPath: root + "/data.bin")))
-        let input = open(root + "/data.bin", O_RDONLY)
-        defer { close(input) }
-        try "different".write(toFile: root + "/other.bin", atomically: false, encoding: .utf8)
-        #expect(throws: FileCopier.Failure.self) { try FileCopier.compareContent(input, root + "/other.bin") }
-    }
-}
-
 /// A move across volumes checks each copied file once more right before the original goes.
 @Suite struct MoveRecheckTests {
     /// The file the test changed, set from the copy's progress callback.
