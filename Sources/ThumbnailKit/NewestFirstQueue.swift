@@ -24,10 +24,16 @@ public struct NewestFirstQueue<Item: Sendable>: Sendable {
         lists.first { $0.handle == handle }.map { $0.items.count - $0.next } ?? 0
     }
 
-    /// Adds a list after every other: its items are served before theirs. An empty list is not kept.
+    /// Adds a list after every other: its items are served before theirs. An empty list is not
+    /// kept. Items pushed for a handle whose list still waits join the end of that list, in its
+    /// place: one list is given out in parts (what can start at once, then the rest).
     public mutating func push(_ handle: UInt32, _ items: [Item]) {
         guard !items.isEmpty else { return }
-        lists.append(List(handle: handle, items: items))
+        if let index = lists.firstIndex(where: { $0.handle == handle }) {
+            lists[index].items += items
+        } else {
+            lists.append(List(handle: handle, items: items))
+        }
     }
 
     /// The next item of the newest list, and that list's handle.

@@ -30,9 +30,7 @@ extension DBusThumbnailer {
     /// Answers the JPEGs among `uris` whose own preview fills the flavor, `lanes` at a time, each
     /// with its Ready as soon as it is stored; returns those answered (the others are left to the lanes).
     func answerEmbedded(_ uris: [String], handle: UInt32, pixels: Int, signals: Signals) async -> Set<String> {
-        let photos = uris.filter { uri in
-            FileURI.path(from: uri).flatMap { ContentTypeTable.type(forFileName: $0) }?.identifier == "image/jpeg"
-        }
+        let photos = uris.filter(Self.mayHoldItsThumbnail)
         var answered = Set<String>()
         await withTaskGroup(of: String?.self) { group in
             var next = photos.makeIterator()
@@ -47,6 +45,11 @@ extension DBusThumbnailer {
             }
         }
         return answered
+    }
+
+    /// Whether the file is named as a JPEG: a photo whose own preview may be its thumbnail.
+    static func mayHoldItsThumbnail(_ uri: String) -> Bool {
+        FileURI.path(from: uri).flatMap { ContentTypeTable.type(forFileName: $0) }?.identifier == "image/jpeg"
     }
 
     private func answerEmbedded(_ uri: String, pixels: Int, signals: Signals) async -> Bool {

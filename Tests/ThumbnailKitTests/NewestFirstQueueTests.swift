@@ -36,4 +36,20 @@ import Testing
         #expect(queue.takeOut(2) == [])
         #expect(queue.isEmpty)
     }
+
+    /// A list given out in parts (the D-Bus thumbnailer's non-photos, then the photos without a
+    /// preview of their own) stays one list in its place: taking it out takes both parts.
+    @Test func itemsPushedForAWaitingListJoinItsEnd() {
+        var queue = NewestFirstQueue<String>()
+        queue.push(1, ["a"])
+        queue.push(2, ["x", "y"])
+        queue.push(1, ["b"])
+        #expect(queue.next()?.item == "x")
+        #expect(queue.takeOut(1) == ["a", "b"])
+        #expect(drain(&queue) == ["2:y"])
+        queue.push(3, ["p"])
+        #expect(queue.next()?.item == "p")
+        queue.push(3, ["q"])
+        #expect(drain(&queue) == ["3:q"], "a list handed out whole is gone: the next part is a list again")
+    }
 }
