@@ -280,29 +280,4 @@ final class DBusThumbnailer: Sendable {
             signals.failed([uri], Self.code(for: failure), "\(path): \(failure.reason)")
         }
     }
-
-    /// One job's signals, to the caller that queued it.
-    struct Signals: Sendable {
-        let bus: DBusService?
-        let caller: String?
-        let handle: UInt32
-
-        func started() { bus?.emit("Started", to: caller, handle) }
-        func finished() { bus?.emit("Finished", to: caller, handle) }
-        func ready(_ uris: [String]) { bus?.emit("Ready", to: caller, handle, uris) }
-        func failed(_ uris: [String], _ code: ErrorCode, _ message: String) {
-            bus?.emit("Error", to: caller, handle, uris, code: code.rawValue, message: message)
-        }
-    }
-
-    /// tumbler's code for an engine failure.
-    static func code(for error: ThumbnailError) -> ErrorCode {
-        switch error.code {
-        case .unsupported: return .unsupported
-        case .corrupt, .encrypted: return .invalidFormat
-        case .noPreview: return .noContent
-        case .writeFailed: return .saveFailed
-        case .unreadable, .tooLarge, .timedOut, .crashed, .cancelled, .workerUnavailable: return .other
-        }
-    }
 }
