@@ -261,8 +261,9 @@ public enum FileCopier {
     /// The length of the next `copy_file_range` call: what the last call's rate moves in about
     /// 0.1 s, at most four times the last and within 1 MB to 1 GB. Calls grow where they are
     /// quick (a local disk copies a gigabyte in one) and shrink as soon as one is slow (a busy
-    /// disk, a share), so cancel, pause and the volume's deadline are answered between calls; a
-    /// length that only ever grew once made one call of 512 MB on a disk that had slowed down.
+    /// disk, a share), so cancel, pause and the volume's deadline are answered between calls. A
+    /// length that only ever grew could ask for the rest of a big file in one call, however slow
+    /// the disk had become.
     static func nextChunk(after bytes: Int, took nanoseconds: Int64) -> Int {
         let rate = Double(bytes) / (Double(max(nanoseconds, 1_000_000)) / 1e9)
         return max(1 << 20, Int(min(rate * 0.1, Double(bytes) * 4, Double(1 << 30))))

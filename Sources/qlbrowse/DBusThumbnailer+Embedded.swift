@@ -27,10 +27,10 @@ extension DBusThumbnailer {
         return .success(request)
     }
 
-    /// Answers the JPEGs among `uris` whose own preview fills the flavor, `lanes` at a time, each
-    /// with its Ready as soon as it is stored; returns those answered (the others are left to the lanes).
-    func answerEmbedded(_ uris: [String], handle: UInt32, pixels: Int, signals: Signals) async -> Set<String> {
-        let photos = uris.filter(Self.mayHoldItsThumbnail)
+    /// Answers the `photos` (`mayHoldItsThumbnail`) whose own preview fills the flavor, `lanes` at
+    /// a time, each with its Ready as soon as it is stored; returns those answered (the others are
+    /// left to the lanes).
+    func answerEmbedded(_ photos: [String], handle: UInt32, pixels: Int, signals: Signals) async -> Set<String> {
         var answered = Set<String>()
         await withTaskGroup(of: String?.self) { group in
             var next = photos.makeIterator()

@@ -187,8 +187,11 @@ final class DBusThumbnailer: Sendable {
             // The workers start on the rest (the second one starts when requests come together)
             // while this process reads the photos' own previews: waiting for those first started
             // the second worker 40 ms later, on a screen of 0.35 s.
-            let photos = fresh.filter(Self.mayHoldItsThumbnail)
-            self.waitForLanes(handle, fresh.filter { !Self.mayHoldItsThumbnail($0) })
+            var photos: [String] = [], others: [String] = []
+            for uri in fresh {
+                if Self.mayHoldItsThumbnail(uri) { photos.append(uri) } else { others.append(uri) }
+            }
+            self.waitForLanes(handle, others)
             let embedded = await self.answerEmbedded(photos, handle: handle, pixels: pixels, signals: signals)
             done(handle, count: embedded.count)
             self.waitForLanes(handle, photos.filter { !embedded.contains($0) })
