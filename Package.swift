@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // PNG, TIFF and WebP read without libvips: poppler and cairo load these three in any case.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CGObject", pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // libav and libvips bring ~150 of the worker's ~180 libraries and ~28 ms to every worker's
@@ -67,7 +71,8 @@ let package = Package(
         // (PNG, JPEG over zlib and libjpeg) is its C edge.
         .target(name: "ThumbnailKit", dependencies: ["SystemKit", "CZlib", "CJPEG"]),
         // Built-in providers: every decoder library lives here, used only by the worker.
-        .target(name: "Providers", dependencies: ["ThumbnailKit", "SystemKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem"]),
+        .target(name: "Providers", dependencies: ["ThumbnailKit", "SystemKit", "CVips", "CPoppler", "CCairo", "CAV", "CRaw", "CMagic", "CZlib", "CJPEG", "CArchive", "CSystem",
+                                                 "CPNG", "CTIFF", "CWebP"]),
         // Quick edits, lossless: JPEG turns (libjpeg-turbo), other pictures (libvips), PDF page
         // rotation and annotations (qpdf), trims and video turns by stream copy (libav); Markup
         // drawn on pictures (cairo). Used only by the worker.

@@ -27,6 +27,7 @@ NOT_MACHINE_READABLE = {
     "libjpeg62-turbo": "BSD-BY-LC-NE (IJG) and BSD-3-clause and Zlib",
     "libturbojpeg0": "BSD-BY-LC-NE (IJG) and BSD-3-clause and Zlib",
     "libqpdf29": "Apache-2.0",
+    "libwebp7": "BSD-3-clause",
 }
 
 RUNTIME_EXCEPTION = """\

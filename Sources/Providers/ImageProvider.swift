@@ -4,7 +4,8 @@ import ThumbnailKit
 ///
 /// Low quality comes from what the JPEG already carries (the EXIF IFD1 thumbnail, an MPF preview);
 /// the thumbnail is a shrink-on-load decode with the orientation applied (baseline JPEGs straight
-/// through libjpeg, everything else through libvips).
+/// through libjpeg, common PNGs, TIFFs and still WebPs through their own libraries, everything
+/// else through libvips).
 public struct ImageProvider: ThumbnailProvider {
     public let name = "vips"
 
@@ -45,8 +46,23 @@ public struct ImageProvider: ThumbnailProvider {
             emit(ProviderImage(.thumbnail, image, source: "libjpeg", facts: job.wantsFacts ? readHeader().facts : []))
             return
         }
+        if let (image, source) = try directThumbnail(job) {
+            emit(ProviderImage(.thumbnail, image, source: source, facts: job.wantsFacts ? readHeader().facts : []))
+            return
+        }
         let image = try VipsDecoder.thumbnail(path: job.path, box: job.box, displayedSize: { readHeader().size }, cancellation: job.cancellation)
         emit(ProviderImage(.thumbnail, image, source: name, facts: job.wantsFacts ? readHeader().facts : []))
+    }
+
+    /// PNG, TIFF and WebP through their own libraries, which the worker has loaded anyway (poppler
+    /// and cairo bring them), rather than libvips and its hundred: nil for a file left to libvips.
+    private func directThumbnail(_ job: ProviderJob) throws(ThumbnailError) -> (PixelImage, String)? {
+        switch job.contentType.identifier {
+        case "image/png": try PNGFileDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation).map { ($0, "libpng") }
+        case "image/tiff": try TIFFFileDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation).map { ($0, "libtiff") }
+        case "image/webp": try WebPFileDecoder.thumbnail(path: job.path, box: job.box, cancellation: job.cancellation).map { ($0, "libwebp") }
+        default: nil
+        }
     }
 
     /// The cheapest picture already inside the file, as the low quality: EXIF thumbnail first

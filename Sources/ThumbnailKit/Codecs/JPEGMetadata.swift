@@ -48,10 +48,7 @@ public struct JPEGMetadata: Equatable {
 
     private mutating func readExif(_ tiff: [UInt8], tiffOffsetInFile: Int, fileSize: Int) {
         guard let reader = TIFFReader(tiff), let ifd0 = reader.firstIFDOffset else { return }
-        let entries0 = reader.entries(at: ifd0)
-        if let value = entries0.first(where: { $0.tag == 0x0112 })?.value, (1...8).contains(value) {
-            orientation = value
-        }
+        orientation = reader.orientation ?? 1
         guard let ifd1 = reader.nextIFDOffset(after: ifd0), ifd1 != ifd0 else { return }
         let entries1 = reader.entries(at: ifd1)
         guard let offset = entries1.first(where: { $0.tag == 0x0201 })?.value,
@@ -102,6 +99,13 @@ package struct TIFFReader {
     package var firstIFDOffset: Int? {
         let offset = uint32(at: 4)
         return offset >= 8 && offset < bytes.count ? offset : nil
+    }
+
+    /// The EXIF orientation (1…8) the first directory gives, nil when it gives none that is valid.
+    package var orientation: Int? {
+        guard let ifd0 = firstIFDOffset, let value = entries(at: ifd0).first(where: { $0.tag == 0x0112 })?.value,
+              (1...8).contains(value) else { return nil }
+        return value
     }
 
     package func uint16(at offset: Int) -> Int {
