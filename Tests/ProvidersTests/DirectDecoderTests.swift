@@ -61,6 +61,8 @@ struct DirectDecoderTests {
         ("alpha.tif", "image/tiff", ["-compress", "zip"], "libtiff"),
         ("tiled.tif", "image/tiff", ["-alpha", "off", "-define", "tiff:tile-geometry=64x64"], "libtiff"),
         ("grey16.tif", "image/tiff", ["-colorspace", "gray", "-alpha", "off", "-depth", "16"], "libtiff"),
+        ("greyalpha.tif", "image/tiff", ["-colorspace", "gray", "-depth", "8"], "libtiff"),
+        ("unspecified.tif", "image/tiff", ["-define", "tiff:alpha=unspecified"], "libtiff"),
         ("lossy.webp", "image/webp", ["-alpha", "off", "-quality", "90"], "libwebp"),
         ("alpha.webp", "image/webp", ["-define", "webp:lossless=true"], "libwebp"),
     ])
@@ -90,6 +92,7 @@ struct DirectDecoderTests {
     @Test(arguments: [
         ("pages.tif", "image/tiff", "multi"),
         ("cmyk.tif", "image/tiff", "cmyk"),
+        ("greyalpha16.tif", "image/tiff", "grey16"),
         ("animated.webp", "image/webp", "animated"),
         ("cut.png", "image/png", "cut"),
     ])
@@ -99,6 +102,8 @@ struct DirectDecoderTests {
         switch kind {
         case "multi", "animated": try run("/usr/bin/convert", [picture, "(", picture, "-negate", ")", "-alpha", "off", "-delay", "10", path])
         case "cmyk": try run("/usr/bin/convert", [picture, "-alpha", "off", "-colorspace", "cmyk", path])
+        // libtiff's RGBA interface drops 16-bit grey's alpha.
+        case "grey16": try run("/usr/bin/convert", [picture, "-colorspace", "gray", "-depth", "16", path])
         default:
             try run("/usr/bin/convert", [picture, "-alpha", "off", path])
             let whole = try #require(FileManager.default.contents(atPath: path))
@@ -110,7 +115,7 @@ struct DirectDecoderTests {
         case "image/tiff": try TIFFFileDecoder.thumbnail(path: path, box: box, cancellation: cancellation)
         default: try WebPFileDecoder.thumbnail(path: path, box: box, cancellation: cancellation)
         }
-        #expect(direct == nil, "\(name) was read without libvips")
+        #expect(direct?.size == nil, "\(name) was read without libvips")
         // libvips has its say: a picture, or its own error.
         do {
             #expect(try thumbnail(path, type: type).source == "vips")
