@@ -16,7 +16,7 @@ typedef struct CTIFF_reader {
     int orientation;
     /// Rows read per call: a strip's or a tile's height, so that no strip is decoded twice.
     int bandRows;
-    /// Whether the pixels carry alpha, premultiplied (libtiff premultiplies unassociated alpha).
+    /// Whether the rows' colours come premultiplied by their alpha (`CTIFF_premultiplied`).
     int premultiplied;
 } CTIFF_reader;
 
