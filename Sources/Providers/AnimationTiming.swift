@@ -83,17 +83,14 @@ public struct AnimationTiming: Sendable, Equatable {
     private static func webP(_ file: FileBytes) -> [Double] {
         let flags = file.read(at: 20, count: 1)
         guard flags.first.map({ $0 & 0x02 != 0 }) == true else { return [] }
-        var offset = 12, delays: [Double] = []
-        while offset + 8 <= file.size, delays.count < frameLimit {
-            let header = file.read(at: offset, count: 8)
-            guard header.count == 8 else { break }
-            let length = Int(littleEndian: header, at: 4, bytes: 4)
-            if String(decoding: header[0..<4], as: UTF8.self) == "ANMF" {
-                let body = file.read(at: offset + 8, count: 16)
-                guard body.count == 16 else { break }
-                delays.append(Double(Int(littleEndian: body, at: 12, bytes: 3)) / 1000)
-            }
-            offset += 8 + length + (length & 1)  // chunks are padded to even lengths
+        var delays: [Double] = []
+        WebPChunks.walk(size: file.size, read: file.read) { code, offset, _ in
+            guard delays.count < frameLimit else { return false }
+            guard code == "ANMF" else { return true }
+            let body = file.read(at: offset, count: 16)
+            guard body.count == 16 else { return false }
+            delays.append(Double(Int(littleEndian: body, at: 12, bytes: 3)) / 1000)
+            return true
         }
         return delays
     }

@@ -10,8 +10,7 @@ enum BandedDecode {
     static func thumbnail(stored: PixelSize, box: PixelSize, orientation: Int, premultiplied: Bool, bandRows: Int,
                           cancellation: CancellationFlag,
                           read: (_ row: Int, _ count: Int, _ into: UnsafeMutablePointer<UInt8>) -> Bool) throws(ThumbnailError) -> PixelImage? {
-        let storedBox = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
-        let fitted = ThumbnailGeometry.fit(stored, in: storedBox)
+        let fitted = ThumbnailGeometry.fit(stored, in: ThumbnailGeometry.storedBox(box, orientation: orientation))
         var shrinker = RowShrinker(source: stored, factor: RowShrinker.factor(from: stored, to: fitted), premultiplied: premultiplied)
         let band = max(1, min(bandRows, stored.height))
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: band * stored.width * 4)

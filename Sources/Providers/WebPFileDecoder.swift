@@ -16,7 +16,7 @@ enum WebPFileDecoder {
               animated == 0, width > 0, height > 0 else { return nil }
         let orientation = exifOrientation(bytes) ?? 1
         let stored = PixelSize(width: Int(width), height: Int(height))
-        let fitted = ThumbnailGeometry.fit(stored, in: orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box)
+        let fitted = ThumbnailGeometry.fit(stored, in: ThumbnailGeometry.storedBox(box, orientation: orientation))
         var pixels = [UInt8](repeating: 0, count: fitted.width * fitted.height * 4)
         let scales: Int32 = fitted == stored ? 0 : 1
         let status = pixels.withUnsafeMutableBufferPointer {
@@ -29,18 +29,16 @@ enum WebPFileDecoder {
     /// The orientation in the file's EXIF chunk (a TIFF structure, sometimes behind "Exif\0\0").
     static func exifOrientation(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else { return nil }
-        var position = 12
-        while position + 8 <= bytes.count {
-            let length = Int(bytes[position + 4]) | Int(bytes[position + 5]) << 8 | Int(bytes[position + 6]) << 16 | Int(bytes[position + 7]) << 24
-            let start = position + 8
-            guard length >= 0, length <= bytes.count - start else { return nil }
-            if bytes[position..<position + 4].elementsEqual("EXIF".utf8) {
-                var exif = Array(bytes[start..<start + length])
-                if exif.starts(with: Array("Exif\0\0".utf8)) { exif.removeFirst(6) }
-                return TIFFReader(exif)?.orientation
-            }
-            position = start + length + (length & 1)
+        var orientation: Int?
+        WebPChunks.walk(size: bytes.count, read: { Array(bytes[$0..<min($0 + $1, bytes.count)]) }) { code, offset, length in
+            // A chunk that passes the file's end ends the walk: nothing after it can be read.
+            guard length <= bytes.count - offset else { return false }
+            guard code == "EXIF" else { return true }
+            var exif = Array(bytes[offset..<offset + length])
+            if exif.starts(with: Array("Exif\0\0".utf8)) { exif.removeFirst(6) }
+            orientation = TIFFReader(exif)?.orientation
+            return false
         }
-        return nil
+        return orientation
     }
 }

@@ -19,4 +19,10 @@ public enum ThumbnailGeometry {
         let side = max(1, Int((size * scale).rounded()))
         return PixelSize(width: side, height: side)
     }
+
+    /// `box` as a picture stored before its EXIF `orientation` (1…8) sees it: turned a quarter for
+    /// 5…8, whose stored width is the shown height.
+    public static func storedBox(_ box: PixelSize, orientation: Int) -> PixelSize {
+        orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
+    }
 }

@@ -50,7 +50,7 @@ package enum EmbeddedThumbnail {
     /// and at least as many pixels as the image fitted to the box (never enlarged). Both sizes are
     /// as stored, before the orientation, so the box is turned with it.
     package static func fills(_ box: PixelSize, preview: PixelSize, image: PixelSize, orientation: Int = 1) -> Bool {
-        let turned = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
+        let turned = ThumbnailGeometry.storedBox(box, orientation: orientation)
         let sameShape = abs(preview.width * image.height - preview.height * image.width) * 100 <= image.width * preview.height
         let scale = min(Double(turned.width) / Double(image.width), Double(turned.height) / Double(image.height), 1)
         let needed = (width: (Double(image.width) * scale).rounded(), height: (Double(image.height) * scale).rounded())

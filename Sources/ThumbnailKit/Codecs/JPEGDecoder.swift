@@ -37,8 +37,7 @@ package enum JPEGDecoder {
     private static func decode(box: PixelSize, orientation: Int,
                                _ call: (PixelSize, inout UnsafeMutablePointer<UInt8>?, inout Int32, inout Int32, inout Int32, inout Int32) -> Int32)
         throws(ThumbnailError) -> Outcome {
-        // The box as the stored (unrotated) image sees it.
-        let storedBox = orientation >= 5 ? PixelSize(width: box.height, height: box.width) : box
+        let storedBox = ThumbnailGeometry.storedBox(box, orientation: orientation)
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, sourceWidth: Int32 = 0, sourceHeight: Int32 = 0
         let status = call(storedBox, &pixels, &width, &height, &sourceWidth, &sourceHeight)
