@@ -337,7 +337,7 @@ PATH_CALLS = ("open openat stat lstat fstatat statvfs access mkdir mkdirat rmdir
               "renameat link symlink chmod utimensat opendir strdup posix_spawn_file_actions_addopen").split()
 LIBRARY_PATH_CALLS = ("CVips_thumbnail CVips_thumbnail_any_size CVips_open_header CVips_loader CVips_open CVips_write "
                       "magic_file archive_read_open_filename libraw_open_file avformat_open_input "
-                      "avformat_alloc_output_context2 qpdf_read qpdf_init_write").split()
+                      "avformat_alloc_output_context2 qpdf_read qpdf_init_write CPNG_open CTIFF_open").split()
 PATH_CALL = re.compile(r"(?<![\w.])(?<!case )(" + "|".join(PATH_CALLS + LIBRARY_PATH_CALLS) + r")\(\s*[^)\s]")
 
 

@@ -1,14 +1,16 @@
 import CArchive
 import CAV
 import CMagic
+import CPNG
 import CRaw
+import CTIFF
 import CVips
 import SystemKit
 
 // The decoder libraries' calls that take a path, taking it as the `String` that carries the
 // file name's bytes (`FileSystemBytes`): preferred by Swift to the implicit String-to-pointer
-// conversion, so a name that is not UTF-8 reaches libvips, libav, libraw, libarchive and
-// libmagic as itself, never as its drawn form (see `SystemKit/Files/PathCalls.swift`).
+// conversion, so a name that is not UTF-8 reaches libvips, libav, libraw, libarchive, libmagic,
+// libpng and libtiff as itself, never as its drawn form (see `SystemKit/Files/PathCalls.swift`).
 
 func CVips_thumbnail(_ path: String, _ out: UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>, _ width: Int32, _ height: Int32) -> Int32 {
     path.withFileSystemRepresentation { CVips.CVips_thumbnail($0, out, width, height) }
@@ -24,6 +26,14 @@ func CVips_open_header(_ path: String) -> UnsafeMutablePointer<VipsImage>? {
 
 func CVips_loader(_ path: String) -> UnsafePointer<CChar>? {
     path.withFileSystemRepresentation { CVips.CVips_loader($0) }
+}
+
+func CPNG_open(_ path: String) -> UnsafeMutablePointer<CPNG_reader>? {
+    path.withFileSystemRepresentation { CPNG.CPNG_open($0) }
+}
+
+func CTIFF_open(_ path: String, _ maxPixels: Int64) -> UnsafeMutablePointer<CTIFF_reader>? {
+    path.withFileSystemRepresentation { CTIFF.CTIFF_open($0, maxPixels) }
 }
 
 func magic_file(_ cookie: magic_t, _ path: String) -> UnsafePointer<CChar>? {

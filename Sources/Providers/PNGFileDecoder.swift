@@ -1,4 +1,5 @@
 import CPNG
+import SystemKit
 import ThumbnailKit
 
 /// PNG thumbnails through libpng, row by row, without opening libvips (and its hundred libraries:

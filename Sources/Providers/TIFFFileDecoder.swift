@@ -1,4 +1,5 @@
 import CTIFF
+import SystemKit
 import ThumbnailKit
 
 /// TIFF thumbnails through libtiff's RGBA interface, a strip or a tile's height at a time, without

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import SystemKit
 import ThumbnailKit
@@ -121,6 +124,31 @@ struct DirectDecoderTests {
             #expect(try thumbnail(path, type: type).source == "vips")
         } catch {
             #expect(kind == "cut", "\(name): \(error)")
+        }
+    }
+
+    /// A name that is not UTF-8 (`\xFF`) beside its look-alike, whose name is the bytes of the
+    /// character that stands for `\xFF` in a String (U+EFFF): each decoder opens the exact file.
+    @Test(arguments: [("png", "image/png", "libpng"), ("tif", "image/tiff", "libtiff"), ("webp", "image/webp", "libwebp")])
+    func aNameThatIsNotUTF8IsReadAsItselfNotItsLookAlike(suffix: String, type: String, decoder: String) throws {
+        let folder = try TemporaryFolder()
+        let named: [(bytes: [UInt8], colour: String)] = [([0x70, 0xFF], "red"), ([0x70, 0xEE, 0xBF, 0xBF], "blue")]
+        for (bytes, colour) in named {
+            let made = folder.path + "/\(colour).\(suffix)"
+            try run("/usr/bin/convert", ["-size", "40x20", "xc:\(colour)", made])
+            let target = Array(folder.path.utf8) + [UInt8(ascii: "/")] + bytes + Array(".\(suffix)".utf8) + [0]
+            let renamed = target.withUnsafeBufferPointer { target in
+                made.withCString { Glibc.rename($0, UnsafeRawPointer(target.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+            }
+            try #require(renamed == 0)
+        }
+        for (bytes, colour) in named {
+            let path = String(fileSystemBytes: Array(folder.path.utf8) + [UInt8(ascii: "/")] + bytes + Array(".\(suffix)".utf8))
+            let made = try thumbnail(path, type: type)
+            #expect(made.source == decoder)
+            let middle = made.image.pixel(x: made.image.width / 2, y: made.image.height / 2)
+            #expect(colour == "red" ? middle.red > 200 && middle.blue < 50 : middle.blue > 200 && middle.red < 50,
+                    "\(suffix): the \(colour) file's thumbnail is \(middle)")
         }
     }
 
